@@ -1,0 +1,240 @@
+import { z } from 'zod';
+import {
+  CallList,
+  CallResponse,
+  CallTranscriptResponse,
+  type EndpointDefinition,
+  endpointList,
+  RecordingDetailResponse,
+  RecordingList,
+  RecordingTranscriptResponse,
+  TeamList,
+  TeamResponse,
+  UserList,
+  UserResponse,
+} from './endpoints.js';
+import { API_VERSION_PREFIX } from './paths.js';
+import { Pagination } from './schemas/envelopes.js';
+import { ApiErrorBody, FlatErrorBody } from './schemas/errors.js';
+import {
+  Call,
+  CallTranscript,
+  CallTranscriptSegment,
+  CustomField,
+  Recording,
+  RecordingDetail,
+  RecordingTranscript,
+  RecordingTranscriptSegment,
+  Team,
+  TranscriptWord,
+  User,
+  UserRef,
+} from './schemas/resources.js';
+import { AudienceMember, AudienceMemberInput, LeadInput, LeadReceived } from './schemas/webhooks.js';
+
+/** The API version the interface description declares. */
+export const API_VERSION = '1.0.0';
+
+/** A JSON value, as found in the OpenAPI document. */
+export type JsonObject = { [key: string]: unknown };
+
+const namedSchemas: Record<string, z.ZodType> = {
+  User,
+  Team,
+  UserRef,
+  Recording,
+  CustomField,
+  RecordingDetail,
+  TranscriptWord,
+  RecordingTranscriptSegment,
+  RecordingTranscript,
+  Call,
+  CallTranscriptSegment,
+  CallTranscript,
+  Pagination,
+  UserList,
+  UserResponse,
+  TeamList,
+  TeamResponse,
+  RecordingList,
+  RecordingDetailResponse,
+  RecordingTranscriptResponse,
+  CallList,
+  CallResponse,
+  CallTranscriptResponse,
+  AudienceMember,
+  AudienceMemberInput,
+  LeadInput,
+  LeadReceived,
+  ApiErrorBody,
+  FlatErrorBody,
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  400: 'Bad request: an invalid query parameter or body',
+  401: 'Missing, invalid or expired API key',
+  403: 'The API key lacks permission for this resource',
+  404: 'Not found',
+  413: 'Request body too large',
+  415: 'Request body is not JSON',
+  429: 'Throttled; wait the number of seconds given in Retry-After',
+};
+
+function buildComponents() {
+  const registry = z.registry<{ id: string }>();
+  const ids = new Map<z.ZodType, string>();
+  for (const [id, schema] of Object.entries(namedSchemas)) {
+    registry.add(schema, { id });
+    ids.set(schema, id);
+  }
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, JsonObject> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return { schemas, ids };
+}
+
+function ref(ids: Map<z.ZodType, string>, schema: z.ZodType): JsonObject {
+  const id = ids.get(schema);
+  if (id === undefined) throw new Error('Every endpoint schema must be a named component');
+  return { $ref: `#/components/schemas/${id}` };
+}
+
+function inlineSchema(schema: z.ZodType): JsonObject {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonObject;
+  delete json.$schema;
+  return json;
+}
+
+function parameters(endpoint: EndpointDefinition): JsonObject[] {
+  const result: JsonObject[] = [];
+  const add = (location: 'path' | 'query', shape: Record<string, z.ZodType>) => {
+    for (const [name, schema] of Object.entries(shape)) {
+      const json = inlineSchema(schema);
+      const { description, ...rest } = json;
+      result.push({
+        name,
+        in: location,
+        required: location === 'path' || !schema.safeParse(undefined).success,
+        ...(description === undefined ? {} : { description }),
+        schema: rest,
+      });
+    }
+  };
+  add('path', endpoint.pathParams.shape as Record<string, z.ZodType>);
+  if (endpoint.query) add('query', endpoint.query.shape as Record<string, z.ZodType>);
+  return result;
+}
+
+function responses(endpoint: EndpointDefinition, ids: Map<z.ZodType, string>): JsonObject {
+  const json = (schema: JsonObject) => ({ 'application/json': { schema } });
+  const result: JsonObject = {};
+  for (const status of endpoint.successStatuses) {
+    let description = STATUS_TEXT[status] ?? 'Success';
+    if (endpoint.operationId === 'addAudienceMember') {
+      description =
+        status === 201
+          ? 'A new member was added'
+          : 'A member with this phone or email already existed; it is returned';
+    }
+    result[status] = { description, content: json(ref(ids, endpoint.response)) };
+  }
+  const errorSchema = endpoint.errorShape === 'flat' ? FlatErrorBody : ApiErrorBody;
+  for (const status of endpoint.errors) {
+    const response: JsonObject = {
+      description: STATUS_TEXT[status] ?? 'Error',
+      content: json(ref(ids, errorSchema)),
+    };
+    if (status === 429) {
+      response.headers = {
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+      };
+    }
+    result[status] = response;
+  }
+  return result;
+}
+
+/**
+ * The full path of an endpoint below `{api_root}`: data endpoints and the audience webhook sit
+ * under `/v1`, the lead webhook does not.
+ *
+ * @param endpoint - a row of the endpoint table.
+ * @returns e.g. `/v1/users/{id}/` or `/messaging-agent/webhook/{webhook_token}/`.
+ * @example
+ * ```ts
+ * rootPath(endpoints.submitLead); // '/messaging-agent/webhook/{webhook_token}/'
+ * ```
+ */
+export function rootPath(endpoint: Pick<EndpointDefinition, 'base' | 'path'>): string {
+  return endpoint.base === 'baseURL' ? `${API_VERSION_PREFIX}${endpoint.path}` : endpoint.path;
+}
+
+/**
+ * Generates the OpenAPI 3.1 document of the API from the endpoint table. Paths are relative to
+ * `{api_root}` so the lead webhook can sit outside `/v1`.
+ *
+ * @returns a fresh OpenAPI 3.1 document object.
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs';
+ * writeFileSync('openapi.json', JSON.stringify(buildOpenApiDocument(), null, 2));
+ * ```
+ */
+export function buildOpenApiDocument(): JsonObject {
+  const { schemas, ids } = buildComponents();
+  const paths: Record<string, JsonObject> = {};
+  for (const endpoint of endpointList) {
+    const operation: JsonObject = {
+      operationId: endpoint.operationId,
+      summary: endpoint.summary,
+      tags: [endpoint.resource ?? 'webhooks'],
+      security: endpoint.auth === 'apiKey' ? [{ apiKey: [] }] : [],
+      parameters: parameters(endpoint),
+      responses: responses(endpoint, ids),
+    };
+    if (endpoint.body) {
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: ref(ids, endpoint.body) } },
+      };
+    }
+    const path = rootPath(endpoint);
+    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Company Data API',
+      version: API_VERSION,
+      description:
+        'Read-only access to one company’s users, teams, field recordings and calls, plus two inbound webhooks.',
+    },
+    servers: [
+      {
+        url: '{api_root}',
+        description: 'The API root: the base URL without its trailing /v1.',
+        variables: { api_root: { default: 'http://127.0.0.1:4010' } },
+      },
+    ],
+    tags: ['users', 'teams', 'recordings', 'calls', 'webhooks'].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (`svc_live_…`) scoped to one company.',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { CustomFieldsMap, DateTime, E164Phone, Uuid } from './primitives.js';
+
+/** The audience member states (closed). */
+export const AUDIENCE_MEMBER_STATUSES = ['active', 'opted_out', 'do_not_contact'] as const;
+
+/**
+ * An audience member's state. Closed: the spec lists exactly these three.
+ *
+ * @example
+ * ```ts
+ * AudienceMemberStatus.parse('opted_out');
+ * ```
+ */
+export const AudienceMemberStatus = z.enum(AUDIENCE_MEMBER_STATUSES);
+/** An audience member's state. */
+export type AudienceMemberStatus = z.infer<typeof AudienceMemberStatus>;
+
+/**
+ * The audience member returned by the add-member webhook.
+ *
+ * @example
+ * ```ts
+ * const member = AudienceMember.parse(await response.json());
+ * console.log(member.phone); // E.164, e.g. '+14155550123'
+ * ```
+ */
+export const AudienceMember = z.looseObject({
+  id: Uuid,
+  created_at: DateTime,
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: E164Phone,
+  email: z.email(),
+  custom_fields: CustomFieldsMap,
+  status: AudienceMemberStatus,
+});
+/** The audience member returned by the add-member webhook. */
+export type AudienceMember = z.infer<typeof AudienceMember>;
+
+/**
+ * The body of the add-audience-member webhook. Every field is optional, but at least one of
+ * `phone` or `email` is required. `phone` may be in any common format (the server normalises
+ * it to E.164).
+ *
+ * @example
+ * ```ts
+ * AudienceMemberInput.parse({ first_name: 'Ada', phone: '(415) 555-0123' });
+ * ```
+ */
+export const AudienceMemberInput = z
+  .looseObject({
+    first_name: z.string().optional(),
+    last_name: z.string().optional(),
+    phone: z.string().trim().min(1, 'phone must not be empty').optional(),
+    email: z.email().optional(),
+    custom_fields: CustomFieldsMap.optional(),
+  })
+  .refine((body) => body.phone !== undefined || body.email !== undefined, {
+    message: 'At least one of phone or email is required',
+    path: ['phone'],
+  })
+  .meta({ anyOf: [{ required: ['phone'] }, { required: ['email'] }] });
+/** The body of the add-audience-member webhook. */
+export type AudienceMemberInput = z.input<typeof AudienceMemberInput>;
+
+/**
+ * The body of the submit-lead webhook. Only `phone_number` is required.
+ *
+ * @example
+ * ```ts
+ * LeadInput.parse({ phone_number: '415-555-0123', customer_name: 'Ada Lovelace', zip: '94103' });
+ * ```
+ */
+export const LeadInput = z.looseObject({
+  phone_number: z.string({ error: 'phone_number is required' }).trim().min(1, 'phone_number is required'),
+  customer_name: z.string().optional(),
+  email: z.string().optional(),
+  address: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  zip: z.string().optional(),
+  notes: z.string().optional(),
+  service_type: z.string().optional(),
+  page_url: z.string().optional(),
+  utm_source: z.string().optional(),
+  utm_medium: z.string().optional(),
+  utm_campaign: z.string().optional(),
+  custom_fields: CustomFieldsMap.optional(),
+});
+/** The body of the submit-lead webhook. */
+export type LeadInput = z.input<typeof LeadInput>;
+
+/**
+ * The submit-lead webhook's success body.
+ *
+ * @example
+ * ```ts
+ * LeadReceived.parse({ received: true });
+ * ```
+ */
+export const LeadReceived = z.looseObject({ received: z.literal(true) });
+/** The submit-lead webhook's success body. */
+export type LeadReceived = z.infer<typeof LeadReceived>;

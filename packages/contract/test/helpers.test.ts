@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  compilePath,
+  endpoints,
+  fillPath,
+  parseThrottleDetail,
+  pathParamNames,
+  rootPath,
+  throttleDetail,
+} from '../src/index.js';
+
+describe('path templates', () => {
+  it('names, fills and matches placeholders', () => {
+    expect(pathParamNames('/calls/{id}/transcript/')).toEqual(['id']);
+    expect(fillPath('/calls/{id}/transcript/', { id: 'a b' })).toBe('/calls/a%20b/transcript/');
+    expect(compilePath('/calls/{id}/transcript/')('/calls/a%20b/transcript/')).toEqual({ id: 'a b' });
+    expect(compilePath('/calls/{id}/transcript/')('/calls/a/transcript')).toBeUndefined();
+    expect(compilePath('/calls/{id}/')('/calls/%E0%A4%A/')).toEqual({ id: '%E0%A4%A' });
+  });
+
+  it('fill then match gives the value back', () => {
+    const match = compilePath('/users/{id}/');
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), (id) => {
+        expect(match(fillPath('/users/{id}/', { id }))).toEqual({ id });
+      }),
+    );
+  });
+
+  it('refuses to fill a template with a missing value', () => {
+    expect(() => fillPath('/users/{id}/', {})).toThrow(/Missing path parameter "id"/);
+  });
+
+  it('places data endpoints under /v1 and the lead webhook at the root', () => {
+    expect(rootPath(endpoints.listUsers)).toBe('/v1/users/');
+    expect(rootPath(endpoints.addAudienceMember)).toBe('/v1/outbound-campaigns/webhook/{webhook_token}/');
+    expect(rootPath(endpoints.submitLead)).toBe('/messaging-agent/webhook/{webhook_token}/');
+  });
+});
+
+describe('throttle detail', () => {
+  it('formats the documented text', () => {
+    expect(throttleDetail(60)).toBe('Request was throttled. Expected available in 60 seconds.');
+    expect(throttleDetail(1)).toBe('Request was throttled. Expected available in 1 second.');
+    expect(throttleDetail(0.2)).toBe('Request was throttled. Expected available in 1 second.');
+  });
+
+  it('round-trips any wait', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000 }), (seconds) => {
+        expect(parseThrottleDetail(throttleDetail(seconds))).toBe(seconds);
+      }),
+    );
+  });
+
+  it('reads fractional waits and finds nothing in other texts', () => {
+    expect(parseThrottleDetail('Request was throttled. Expected available in 2.5 seconds.')).toBe(2.5);
+    expect(parseThrottleDetail('Not found.')).toBeUndefined();
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument, endpointList, endpoints } from '../src/index.js';
+
+type Operation = {
+  operationId: string;
+  security: unknown[];
+  parameters: Array<{ name: string; in: string; required: boolean }>;
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+  requestBody?: unknown;
+};
+
+const document = buildOpenApiDocument() as {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
+
+function operation(method: string, path: string): Operation {
+  const found = document.paths[path]?.[method];
+  if (!found) throw new Error(`${method} ${path} is missing from the OpenAPI document`);
+  return found;
+}
+
+// The twelve operations of the spec, written out by hand so the table cannot drift from it.
+const specOperations = [
+  ['get', '/v1/users/', ['ordering', 'page', 'page_size', 'is_active'], [200, 401, 429]],
+  ['get', '/v1/users/{id}/', ['id'], [200, 401, 404]],
+  ['get', '/v1/teams/', ['ordering', 'page', 'page_size'], [200, 401, 429]],
+  ['get', '/v1/teams/{id}/', ['id'], [200, 401, 404]],
+  ['get', '/v1/recordings/', ['ordering', 'page', 'page_size'], [200, 401, 429]],
+  ['get', '/v1/recordings/{id}/', ['id'], [200, 401, 404]],
+  ['get', '/v1/recordings/{id}/transcript/', ['id'], [200, 401, 404, 429]],
+  ['get', '/v1/calls/', ['ordering', 'page', 'page_size', 'source'], [200, 401, 429]],
+  ['get', '/v1/calls/{id}/', ['id'], [200, 401, 404]],
+  ['get', '/v1/calls/{id}/transcript/', ['id'], [200, 401, 404]],
+  ['post', '/v1/outbound-campaigns/webhook/{webhook_token}/', ['webhook_token'], [200, 201]],
+  ['post', '/messaging-agent/webhook/{webhook_token}/', ['webhook_token'], [200, 400, 404]],
+] as const;
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with exactly the twelve operations', () => {
+    expect(document.openapi).toBe('3.1.0');
+    const all = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${path}`),
+    );
+    expect(all.sort()).toEqual(specOperations.map(([m, p]) => `${m} ${p}`).sort());
+    expect(endpointList).toHaveLength(12);
+  });
+
+  it.each(specOperations)('%s %s has its parameters and responses', (method, path, params, statuses) => {
+    const op = operation(method, path);
+    expect(op.parameters.map((p) => p.name)).toEqual(params);
+    for (const param of op.parameters) expect(param.required).toBe(param.in === 'path');
+    for (const status of statuses) expect(op.responses[status]).toBeDefined();
+  });
+
+  it('data endpoints require the API key; webhooks use only their path token', () => {
+    for (const [method, path] of specOperations) {
+      const op = operation(method, path);
+      expect(op.security).toEqual(method === 'get' ? [{ apiKey: [] }] : []);
+    }
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('puts the lead webhook outside /v1 and gives it the flat error shape', () => {
+    const lead = operation('post', '/messaging-agent/webhook/{webhook_token}/');
+    expect(lead.responses[400]?.content?.['application/json']?.schema.$ref).toBe(
+      '#/components/schemas/FlatErrorBody',
+    );
+    expect(lead.requestBody).toBeDefined();
+    const users = operation('get', '/v1/users/');
+    expect(users.responses[401]?.content?.['application/json']?.schema.$ref).toBe(
+      '#/components/schemas/ApiErrorBody',
+    );
+  });
+
+  it('resolves every $ref to a component', () => {
+    const refs = JSON.stringify(document).match(/#\/components\/schemas\/\w+/g) ?? [];
+    expect(refs.length).toBeGreaterThan(20);
+    for (const ref of refs) expect(document.components.schemas[ref.split('/').pop() as string]).toBeDefined();
+  });
+
+  it('is derived from the table: operation ids match', () => {
+    const ids = Object.values(document.paths).flatMap((ops) =>
+      Object.values(ops).map((op) => op.operationId),
+    );
+    expect(ids.sort()).toEqual(Object.keys(endpoints).sort());
+  });
+});
