@@ -1,0 +1,28 @@
+/** Every figure of the benchmark, in the order they run (numbered as in the issue). */
+import type { FigureSpec } from '../lib/figure.js';
+
+/** The figures, each run in its own process. */
+export const FIGURES: readonly FigureSpec[] = [
+  { id: 'sdk-overhead', title: '1. SDK overhead per request', nodeArgs: [], timeoutMs: 90_000 },
+  {
+    id: 'full-export',
+    title: '2. Full export, sequential vs ordered prefetch',
+    nodeArgs: [],
+    timeoutMs: 150_000,
+  },
+  {
+    id: 'memory',
+    title: '3. Heap growth while iterating 1,000,000 calls',
+    nodeArgs: ['--expose-gc', '--max-old-space-size=6144'],
+    timeoutMs: 150_000,
+  },
+  { id: 'mock-throughput', title: '4a. Mock server throughput over HTTP', nodeArgs: [], timeoutMs: 180_000 },
+  { id: 'mock-dispatcher', title: '4b. Mock server in-process dispatcher', nodeArgs: [], timeoutMs: 60_000 },
+  {
+    id: 'mock-deep-page',
+    title: '4c. Deep page vs first page (1,000,000 calls)',
+    nodeArgs: ['--max-old-space-size=6144'],
+    timeoutMs: 120_000,
+  },
+  { id: 'webhooks', title: '5. Webhook integrity under load', nodeArgs: [], timeoutMs: 90_000 },
+];

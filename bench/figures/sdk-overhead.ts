@@ -1,0 +1,128 @@
+/**
+ * Figure 1: what the SDK adds per request. A bare server in another process answers every request with
+ * the same pre-serialised page of 25 calls; the SDK (validation on and off) is timed against raw
+ * `undici.request` + `JSON.parse` and against Node's global `fetch`, in interleaved sequential loops.
+ */
+import { CallList } from '@company-data/contract';
+import { request } from 'undici';
+import { type FigureContext, ResultBuilder } from '../lib/figure.js';
+import { callsPageBytes } from '../lib/fixture.js';
+import { interleave, timeBlock, type Variant } from '../lib/loop.js';
+import { loadSdk, NotReady } from '../lib/packages.js';
+import { describeProfile, startProfile } from '../lib/profile.js';
+import { atMost, type FigureResult, measurement, notMeasured } from '../lib/result.js';
+import { startHosted } from '../lib/servers.js';
+import { FIGURES } from './index.js';
+
+const SPEC = FIGURES.find((f) => f.id === 'sdk-overhead') as (typeof FIGURES)[number];
+const API_KEY = 'svc_live_benchmark_key';
+
+/** Runs figure 1. */
+export async function run(ctx: FigureContext): Promise<FigureResult> {
+  const r = new ResultBuilder(SPEC);
+  const rounds = ctx.quick ? 3 : 9;
+  const count = ctx.quick ? 300 : 1_500;
+  const warmup = ctx.quick ? 200 : 1_000;
+  const body = callsPageBytes();
+  r.method(
+    `Sequential requests for one ${(body.length / 1024).toFixed(1)} KB page of 25 calls (valid against the contract's ` +
+      `CallList) served as pre-serialised bytes by a bare node:http server in a separate process on 127.0.0.1. ` +
+      `${warmup} warm-up requests per variant, then ${rounds} interleaved rounds of up to ${count} requests per ` +
+      `variant (each round capped at 4 s per variant); the value is mean µs per request in a round, median over rounds.`,
+  );
+  const server = await startHosted({ kind: 'bare', bodyBase64: body.toString('base64') });
+  try {
+    const url = `${server.baseURL}/calls/?page_size=25`;
+    const headers = { authorization: `Bearer ${API_KEY}` };
+    const variants: Variant[] = [
+      {
+        label: 'raw undici.request + JSON.parse',
+        op: async () => {
+          const res = await request(url, { headers });
+          return JSON.parse(await res.body.text());
+        },
+      },
+      {
+        label: 'global fetch + response.json()',
+        op: async () => {
+          const res = await fetch(url, { headers });
+          return res.json();
+        },
+      },
+      {
+        label: 'raw undici + JSON.parse + contract CallList.parse (reference: validation cost alone)',
+        op: async () => {
+          const res = await request(url, { headers });
+          return CallList.parse(JSON.parse(await res.body.text()));
+        },
+      },
+    ];
+    let sdkReady = true;
+    try {
+      const { CompanyData } = await loadSdk();
+      const validating = new CompanyData({ apiKey: API_KEY, baseURL: server.baseURL });
+      const trusting = new CompanyData({ apiKey: API_KEY, baseURL: server.baseURL, validate: false });
+      variants.push(
+        { label: 'SDK calls.list, validation on', op: () => validating.calls.list({ page_size: 25 }) },
+        { label: 'SDK calls.list, validation off', op: () => trusting.calls.list({ page_size: 25 }) },
+      );
+      // Prove the SDK really got the page before timing it.
+      const page = await validating.calls.list({ page_size: 25 });
+      if (page.data.length !== 25) throw new Error(`the SDK returned ${page.data.length} calls, expected 25`);
+    } catch (error) {
+      if (!(error instanceof NotReady)) throw error;
+      sdkReady = false;
+      r.missing(error.message);
+    }
+
+    const results = await interleave(variants, { rounds, count, warmup, maxMs: 4_000, log: ctx.log });
+    const medians = variants.map(
+      (v, i) => r.measure(measurement(v.label, 'µs/request', results[i] ?? [])).median,
+    );
+    const [raw, viaFetch, , sdkOn, sdkOff] = medians as [number, number, number, number?, number?];
+
+    const ids = ['overhead.validate-on', 'overhead.validate-off', 'overhead.fetch-on', 'overhead.fetch-off'];
+    if (!sdkReady || sdkOn === undefined || sdkOff === undefined) {
+      const why = 'the SDK has not landed';
+      r.check(notMeasured(ids[0] as string, 'SDK (validation on) / raw undici', '≤ 1.15×', why));
+      r.check(notMeasured(ids[1] as string, 'SDK (validation off) / raw undici', '≤ 1.05×', why));
+      r.check(notMeasured(ids[2] as string, 'SDK (validation on) / global fetch', '< 1×', why));
+      r.check(notMeasured(ids[3] as string, 'SDK (validation off) / global fetch', '< 1×', why));
+      r.note(`Baselines: global fetch / raw undici = ${(viaFetch / raw).toFixed(2)}×.`);
+      return r.build();
+    }
+    const checks = [
+      atMost(ids[0] as string, 'SDK (validation on) / raw undici', sdkOn / raw, 1.15),
+      atMost(ids[1] as string, 'SDK (validation off) / raw undici', sdkOff / raw, 1.05),
+      {
+        ...atMost(ids[2] as string, 'SDK (validation on) / global fetch', sdkOn / viaFetch, 1),
+        target: '< 1×',
+      },
+      {
+        ...atMost(ids[3] as string, 'SDK (validation off) / global fetch', sdkOff / viaFetch, 1),
+        target: '< 1×',
+      },
+    ];
+    for (const check of checks) {
+      if (check.target === '< 1×') check.pass = (check.value ?? 1) < 1;
+      r.check(check);
+    }
+    const zodCost = (medians[2] as number) - raw;
+    r.note(
+      `Validation alone (contract CallList.parse of the 25-call page) costs ≈ ${Math.round(zodCost)} µs per request ` +
+        `here, i.e. ${((medians[2] as number) / raw).toFixed(2)}× raw undici before any SDK code runs.`,
+    );
+
+    // Name what limits each miss: profile the missing variant for a short while.
+    for (const check of checks.filter((c) => c.pass === false)) {
+      const variant = variants[check.id.endsWith('-on') ? 3 : 4] as Variant;
+      const stop = await startProfile();
+      await timeBlock(variant.op, 3_000, 2_000);
+      const summary = await stop();
+      check.note = describeProfile(`the client process running "${variant.label}"`, summary);
+    }
+    return r.build();
+  } finally {
+    await server.close();
+  }
+}

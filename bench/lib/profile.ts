@@ -1,0 +1,111 @@
+/**
+ * A short CPU profile of the current process through the inspector, summarised as the functions and
+ * modules with the most self time. Used to name what limits a figure that misses its target.
+ */
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  hitCount?: number;
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+}
+
+/** One line of a profile summary: a function or a module and its share of the busy samples. */
+export interface HotSpot {
+  /** `function (file:line)` or a module name. */
+  name: string;
+  /** Share of busy (non-idle) samples, in percent. */
+  percent: number;
+}
+
+/** What a profile shows: the hottest functions and modules by self time. */
+export interface ProfileSummary {
+  /** Busy samples taken. */
+  samples: number;
+  /** Top functions by self time. */
+  functions: HotSpot[];
+  /** Top modules (package, workspace source file, or Node internals) by self time. */
+  modules: HotSpot[];
+}
+
+/**
+ * Makes a script URL short and free of this machine's paths: `pkg/file` inside node_modules, a path
+ * relative to the repository otherwise, the bare name as a last resort.
+ */
+export function shortUrl(url: string): string {
+  if (url === '') return '(native)';
+  let file = url.startsWith('file://') ? decodeURIComponent(url.slice('file://'.length)) : url;
+  const nm = file.lastIndexOf('/node_modules/');
+  if (nm >= 0) return file.slice(nm + '/node_modules/'.length);
+  const root = process.cwd() + path.sep;
+  if (file.startsWith(root)) file = file.slice(root.length);
+  return path.isAbsolute(file) ? path.basename(file) : file;
+}
+
+function moduleOf(url: string): string {
+  const short = shortUrl(url);
+  if (short.startsWith('node:')) return 'node internals';
+  if (short.startsWith('(')) return short;
+  const parts = short.split('/');
+  if (parts[0] === 'packages') return parts.slice(0, 4).join('/');
+  if ((parts[0] ?? '').startsWith('@')) return parts.slice(0, 2).join('/');
+  return parts[0] ?? short;
+}
+
+function top(map: Map<string, number>, total: number, count: number): HotSpot[] {
+  return [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, hits]) => ({ name, percent: Math.round((hits / total) * 1000) / 10 }));
+}
+
+/** Summarises a V8 CPU profile by self time, ignoring idle samples. */
+export function summarise(profile: CpuProfile, count = 10): ProfileSummary {
+  const functions = new Map<string, number>();
+  const modules = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (hits === 0 || functionName === '(idle)') continue;
+    total += hits;
+    const name = url
+      ? `${functionName || '(anonymous)'} (${shortUrl(url)}:${lineNumber + 1})`
+      : functionName || '(anonymous)';
+    functions.set(name, (functions.get(name) ?? 0) + hits);
+    const mod = url ? moduleOf(url) : functionName;
+    modules.set(mod, (modules.get(mod) ?? 0) + hits);
+  }
+  if (total === 0) return { samples: 0, functions: [], modules: [] };
+  return { samples: total, functions: top(functions, total, count), modules: top(modules, total, count) };
+}
+
+/** Starts profiling this process; the returned function stops and summarises. */
+export async function startProfile(intervalMicros = 200): Promise<() => Promise<ProfileSummary>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: intervalMicros });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
+    await session.post('Profiler.disable');
+    session.disconnect();
+    return summarise(profile);
+  };
+}
+
+/** Renders a summary as one note line per list, for the results file. */
+export function describeProfile(where: string, summary: ProfileSummary): string {
+  const list = (spots: HotSpot[]) => spots.map((s) => `${s.name} ${s.percent}%`).join('; ');
+  return `Profile of ${where} (${summary.samples} busy samples, self time) — modules: ${list(summary.modules.slice(0, 6))}. Functions: ${list(summary.functions.slice(0, 8))}.`;
+}

@@ -1,0 +1,178 @@
+/**
+ * Child-process entry that hosts one HTTP server for the benchmark, so load generators and clients in the
+ * parent never share an event loop (or a core) with the server they measure. Commands arrive over IPC:
+ * `start` (kind and options), `injectFault`, `members`, `conversations`, `journalLength`, `profileStart`,
+ * `profileStop`, `close`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serveIpc } from './children.js';
+import { loadMock } from './packages.js';
+import { type ProfileSummary, startProfile } from './profile.js';
+
+/** Which server to host. */
+export type ServerKind = 'bare' | 'mock' | 'msw-naive';
+
+/** Arguments of the `start` command. */
+export interface StartArgs {
+  /** The kind of server. */
+  kind: ServerKind;
+  /** For `bare`: the response body, base64. */
+  bodyBase64?: string;
+  /** For `mock` and `msw-naive`: plain (IPC-serialisable) mock options. */
+  mockOptions?: { seed?: number; sizes?: Record<string, number>; throttle?: false };
+}
+
+/** What `start` answers. */
+export interface Started {
+  /** `http://127.0.0.1:<port>/v1`. */
+  baseURL: string;
+  /** `http://127.0.0.1:<port>`. */
+  apiRoot: string;
+  /** The mock's keys (empty for `bare`). */
+  keys: Record<string, string>;
+  /** The mock's webhook tokens (empty for `bare`). */
+  tokens: Record<string, string>;
+  /** Milliseconds spent building the server (data generation included). */
+  buildMs: number;
+}
+
+type MockServer = Awaited<ReturnType<Awaited<ReturnType<typeof loadMock>>['startMockServer']>>;
+
+let mock: MockServer | undefined;
+let server: Server | undefined;
+let stopProfile: (() => Promise<ProfileSummary>) | undefined;
+
+function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<number> {
+  const created = createServer(handler);
+  server = created;
+  return new Promise((resolve) =>
+    created.listen(0, '127.0.0.1', () => resolve((created.address() as AddressInfo).port)),
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+/** A bare node:http server answering every request with the same pre-serialised bytes: the practical limit. */
+async function startBare(body: Buffer): Promise<Started> {
+  const headers = { 'content-type': 'application/json', 'content-length': String(body.length) };
+  const port = await listen((_req, res) => {
+    res.writeHead(200, headers);
+    res.end(body);
+  });
+  const apiRoot = `http://127.0.0.1:${port}`;
+  return { baseURL: `${apiRoot}/v1`, apiRoot, keys: {}, tokens: {}, buildMs: 0 };
+}
+
+/**
+ * The way most msw users serve handlers over HTTP: turn each node:http request into a Fetch `Request`,
+ * ask msw's `getResponse` for the answer, copy it back. The baseline the mock's own listener must beat.
+ */
+async function startNaiveMsw(options: StartArgs['mockOptions']): Promise<Started> {
+  const { createMockServer } = await loadMock();
+  const { getResponse } = await import('msw');
+  const begin = performance.now();
+  const inProcess = createMockServer(options);
+  const handlers = inProcess.handlers();
+  const buildMs = performance.now() - begin;
+  const port = await listen(async (req, res) => {
+    try {
+      const method = req.method ?? 'GET';
+      const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req);
+      const request = new Request(new URL(req.url ?? '/', inProcess.apiRoot), {
+        method,
+        headers: toHeaders(req),
+        ...(body ? { body } : {}),
+      });
+      const response = await getResponse(handlers, request);
+      if (!response) {
+        res.writeHead(404).end();
+        return;
+      }
+      const bytes = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(bytes);
+    } catch (error) {
+      res.writeHead(500).end(String(error));
+    }
+  });
+  const apiRoot = `http://127.0.0.1:${port}`;
+  mock = inProcess as unknown as MockServer;
+  return {
+    baseURL: `${apiRoot}/v1`,
+    apiRoot,
+    keys: { ...inProcess.keys },
+    tokens: { ...inProcess.tokens },
+    buildMs,
+  };
+}
+
+/** The mock server's own standalone listener. */
+async function startOwnListener(options: StartArgs['mockOptions']): Promise<Started> {
+  const { startMockServer } = await loadMock();
+  const begin = performance.now();
+  mock = await startMockServer({ ...options, port: 0, host: '127.0.0.1' });
+  const buildMs = performance.now() - begin;
+  return {
+    baseURL: mock.baseURL,
+    apiRoot: mock.apiRoot,
+    keys: { ...mock.keys },
+    tokens: { ...mock.tokens },
+    buildMs,
+  };
+}
+
+function requireMock(): MockServer {
+  if (!mock) throw new Error('no mock server in this host');
+  return mock;
+}
+
+serveIpc({
+  start: (args) => {
+    const { kind, bodyBase64, mockOptions } = args as StartArgs;
+    if (kind === 'bare') return startBare(Buffer.from(bodyBase64 ?? '', 'base64'));
+    if (kind === 'msw-naive') return startNaiveMsw(mockOptions);
+    return startOwnListener(mockOptions);
+  },
+  injectFault: (fault) => {
+    requireMock().injectFault(fault as Parameters<MockServer['injectFault']>[0]);
+    return true;
+  },
+  members: (token) => requireMock().members(token as string),
+  conversations: () => requireMock().conversations(),
+  journalLength: () => requireMock().journal().length,
+  memory: () => process.memoryUsage(),
+  profileStart: async () => {
+    stopProfile = await startProfile();
+    return true;
+  },
+  profileStop: async () => {
+    const stop = stopProfile;
+    stopProfile = undefined;
+    if (!stop) throw new Error('profiler not started');
+    return stop();
+  },
+  close: async () => {
+    await mock?.close();
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    setImmediate(() => process.exit(0));
+    return true;
+  },
+});
