@@ -1,0 +1,141 @@
+/**
+ * Figure 4a: requests per second through the mock's own HTTP listener, against a bare node:http server
+ * returning the very same bytes (the practical limit) and a naive msw adapter (node:http → `getResponse`),
+ * at 10 and 50 connections. Each server runs in its own child process; autocannon runs here.
+ */
+
+import { type FigureContext, ResultBuilder } from '../lib/figure.js';
+import { callsPageBytes } from '../lib/fixture.js';
+import { type LoadResult, load } from '../lib/load.js';
+import { loadMock, NotReady } from '../lib/packages.js';
+import { describeProfile } from '../lib/profile.js';
+import { atLeast, type FigureResult, measurement, notMeasured } from '../lib/result.js';
+import { type HostedServer, startHosted } from '../lib/servers.js';
+import { median, rotate } from '../lib/stats.js';
+import { FIGURES } from './index.js';
+
+const SPEC = FIGURES.find((f) => f.id === 'mock-throughput') as (typeof FIGURES)[number];
+const PATH = '/calls/?page_size=25';
+const LABELS: Record<HostedServer['kind'], string> = {
+  mock: 'mock server listener',
+  bare: 'bare node:http, same bytes',
+  'msw-naive': 'naive msw adapter (getResponse)',
+};
+
+/** Runs figure 4a. */
+export async function run(ctx: FigureContext): Promise<FigureResult> {
+  const r = new ResultBuilder(SPEC);
+  const rounds = ctx.quick ? 1 : 3;
+  const seconds = ctx.quick ? 2 : 5;
+  const levels = [10, 50];
+  r.method(
+    `autocannon (in the figure's process) against each server in its own child process, all on 127.0.0.1: ` +
+      `GET /v1${PATH} with a valid key, ${seconds} s per run, ${rounds} interleaved rounds per connection level ` +
+      `(${levels.join(' and ')} connections), after a 2 s warm-up of each server. req/s = completed / duration; ` +
+      `p50/p99 are the medians over rounds of autocannon's latency percentiles. The mock runs with its default ` +
+      `data set and throttling off.`,
+  );
+
+  const servers: HostedServer[] = [];
+  try {
+    let mockReady = true;
+    let bytes: Buffer = callsPageBytes();
+    let headers: Record<string, string> = {};
+    try {
+      await loadMock();
+      const own = await startHosted({ kind: 'mock', mockOptions: { throttle: false } });
+      servers.push(own);
+      headers = { authorization: `Bearer ${own.keys.valid}` };
+      const res = await fetch(`${own.baseURL}${PATH}`, { headers });
+      if (res.status !== 200) throw new Error(`the mock answered ${res.status} to GET ${PATH}`);
+      bytes = Buffer.from(await res.arrayBuffer());
+      servers.push(await startHosted({ kind: 'msw-naive', mockOptions: { throttle: false } }));
+      const naive = servers[1] as HostedServer;
+      const naiveRes = await fetch(`${naive.baseURL}${PATH}`, { headers });
+      const naiveBytes = Buffer.from(await naiveRes.arrayBuffer());
+      if (naiveRes.status !== 200 || !naiveBytes.equals(bytes)) {
+        r.note(
+          `The naive msw adapter answered ${naiveRes.status} with ${naiveBytes.length} bytes (listener: ${bytes.length}); bytes differ.`,
+        );
+      }
+    } catch (error) {
+      if (!(error instanceof NotReady)) throw error;
+      mockReady = false;
+      r.missing(error.message);
+    }
+    servers.push(await startHosted({ kind: 'bare', bodyBase64: bytes.toString('base64') }));
+    r.note(
+      `Response body: ${bytes.length} bytes (${mockReady ? "the mock's own page 1" : 'the figure-1 fixture'}).`,
+    );
+
+    for (const server of servers) {
+      await load({ url: `${server.baseURL}${PATH}`, connections: 10, seconds: ctx.quick ? 1 : 2, headers });
+    }
+    const runs = new Map<string, LoadResult[]>();
+    for (let round = 0; round < rounds; round++) {
+      for (const connections of levels) {
+        for (const server of rotate(servers, round + connections)) {
+          const key = `${server.kind}@${connections}`;
+          const result = await load({ url: `${server.baseURL}${PATH}`, connections, seconds, headers });
+          runs.set(key, [...(runs.get(key) ?? []), result]);
+          ctx.log(`${key}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, non-2xx ${result.non2xx}`);
+        }
+      }
+    }
+
+    const rps = new Map<string, number>();
+    for (const connections of levels) {
+      for (const server of servers) {
+        const key = `${server.kind}@${connections}`;
+        const list = runs.get(key) ?? [];
+        const bad = list.reduce((n, x) => n + x.non2xx + x.errors, 0);
+        const m = r.measure(
+          measurement(
+            `${LABELS[server.kind]}, ${connections} connections`,
+            'req/s',
+            list.map((x) => x.rps),
+            {
+              'p50 ms': median(list.map((x) => x.p50)),
+              'p99 ms': median(list.map((x) => x.p99)),
+              ...(bad > 0 ? { 'non-2xx or errors': bad } : {}),
+            },
+          ),
+        );
+        rps.set(key, m.median);
+        if (bad > 0)
+          r.note(`${LABELS[server.kind]} at ${connections} connections: ${bad} non-2xx responses or errors.`);
+      }
+    }
+
+    for (const connections of levels) {
+      const own = rps.get(`mock@${connections}`);
+      const bare = rps.get(`bare@${connections}`) as number;
+      const naive = rps.get(`msw-naive@${connections}`);
+      const idBare = `throughput.vs-bare-${connections}`;
+      const idNaive = `throughput.vs-naive-${connections}`;
+      const labelBare = `listener / bare node:http, ${connections} connections`;
+      const labelNaive = `listener / naive msw adapter, ${connections} connections`;
+      if (own === undefined || naive === undefined) {
+        r.check(notMeasured(idBare, labelBare, '≥ 0.4×', 'the mock server has not landed'));
+        r.check(notMeasured(idNaive, labelNaive, '≥ 4×', 'the mock server has not landed'));
+        continue;
+      }
+      r.check(atLeast(idBare, labelBare, own / bare, 0.4));
+      r.check(atLeast(idNaive, labelNaive, own / naive, 4));
+    }
+
+    // A miss gets a short CPU profile of the listener under the same load, to name what limits it.
+    const own = servers.find((s) => s.kind === 'mock');
+    const missed = r.checks.filter((c) => c.pass === false);
+    if (own && missed.length > 0) {
+      await own.profileStart();
+      await load({ url: `${own.baseURL}${PATH}`, connections: 50, seconds: 3, headers });
+      const summary = await own.profileStop();
+      const text = describeProfile('the mock listener process under 50 connections', summary);
+      for (const check of missed) check.note = text;
+    }
+    return r.build();
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+  }
+}
