@@ -1,15 +1,80 @@
 /**
- * Typed Node.js client for the Company Data API.
- *
- * @packageDocumentation
- */
-
-/**
- * The name this package is published under.
+ * Typed Node.js client for the Company Data API: resources, auto-pagination, 429-aware retries with one
+ * rate gate per client, typed errors and the two inbound webhooks.
  *
  * @example
  * ```ts
- * console.log(PACKAGE_NAME); // '@company-data/sdk'
+ * import { CompanyData, NotFoundError } from '@company-data/sdk';
+ *
+ * const client = new CompanyData({ apiKey: process.env.COMPANY_DATA_API_KEY, baseURL: 'https://api.example.com/v1' });
+ * for await (const user of client.users.list({ is_active: true })) console.log(user.email);
  * ```
+ *
+ * @packageDocumentation
  */
-export const PACKAGE_NAME = '@company-data/sdk';
+export type {
+  AudienceMember,
+  AudienceMemberInput,
+  AudienceMemberStatus,
+  Call,
+  CallListQuery,
+  CallSource,
+  CallTranscript,
+  CallTranscriptSegment,
+  CustomField,
+  LeadInput,
+  LeadReceived,
+  ListQuery,
+  OpenEnum,
+  Ordering,
+  Pagination,
+  Recording,
+  RecordingDetail,
+  RecordingTranscript,
+  RecordingTranscriptSegment,
+  Team,
+  TranscriptWord,
+  User,
+  UserListQuery,
+  UserRef,
+} from '@company-data/contract';
+export { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
+export { CompanyData } from './client.js';
+export {
+  AuthenticationError,
+  type AuthenticationFailure,
+  BadRequestError,
+  CompanyDataError,
+  type CompanyDataErrorInit,
+  ConfigurationError,
+  type ConfigurationErrorCode,
+  ConnectionError,
+  InvalidResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestAbortedError,
+  type ResponseHeaders,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from './errors.js';
+export type { Logger, LogLevel } from './logger.js';
+export type {
+  ClientOptions,
+  CountChangeEvent,
+  ListOptions,
+  RateLimitEvent,
+  RequestOptions,
+  RetryEvent,
+  RetryHook,
+} from './options.js';
+export { Page, type PageFetcher, PagePromise } from './pagination.js';
+export { Audiences } from './resources/audiences.js';
+export { Calls } from './resources/calls.js';
+export { Leads } from './resources/leads.js';
+export { Recordings } from './resources/recordings.js';
+export { Teams } from './resources/teams.js';
+export { Users } from './resources/users.js';
+export type { Sleep } from './sleep.js';
+export { SDK_VERSION } from './version.js';

@@ -1,0 +1,246 @@
+import { API_VERSION_PREFIX, type EndpointDefinition } from '@company-data/contract';
+import { z } from 'zod';
+import type { WithResponse } from './api-promise.js';
+import { errorDetail, errorFromResponse } from './error-from-response.js';
+import {
+  type CompanyDataError,
+  ConfigurationError,
+  ConnectionError,
+  InvalidResponseError,
+  RateLimitError,
+  RequestAbortedError,
+  ValidationError,
+} from './errors.js';
+import type { Logger } from './logger.js';
+import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook } from './options.js';
+import type { RateGate } from './rate-gate.js';
+import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
+import { raceAbort, type Sleep } from './sleep.js';
+import type { Transport, TransportResponse } from './transport.js';
+
+/** Everything the core needs, resolved from the client options. */
+export interface CoreConfig {
+  apiKey: string | undefined;
+  baseURL: string | undefined;
+  apiRoot: string | undefined;
+  timeout: number;
+  maxRetries: number;
+  maxRetryWait: number;
+  defaultHeaders: Record<string, string>;
+  userAgent: string;
+  validate: boolean;
+  onRateLimit: RetryHook<RateLimitEvent> | undefined;
+  onRetry: RetryHook<RetryEvent> | undefined;
+  sleep: Sleep;
+  now: () => number;
+  random: () => number;
+  logger: Logger;
+  transport: Transport;
+  gate: RateGate;
+}
+
+/** One call, ready to send. */
+export interface PreparedCall {
+  endpoint: EndpointDefinition;
+  url: string;
+  body?: unknown;
+}
+
+/**
+ * Validates caller input against a contract schema before anything is sent.
+ *
+ * @throws ValidationError listing every problem.
+ */
+export function validateInput<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  what: string,
+): z.output<Schema> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ValidationError(`Invalid ${what}: ${z.prettifyError(result.error)}`, result.error.issues);
+}
+
+/**
+ * The one request pipeline every resource method goes through: addresses and auth from the endpoint
+ * table, the shared rate gate, retries, error mapping and response validation.
+ */
+export class Core {
+  readonly #config: CoreConfig;
+  #closed = false;
+
+  /** @param config - the resolved client configuration. */
+  constructor(config: CoreConfig) {
+    this.#config = config;
+  }
+
+  /** The client's logger (already filtered and scrubbed). */
+  get logger(): Logger {
+    return this.#config.logger;
+  }
+
+  /**
+   * The address an endpoint's path is appended to.
+   *
+   * @throws ConfigurationError when no base URL is configured.
+   */
+  base(endpoint: Pick<EndpointDefinition, 'base'>): string {
+    const { baseURL, apiRoot } = this.#config;
+    if (endpoint.base === 'apiRoot' && apiRoot !== undefined) return apiRoot;
+    if (baseURL === undefined) {
+      throw new ConfigurationError(
+        'missing_base_url',
+        'No base URL: pass `baseURL` to new CompanyData() or set the COMPANY_DATA_BASE_URL environment variable.',
+      );
+    }
+    return endpoint.base === 'apiRoot' ? deriveApiRoot(baseURL) : baseURL;
+  }
+
+  /**
+   * Sends a prepared call and returns the validated body with the response's status and headers.
+   *
+   * @throws CompanyDataError (a subclass) for every failure.
+   */
+  async execute<Endpoint extends EndpointDefinition>(
+    call: PreparedCall & { endpoint: Endpoint },
+    options: RequestOptions = {},
+  ): Promise<WithResponse<z.output<Endpoint['response']>>> {
+    const config = this.#config;
+    const { endpoint } = call;
+    const operation = `${endpoint.method} ${endpoint.path}`;
+    const headers = this.#headers(call, options);
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const maxRetries = options.maxRetries ?? config.maxRetries;
+    const aborted = () =>
+      new RequestAbortedError(`Request aborted (${operation})`, { cause: options.signal?.reason });
+
+    for (let attempt = 1; ; attempt++) {
+      await config.gate.wait(options.signal, aborted);
+      if (this.#closed) throw new ConnectionError(`The client is closed (${operation})`);
+      config.logger.debug('company-data request', { operation, attempt });
+      const retriesLeft = attempt <= maxRetries;
+      let response: TransportResponse;
+      try {
+        response = await config.transport.send({
+          method: endpoint.method,
+          url: call.url,
+          headers,
+          body,
+          timeout: options.timeout ?? config.timeout,
+          signal: options.signal,
+          operation,
+        });
+      } catch (error) {
+        if (!(error instanceof ConnectionError) || !retriesLeft || this.#closed) throw error;
+        await this.#backoff(error, operation, attempt, options.signal, aborted);
+        continue;
+      }
+      config.logger.debug('company-data response', { operation, attempt, status: response.status });
+      if (endpoint.successStatuses.includes(response.status))
+        return this.#parse(endpoint, response, operation);
+
+      const retryClass = classifyStatus(response.status);
+      if (retryClass === 'rate_limit') {
+        const waitMs = rateLimitWaitMs(response.headers, errorDetail(response.body), config.now());
+        const retryAfter = waitMs === undefined ? undefined : waitMs / 1000;
+        const error = errorFromResponse(response, operation, retryAfter) as RateLimitError;
+        if (waitMs !== undefined && waitMs > config.maxRetryWait) {
+          throw new RateLimitError(
+            `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
+            retryAfter,
+            { status: error.status, detail: error.detail, headers: error.headers },
+          );
+        }
+        if (!retriesLeft) throw error;
+        const delay = waitMs ?? backoffDelayMs(attempt - 1, config.random);
+        const event: RateLimitEvent = { operation, attempt, waitMs: delay, retryAfter, error };
+        if ((await config.onRateLimit?.(event)) === false) throw error;
+        config.logger.warn(`company-data rate limited: pausing every request of the client for ${delay} ms`, {
+          operation,
+          attempt,
+          waitMs: delay,
+        });
+        config.gate.pause(delay);
+        continue;
+      }
+      const error = errorFromResponse(response, operation);
+      if (retryClass === 'never' || !retriesLeft) throw error;
+      await this.#backoff(error, operation, attempt, options.signal, aborted);
+    }
+  }
+
+  /** Stops every later call; waits in progress end. */
+  close(): void {
+    this.#closed = true;
+    this.#config.gate.close();
+  }
+
+  #headers(call: PreparedCall, options: RequestOptions): Record<string, string> {
+    const config = this.#config;
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': config.userAgent };
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    if (call.endpoint.auth === 'apiKey') {
+      if (!config.apiKey) {
+        throw new ConfigurationError(
+          'missing_api_key',
+          'No API key: pass `apiKey` to new CompanyData() or set the COMPANY_DATA_API_KEY environment variable.',
+        );
+      }
+      headers.authorization = `Bearer ${config.apiKey}`;
+    }
+    return { ...headers, ...lowerCaseKeys(config.defaultHeaders), ...lowerCaseKeys(options.headers) };
+  }
+
+  async #backoff(
+    error: CompanyDataError,
+    operation: string,
+    attempt: number,
+    signal: AbortSignal | undefined,
+    aborted: () => Error,
+  ): Promise<void> {
+    const config = this.#config;
+    const delayMs = backoffDelayMs(attempt - 1, config.random);
+    if ((await config.onRetry?.({ operation, attempt, delayMs, error })) === false) throw error;
+    config.logger.info(`company-data retrying after ${error.code} in ${delayMs} ms`, { operation, attempt });
+    await raceAbort(config.sleep(delayMs, signal), signal, aborted);
+  }
+
+  #parse<Endpoint extends EndpointDefinition>(
+    endpoint: Endpoint,
+    response: TransportResponse,
+    operation: string,
+  ): WithResponse<z.output<Endpoint['response']>> {
+    const info = { status: response.status, headers: response.headers };
+    let json: unknown;
+    try {
+      json = JSON.parse(response.body);
+    } catch (cause) {
+      throw new InvalidResponseError(`Response body is not JSON (${operation})`, [], { ...info, cause });
+    }
+    if (!this.#config.validate) return { data: json as z.output<Endpoint['response']>, response: info };
+    const result = endpoint.response.safeParse(json);
+    if (!result.success) {
+      throw new InvalidResponseError(
+        `Response does not match the schema (${operation}): ${z.prettifyError(result.error)}`,
+        result.error.issues,
+        info,
+      );
+    }
+    return { data: result.data as z.output<Endpoint['response']>, response: info };
+  }
+}
+
+/**
+ * `{api_root}` from `{base_url}`: the same address without its trailing `/v1`.
+ *
+ * @param baseURL - e.g. `https://api.example.com/v1`.
+ */
+export function deriveApiRoot(baseURL: string): string {
+  return baseURL.endsWith(API_VERSION_PREFIX) ? baseURL.slice(0, -API_VERSION_PREFIX.length) : baseURL;
+}
+
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) result[name.toLowerCase()] = value;
+  return result;
+}

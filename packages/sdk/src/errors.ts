@@ -1,0 +1,386 @@
+import type { z } from 'zod';
+
+/**
+ * Response headers as the SDK exposes them: lower-case names, repeated headers joined with `, `.
+ */
+export type ResponseHeaders = Readonly<Record<string, string>>;
+
+/** What every error constructor of the SDK accepts. */
+export interface CompanyDataErrorInit {
+  /** HTTP status of the response, when there was one. */
+  status?: number | undefined;
+  /** The server's detail text (or the lead webhook's flat `error` text). */
+  detail?: string | undefined;
+  /** Response headers, when there was a response. */
+  headers?: ResponseHeaders | undefined;
+  /** The underlying error (a socket error, an abort reason, ...). */
+  cause?: unknown;
+}
+
+// One brand per realm-independent key: the ESM and CJS builds each define their own classes, so a plain
+// prototype check fails when an error made by one build is tested against the other's class.
+const KINDS = Symbol.for('@company-data/sdk:error-kinds');
+
+interface Branded {
+  [KINDS]?: unknown;
+}
+
+function hasBrand(type: { kind: string }, value: unknown): boolean {
+  // A class without its own brand (a caller's subclass) falls back to the ordinary prototype check.
+  if (!Object.hasOwn(type, 'kind')) return Function.prototype[Symbol.hasInstance].call(type, value);
+  if (typeof value !== 'object' || value === null) return false;
+  const kinds = (value as Branded)[KINDS];
+  return Array.isArray(kinds) && kinds.includes(type.kind);
+}
+
+/**
+ * The root of every error the SDK throws. Catch it to handle anything that went wrong in a call.
+ *
+ * `instanceof` works across the package's ESM and CJS builds: each class recognises instances by a
+ * brand shared through `Symbol.for`, not by prototype identity.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.users.retrieve(id);
+ * } catch (error) {
+ *   if (error instanceof CompanyDataError) console.error(error.code, error.status, error.detail);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class CompanyDataError extends Error {
+  /** The brand this class recognises its instances by; every subclass declares its own. */
+  static readonly kind: string = 'CompanyDataError';
+
+  /**
+   * Recognises instances made by this class or a subclass, in either build of the package.
+   *
+   * @param value - anything.
+   * @returns whether `value` is an instance of this error class.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of `instanceof`.
+    return hasBrand(this, value);
+  }
+
+  /** A stable machine-readable code, e.g. `'not_found'`; never changes between versions. */
+  readonly code: string;
+  /** HTTP status of the response, or `undefined` when no response was received. */
+  readonly status: number | undefined;
+  /** The server's detail text, or `undefined`. */
+  readonly detail: string | undefined;
+  /** Response headers (empty when no response was received). */
+  readonly headers: ResponseHeaders;
+
+  /**
+   * @param code - the stable code.
+   * @param message - a human-readable message.
+   * @param init - status, detail, headers and cause.
+   */
+  constructor(code: string, message: string, init: CompanyDataErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    const kinds: string[] = [];
+    for (let type: unknown = new.target; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
+      if (Object.hasOwn(type, 'kind')) kinds.push((type as typeof CompanyDataError).kind);
+      if (type === CompanyDataError) break;
+    }
+    Object.defineProperty(this, KINDS, { value: kinds });
+    this.name = kinds[0] ?? 'CompanyDataError';
+    this.code = code;
+    this.status = init.status;
+    this.detail = init.detail;
+    this.headers = init.headers ?? {};
+  }
+}
+
+/**
+ * 400: the server rejected the request (an invalid query value, or a webhook body it refused).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof BadRequestError) console.error('Rejected:', error.detail);
+ * ```
+ */
+export class BadRequestError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'BadRequestError';
+
+  /**
+   * @param message - a human-readable message.
+   * @param init - status, detail, headers and cause.
+   */
+  constructor(message: string, init: CompanyDataErrorInit = {}) {
+    super('bad_request', message, init);
+  }
+}
+
+/** Why the server refused the API key: unknown/revoked, or past its expiry date. */
+export type AuthenticationFailure = 'invalid_key' | 'expired_key';
+
+/**
+ * 401: the API key is missing, unknown, revoked (`reason: 'invalid_key'`, code `'invalid_api_key'`)
+ * or expired (`reason: 'expired_key'`, code `'expired_api_key'`).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof AuthenticationError && error.reason === 'expired_key') await rotateKey();
+ * ```
+ */
+export class AuthenticationError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'AuthenticationError';
+  /** Why the key was refused. */
+  readonly reason: AuthenticationFailure;
+
+  /**
+   * @param reason - why the key was refused.
+   * @param message - a human-readable message.
+   * @param init - status, detail, headers and cause.
+   */
+  constructor(reason: AuthenticationFailure, message: string, init: CompanyDataErrorInit = {}) {
+    super(reason === 'expired_key' ? 'expired_api_key' : 'invalid_api_key', message, init);
+    this.reason = reason;
+  }
+}
+
+/**
+ * 403: the API key is valid but lacks the permission for this resource.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof PermissionDeniedError) console.error('Ask an admin for the calls permission');
+ * ```
+ */
+export class PermissionDeniedError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'PermissionDeniedError';
+
+  /**
+   * @param message - a human-readable message.
+   * @param init - status, detail, headers and cause.
+   */
+  constructor(message: string, init: CompanyDataErrorInit = {}) {
+    super('permission_denied', message, init);
+  }
+}
+
+/**
+ * 404: no such record in your company (ids of other companies are not found either), or an unknown
+ * or deleted webhook token.
+ *
+ * @example
+ * ```ts
+ * const user = await client.users.retrieve(id).catch((error) => {
+ *   if (error instanceof NotFoundError) return undefined;
+ *   throw error;
+ * });
+ * ```
+ */
+export class NotFoundError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'NotFoundError';
+
+  /**
+   * @param message - a human-readable message.
+   * @param init - status, detail, headers and cause.
+   */
+  constructor(message: string, init: CompanyDataErrorInit = {}) {
+    super('not_found', message, init);
+  }
+}
+
+/**
+ * 429: the API throttled the client and the SDK did not (or could no longer) wait: the wait exceeded
+ * `maxRetryWait`, the retries ran out, or an `onRateLimit` hook vetoed the wait.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof RateLimitError) console.error(`Try again in ${error.retryAfter ?? '?'} s`);
+ * ```
+ */
+export class RateLimitError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'RateLimitError';
+  /** Seconds the server asked to wait (from `Retry-After` or the detail text), when it said. */
+  readonly retryAfter: number | undefined;
+
+  /**
+   * @param message - a human-readable message.
+   * @param retryAfter - seconds the server asked to wait, if known.
+   * @param init - status, detail, headers and cause.
+   */
+  constructor(message: string, retryAfter: number | undefined, init: CompanyDataErrorInit = {}) {
+    super('rate_limited', message, init);
+    this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * 5xx: the server failed. Retried with backoff before being thrown.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ServerError) console.error('Server failed with', error.status);
+ * ```
+ */
+export class ServerError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'ServerError';
+
+  /**
+   * @param message - a human-readable message.
+   * @param init - status, detail, headers and cause.
+   */
+  constructor(message: string, init: CompanyDataErrorInit = {}) {
+    super('server_error', message, init);
+  }
+}
+
+/**
+ * No usable response: the connection was refused, reset or dropped. Retried with backoff before being
+ * thrown. The original error is in `cause`.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ConnectionError) console.error('Network problem:', error.cause);
+ * ```
+ */
+export class ConnectionError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'ConnectionError';
+
+  /**
+   * @param message - a human-readable message.
+   * @param init - cause (and status/headers when a response was cut short).
+   * @param code - the stable code; subclasses pass their own.
+   */
+  constructor(message: string, init: CompanyDataErrorInit = {}, code = 'connection_error') {
+    super(code, message, init);
+  }
+}
+
+/**
+ * An attempt took longer than `timeout` ms. A kind of {@link ConnectionError}; retried like one.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TimeoutError) console.error('Gave up waiting for the server');
+ * ```
+ */
+export class TimeoutError extends ConnectionError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'TimeoutError';
+
+  /**
+   * @param message - a human-readable message.
+   * @param init - cause.
+   */
+  constructor(message: string, init: CompanyDataErrorInit = {}) {
+    super(message, init, 'timeout');
+  }
+}
+
+/**
+ * The caller's `signal` aborted the call. Never retried. The abort reason is in `cause`.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * setTimeout(() => controller.abort(), 1000);
+ * await client.calls.list({}, { signal: controller.signal }).catch((error) => {
+ *   if (!(error instanceof RequestAbortedError)) throw error;
+ * });
+ * ```
+ */
+export class RequestAbortedError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'RequestAbortedError';
+
+  /**
+   * @param message - a human-readable message.
+   * @param init - cause (the abort reason).
+   */
+  constructor(message: string, init: CompanyDataErrorInit = {}) {
+    super('request_aborted', message, init);
+  }
+}
+
+/**
+ * A success response whose body is not valid JSON or does not match the contract's schema. The zod
+ * issues say which fields were wrong. Pass `validate: false` to the client to skip the check.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidResponseError) console.error(error.issues);
+ * ```
+ */
+export class InvalidResponseError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'InvalidResponseError';
+  /** What did not match the schema (empty when the body was not JSON). */
+  readonly issues: readonly z.core.$ZodIssue[];
+
+  /**
+   * @param message - a human-readable message.
+   * @param issues - the zod issues.
+   * @param init - status, headers and cause.
+   */
+  constructor(message: string, issues: readonly z.core.$ZodIssue[], init: CompanyDataErrorInit = {}) {
+    super('invalid_response', message, init);
+    this.issues = issues;
+  }
+}
+
+/**
+ * Client-side validation failed before any request was sent: a parameter out of range, an id that is
+ * not a uuid, a webhook body lacking its required fields, or a webhook URL of the wrong kind.
+ *
+ * @example
+ * ```ts
+ * await client.leads.submit(token, { phone_number: '' }).catch((error) => {
+ *   if (error instanceof ValidationError) console.error(error.issues);
+ * });
+ * ```
+ */
+export class ValidationError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'ValidationError';
+  /** What was wrong, as zod issues (one synthetic issue for a bad webhook target). */
+  readonly issues: readonly z.core.$ZodIssue[];
+
+  /**
+   * @param message - a human-readable message.
+   * @param issues - the zod issues.
+   */
+  constructor(message: string, issues: readonly z.core.$ZodIssue[]) {
+    super('validation_error', message, { detail: message });
+    this.issues = issues;
+  }
+}
+
+/** Codes of {@link ConfigurationError}. */
+export type ConfigurationErrorCode = 'missing_api_key' | 'missing_base_url' | 'invalid_option';
+
+/**
+ * The client is missing something a call needs (an API key, a base URL) or got an invalid option.
+ * Thrown by the first call that needs the missing value, before any request is sent.
+ *
+ * @example
+ * ```ts
+ * const client = new CompanyData({ baseURL }); // no apiKey, no COMPANY_DATA_API_KEY
+ * await client.users.list().catch((error) => console.error(error.code)); // 'missing_api_key'
+ * ```
+ */
+export class ConfigurationError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'ConfigurationError';
+
+  /**
+   * @param code - what is missing or wrong.
+   * @param message - a human-readable message naming the option and the environment variable.
+   */
+  constructor(code: ConfigurationErrorCode, message: string) {
+    super(code, message);
+  }
+}

@@ -1,0 +1,174 @@
+import type { Dispatcher } from 'undici';
+import type { CompanyDataError, RateLimitError } from './errors.js';
+import type { Logger, LogLevel } from './logger.js';
+import type { Sleep } from './sleep.js';
+
+/**
+ * Passed to `onRateLimit` before the client pauses for a 429.
+ *
+ * @example
+ * ```ts
+ * const client = new CompanyData({
+ *   onRateLimit: (event) => console.warn(`${event.operation}: waiting ${event.waitMs} ms`),
+ * });
+ * ```
+ */
+export interface RateLimitEvent {
+  /** The operation that was throttled, e.g. `GET /calls/`. */
+  operation: string;
+  /** Which attempt was throttled (1 for the first). */
+  attempt: number;
+  /** How long every request of the client will pause, in ms. */
+  waitMs: number;
+  /** The wait the server asked for in seconds, or `undefined` when it named none (then `waitMs` is a backoff). */
+  retryAfter: number | undefined;
+  /** The error thrown if the wait is vetoed. */
+  error: RateLimitError;
+}
+
+/**
+ * Passed to `onRetry` before a retry after a 5xx, a 408, a connection error or a timeout.
+ *
+ * @example
+ * ```ts
+ * const client = new CompanyData({ onRetry: (event) => metrics.increment('retries', { code: event.error.code }) });
+ * ```
+ */
+export interface RetryEvent {
+  /** The operation being retried, e.g. `GET /calls/`. */
+  operation: string;
+  /** Which attempt failed (1 for the first). */
+  attempt: number;
+  /** The backoff before the next attempt, in ms. */
+  delayMs: number;
+  /** Why the attempt failed; thrown if the retry is vetoed. */
+  error: CompanyDataError;
+}
+
+/**
+ * Decides on a wait: return `false` (or a promise of `false`) to veto it, which throws the event's
+ * error at once; any other value lets the wait go ahead.
+ *
+ * @typeParam Event - {@link RateLimitEvent} or {@link RetryEvent}.
+ * @param event - what happened and how long the client would wait.
+ * @returns `false` to veto.
+ */
+export type RetryHook<Event> = (event: Event) => unknown;
+
+/**
+ * Options of `new CompanyData(options)`. Every one is optional.
+ *
+ * @example
+ * ```ts
+ * const client = new CompanyData({
+ *   apiKey: process.env.MY_KEY,
+ *   baseURL: 'https://api.example.com/v1',
+ *   timeout: 30_000,
+ *   maxRetries: 4,
+ * });
+ * ```
+ */
+export interface ClientOptions {
+  /** The API key (`svc_live_...`). Default: `process.env.COMPANY_DATA_API_KEY`. Webhooks need none. */
+  apiKey?: string | undefined;
+  /** The API's base address ending in `/v1`. Default: `process.env.COMPANY_DATA_BASE_URL`. */
+  baseURL?: string | undefined;
+  /** Where the lead webhook lives. Default: `baseURL` without its trailing `/v1`. */
+  apiRoot?: string | undefined;
+  /** Per-attempt time limit in ms, response body included. Default: 60 000. */
+  timeout?: number | undefined;
+  /**
+   * Retries after a 429, a 5xx, a 408, a connection error or a timeout (one budget for all). Default: 2.
+   * Other 4xx are never retried.
+   */
+  maxRetries?: number | undefined;
+  /**
+   * The longest 429 wait the client accepts, in ms. When the server asks for longer, the call throws
+   * a {@link RateLimitError} at once, its `retryAfter` saying how long. Default: 120 000.
+   */
+  maxRetryWait?: number | undefined;
+  /** Headers sent with every request (after the SDK's own, so they can override `User-Agent`). */
+  defaultHeaders?: Record<string, string> | undefined;
+  /** Where log lines go. Default: `console`. */
+  logger?: Logger | undefined;
+  /** The least severe level written. Default: `'warn'`. */
+  logLevel?: LogLevel | undefined;
+  /**
+   * The undici dispatcher to send through: a `ProxyAgent`, a custom `Pool`, or a mock server's in-process
+   * dispatcher. The client does not close a dispatcher it was given. Default: its own keep-alive `Agent`.
+   */
+  dispatcher?: Dispatcher | undefined;
+  /** Check every response body against the contract's schema. Default: `true`. */
+  validate?: boolean | undefined;
+  /** Called before the client pauses for a 429; return `false` to throw instead. */
+  onRateLimit?: RetryHook<RateLimitEvent> | undefined;
+  /** Called before a retry with backoff; return `false` to throw instead. */
+  onRetry?: RetryHook<RetryEvent> | undefined;
+  /**
+   * How the client waits (rate-limit pauses and retry backoff). Tests pass one that advances a fake
+   * clock, e.g. `async (ms) => mock.clock.advance(ms)`, so no real time passes. Default: a timer.
+   */
+  sleep?: Sleep | undefined;
+  /**
+   * The current time in epoch ms, on the same clock as `sleep`; used to turn a `Retry-After` date into a
+   * wait and to merge overlapping pauses. Default: `Date.now`.
+   */
+  now?: (() => number) | undefined;
+  /** Numbers in [0, 1) for the backoff jitter. Default: `Math.random`. */
+  random?: (() => number) | undefined;
+}
+
+/**
+ * Options every method takes as its last argument; they override the client's for this call.
+ *
+ * @example
+ * ```ts
+ * await client.calls.retrieve(id, { timeout: 5_000, maxRetries: 0, signal: AbortSignal.timeout(10_000) });
+ * ```
+ */
+export interface RequestOptions {
+  /** Aborts the call, including any wait; it then rejects with a {@link RequestAbortedError}. */
+  signal?: AbortSignal | undefined;
+  /** Per-attempt time limit in ms. */
+  timeout?: number | undefined;
+  /** Retries for this call. */
+  maxRetries?: number | undefined;
+  /** Extra headers for this call. */
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * Passed to `onCountChange` when a list's `count` differs from the one page 1 reported.
+ *
+ * @example
+ * ```ts
+ * client.calls.list({}, { onCountChange: ({ previous, current }) => console.warn(previous, '→', current) });
+ * ```
+ */
+export interface CountChangeEvent {
+  /** The `count` page 1 (or the previous change) reported. */
+  previous: number;
+  /** The `count` the page just read reports. */
+  current: number;
+  /** The page that reported it. */
+  page: number;
+}
+
+/**
+ * Options of the list methods: the request options plus how auto-pagination behaves.
+ *
+ * @example
+ * ```ts
+ * for await (const call of client.calls.list({ page_size: 100 }, { concurrency: 4 })) export(call);
+ * ```
+ */
+export interface ListOptions extends RequestOptions {
+  /**
+   * Pages requested ahead while iterating (ordered prefetch), 1 to 16. Items are still yielded strictly in
+   * order, at most this many pages are held in memory, and every request passes the client's rate gate.
+   * Default: 1 (the next page is requested only when needed).
+   */
+  concurrency?: number | undefined;
+  /** Called when `count` changes mid-iteration (records were added or removed); a warning is logged too. */
+  onCountChange?: ((event: CountChangeEvent) => void) | undefined;
+}

@@ -1,0 +1,219 @@
+import type { Pagination } from '@company-data/contract';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { CompanyDataError, ConfigurationError } from './errors.js';
+import type { Logger } from './logger.js';
+import type { ListOptions } from './options.js';
+import { PageBoundaryDeduper } from './page-dedupe.js';
+import { type FetchPage, MAX_CONCURRENCY, orderedPages } from './page-stream.js';
+
+/**
+ * Fetches one page of a list by number.
+ *
+ * @typeParam Item - the list item type.
+ * @param page - the page number, from 1.
+ * @param signal - aborts the request.
+ * @returns the page with its response.
+ */
+export type PageFetcher<Item> = (page: number, signal?: AbortSignal) => Promise<WithResponse<Page<Item>>>;
+
+/**
+ * One page of a list: its items, where it sits in the whole list, and the way to the next one.
+ *
+ * @typeParam Item - the list item type.
+ * @example
+ * ```ts
+ * let page = await client.users.list({ page_size: 100 });
+ * for (;;) {
+ *   for (const user of page.data) console.log(user.email);
+ *   if (!page.hasNextPage()) break;
+ *   page = await page.getNextPage();
+ * }
+ * ```
+ */
+export class Page<Item> {
+  /** The items of this page. */
+  readonly data: Item[];
+  /** `count`, `page`, `page_size` and `total_pages`, as the server reported them for this page. */
+  readonly pagination: Pagination;
+  readonly #fetch: PageFetcher<Item>;
+
+  /**
+   * @param data - the items.
+   * @param pagination - the server's pagination object.
+   * @param fetch - fetches another page of the same list.
+   * @internal
+   */
+  constructor(data: Item[], pagination: Pagination, fetch: PageFetcher<Item>) {
+    this.data = data;
+    this.pagination = pagination;
+    this.#fetch = fetch;
+  }
+
+  /**
+   * Whether a page follows this one.
+   *
+   * @returns `true` when `page < total_pages` and this page is not empty.
+   */
+  hasNextPage(): boolean {
+    return this.data.length > 0 && this.pagination.page < this.pagination.total_pages;
+  }
+
+  /**
+   * Fetches the page after this one.
+   *
+   * @returns the next page.
+   * @throws {@link CompanyDataError} with code `'no_next_page'` after the last page, and the request's
+   * errors otherwise.
+   */
+  async getNextPage(): Promise<Page<Item>> {
+    if (!this.hasNextPage()) throw new CompanyDataError('no_next_page', 'This is the last page of the list.');
+    return (await this.#fetch(this.pagination.page + 1)).data;
+  }
+
+  /** @internal The same page with some items left out (already yielded on an earlier page). */
+  withData(data: Item[]): Page<Item> {
+    return new Page(data, this.pagination, this.#fetch);
+  }
+}
+
+/**
+ * What every `list()` method returns. `await` it for the first page, or iterate it for every item of
+ * every page:
+ *
+ * - `await list` gives the first {@link Page} (`data`, `pagination`, `hasNextPage()`, `getNextPage()`).
+ * - `for await (const item of list)` yields every item, fetching pages as it goes; memory holds at most
+ *   `concurrency` pages however long the list.
+ * - `.pages()` yields every page; `.toArray({ limit })` collects items.
+ * - `.withResponse()` gives the first page with the response's status and headers.
+ *
+ * The API paginates by offset, so the list can move under an iteration. What the iteration guarantees:
+ * items come strictly in the list's order and none is yielded twice, even when records created at the
+ * head of a descending list shift the pages (memory stays bounded: see the dedupe notes below); a change
+ * of `count` is reported through `onCountChange` and a logged warning. What remains possible: when
+ * records are deleted mid-iteration, pages shift the other way and some items are never seen; records
+ * created after the iteration began are skipped in descending order (they sort before the items already
+ * yielded) and yielded at the end in ascending order. Iterate again, or compare `count`, when that matters.
+ *
+ * @typeParam Item - the list item type.
+ * @example
+ * ```ts
+ * const first = await client.calls.list({ source: 'voice_agent' });
+ * console.log(first.pagination.count, 'calls');
+ *
+ * for await (const call of client.calls.list({ page_size: 100 }, { concurrency: 4 })) {
+ *   console.log(call.id, call.summary);
+ * }
+ *
+ * const latest = await client.users.list().toArray({ limit: 10 });
+ * ```
+ */
+export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
+  readonly #first: Promise<WithResponse<Page<Item>>>;
+  readonly #fetch: PageFetcher<Item>;
+  readonly #ordering: string;
+  readonly #options: ListOptions;
+  readonly #logger: Logger;
+
+  /**
+   * @param fetch - fetches a page by number.
+   * @param firstPage - the page to start from.
+   * @param ordering - the list's ordering, to know which way the pages run.
+   * @param options - the list options.
+   * @param logger - where the count-change warning goes.
+   * @internal
+   */
+  constructor(
+    fetch: PageFetcher<Item>,
+    firstPage: number,
+    ordering: string,
+    options: ListOptions,
+    logger: Logger,
+  ) {
+    const first = fetch(firstPage, options.signal);
+    super(first);
+    this.#first = first;
+    this.#fetch = fetch;
+    this.#ordering = ordering;
+    this.#options = options;
+    this.#logger = logger;
+  }
+
+  /**
+   * Yields every page from the first on, fetching up to `concurrency` pages ahead but always in order.
+   * Items already yielded on an earlier page (shifted by records created mid-iteration) are left out of
+   * `data`.
+   *
+   * @returns an async iterator of pages.
+   * @throws {@link CompanyDataError} (a subclass) when a request fails.
+   * @example
+   * ```ts
+   * for await (const page of client.recordings.list({ page_size: 100 }).pages()) {
+   *   console.log(`page ${page.pagination.page}/${page.pagination.total_pages}`);
+   * }
+   * ```
+   */
+  async *pages(): AsyncGenerator<Page<Item>, void, undefined> {
+    const { concurrency = 1, signal, onCountChange } = this.#options;
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+      throw new ConfigurationError(
+        'invalid_option',
+        `concurrency must be an integer from 1 to ${MAX_CONCURRENCY}`,
+      );
+    }
+    const dedupe = new PageBoundaryDeduper(this.#ordering);
+    const fetch: FetchPage<Page<Item>> = async (page, pageSignal) =>
+      (await this.#fetch(page, pageSignal)).data;
+    const first = this.#first.then(({ data }) => data);
+    let count: number | undefined;
+    for await (const page of orderedPages(first, fetch, concurrency, signal)) {
+      const current = page.pagination.count;
+      if (count !== undefined && current !== count) {
+        const event = { previous: count, current, page: page.pagination.page };
+        this.#logger.warn(
+          `company-data list count changed from ${count} to ${current} during iteration (page ${event.page}); items may be missed`,
+          event,
+        );
+        onCountChange?.(event);
+      }
+      count = current;
+      const data = page.data.filter((item) => dedupe.accept(item));
+      yield data.length === page.data.length ? page : page.withData(data);
+    }
+  }
+
+  /**
+   * Yields every item of every page, in order.
+   *
+   * @returns an async iterator of items.
+   */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    for await (const page of this.pages()) yield* page.data;
+  }
+
+  /**
+   * Collects items into an array, stopping as soon as `limit` are collected.
+   *
+   * @param options - `limit`: the most items to collect; without it the whole list is loaded into memory.
+   * @returns the items, in order.
+   * @throws {@link CompanyDataError} (a subclass) when a request fails.
+   * @example
+   * ```ts
+   * const newest = await client.calls.list({ page_size: 100 }).toArray({ limit: 250 });
+   * ```
+   */
+  async toArray(options: { limit?: number } = {}): Promise<Item[]> {
+    const { limit = Number.POSITIVE_INFINITY } = options;
+    const items: Item[] = [];
+    if (limit <= 0) return items;
+    for await (const item of this) {
+      items.push(item);
+      if (items.length >= limit) break;
+    }
+    return items;
+  }
+
+  /** `'PagePromise'`, for `Object.prototype.toString`. */
+  override get [Symbol.toStringTag](): string {
+    return 'PagePromise';
+  }
+}

@@ -1,0 +1,75 @@
+import { type Call, type CallListQuery, type CallTranscript, endpoints } from '@company-data/contract';
+import type { APIPromise } from '../api-promise.js';
+import type { Core } from '../core.js';
+import { listOperation, retrieveOperation } from '../operations.js';
+import type { ListOptions, RequestOptions } from '../options.js';
+import type { PagePromise } from '../pagination.js';
+
+/**
+ * The company's contact-center calls: `client.calls`.
+ *
+ * @example
+ * ```ts
+ * for await (const call of client.calls.list({ source: 'voice_agent' })) console.log(call.summary);
+ * ```
+ */
+export class Calls {
+  readonly #core: Core;
+
+  /** @internal */
+  constructor(core: Core) {
+    this.#core = core;
+  }
+
+  /**
+   * Lists calls, newest first unless `ordering` says otherwise.
+   *
+   * @param params - `source` (`'integration'` or `'voice_agent'`), `page`, `page_size` (1–100), `ordering`.
+   * @param options - request options, plus `concurrency` and `onCountChange` for iteration.
+   * @returns the first page when awaited; every call when iterated with `for await`.
+   * @throws {@link PermissionDeniedError} when the key lacks the calls permission, and the request's other
+   * errors.
+   * @example
+   * ```ts
+   * let booked = 0;
+   * for await (const call of client.calls.list({ page_size: 100 }, { concurrency: 4 })) {
+   *   if (call.is_booked) booked++;
+   * }
+   * ```
+   */
+  list(params?: CallListQuery, options?: ListOptions): PagePromise<Call> {
+    return listOperation(this.#core, endpoints.listCalls, params, options);
+  }
+
+  /**
+   * Retrieves one call.
+   *
+   * @param id - the call's uuid.
+   * @param options - request options.
+   * @returns the call.
+   * @throws {@link NotFoundError} when no call of your company has this id.
+   * @example
+   * ```ts
+   * const call = await client.calls.retrieve(id);
+   * ```
+   */
+  retrieve(id: string, options?: RequestOptions): APIPromise<Call> {
+    return retrieveOperation(this.#core, endpoints.retrieveCall, id, options);
+  }
+
+  /**
+   * Retrieves the transcript of a call: segments with role labels (no word timings).
+   *
+   * @param id - the call's uuid.
+   * @param options - request options.
+   * @returns the transcript.
+   * @throws {@link NotFoundError} when the call is not found.
+   * @example
+   * ```ts
+   * const { transcript } = await client.calls.transcript(id);
+   * ```
+   */
+  transcript(id: string, options?: RequestOptions): APIPromise<CallTranscript> {
+    return retrieveOperation(this.#core, endpoints.retrieveCallTranscript, id, options);
+  }
+}

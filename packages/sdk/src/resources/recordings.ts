@@ -1,0 +1,80 @@
+import {
+  endpoints,
+  type ListQuery,
+  type Recording,
+  type RecordingDetail,
+  type RecordingTranscript,
+} from '@company-data/contract';
+import type { APIPromise } from '../api-promise.js';
+import type { Core } from '../core.js';
+import { listOperation, retrieveOperation } from '../operations.js';
+import type { ListOptions, RequestOptions } from '../options.js';
+import type { PagePromise } from '../pagination.js';
+
+/**
+ * The company's field recordings: `client.recordings`.
+ *
+ * @example
+ * ```ts
+ * const detail = await client.recordings.retrieve(id);
+ * for (const field of detail.custom_fields) console.log(field.name, field.value);
+ * ```
+ */
+export class Recordings {
+  readonly #core: Core;
+
+  /** @internal */
+  constructor(core: Core) {
+    this.#core = core;
+  }
+
+  /**
+   * Lists field recordings (without custom fields), newest first unless `ordering` says otherwise.
+   *
+   * @param params - `page`, `page_size` (1–100), `ordering`.
+   * @param options - request options, plus `concurrency` and `onCountChange` for iteration.
+   * @returns the first page when awaited; every recording when iterated with `for await`.
+   * @throws {@link PermissionDeniedError} when the key lacks the recordings permission, and the request's
+   * other errors.
+   * @example
+   * ```ts
+   * for await (const recording of client.recordings.list({ page_size: 100 })) console.log(recording.score);
+   * ```
+   */
+  list(params?: ListQuery, options?: ListOptions): PagePromise<Recording> {
+    return listOperation(this.#core, endpoints.listRecordings, params, options);
+  }
+
+  /**
+   * Retrieves one field recording with its custom fields.
+   *
+   * @param id - the recording's uuid.
+   * @param options - request options.
+   * @returns the recording detail.
+   * @throws {@link NotFoundError} when no recording of your company has this id.
+   * @example
+   * ```ts
+   * const { custom_fields } = await client.recordings.retrieve(id);
+   * ```
+   */
+  retrieve(id: string, options?: RequestOptions): APIPromise<RecordingDetail> {
+    return retrieveOperation(this.#core, endpoints.retrieveRecording, id, options);
+  }
+
+  /**
+   * Retrieves the transcript of a field recording: segments with speaker letters and word timings.
+   *
+   * @param id - the recording's uuid.
+   * @param options - request options.
+   * @returns the transcript.
+   * @throws {@link NotFoundError} when no recording of your company has this id.
+   * @example
+   * ```ts
+   * const { transcript } = await client.recordings.transcript(id);
+   * console.log(transcript.map((segment) => `${segment.speaker}: ${segment.text}`).join('\n'));
+   * ```
+   */
+  transcript(id: string, options?: RequestOptions): APIPromise<RecordingTranscript> {
+    return retrieveOperation(this.#core, endpoints.retrieveRecordingTranscript, id, options);
+  }
+}

@@ -1,0 +1,90 @@
+import { Agent, type Dispatcher, request } from 'undici';
+import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from './errors.js';
+
+/** One HTTP exchange as the transport sends it. */
+export interface TransportRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+  /** Per-attempt time limit in ms, covering the response body too. */
+  timeout: number;
+  /** The caller's signal. */
+  signal?: AbortSignal | undefined;
+  /** Names the operation in error messages, e.g. `GET /users/{id}/`. */
+  operation: string;
+}
+
+/** A complete response with its body read. */
+export interface TransportResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: string;
+}
+
+class Timeout extends Error {}
+
+/**
+ * Sends requests with undici through a keep-alive connection pool (or the caller's dispatcher) and
+ * turns transport failures into the SDK's errors: {@link TimeoutError}, {@link RequestAbortedError},
+ * {@link ConnectionError}.
+ */
+export class Transport {
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  #closing: Promise<void> | undefined;
+
+  /** @param dispatcher - the caller's dispatcher; when absent the transport creates (and owns) a pool. */
+  constructor(dispatcher?: Dispatcher) {
+    this.#ownsDispatcher = dispatcher === undefined;
+    this.#dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+  }
+
+  /** Sends one request and reads the whole body. */
+  async send(input: TransportRequest): Promise<TransportResponse> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Timeout()), input.timeout);
+    const forwardAbort = () => controller.abort(input.signal?.reason);
+    input.signal?.addEventListener('abort', forwardAbort, { once: true });
+    try {
+      if (input.signal?.aborted) forwardAbort();
+      const response = await request(input.url, {
+        method: input.method,
+        headers: input.headers,
+        body: input.body ?? null,
+        dispatcher: this.#dispatcher,
+        signal: controller.signal,
+      });
+      const body = await response.body.text();
+      return { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
+    } catch (error) {
+      if (controller.signal.reason instanceof Timeout) {
+        throw new TimeoutError(`Request timed out after ${input.timeout} ms (${input.operation})`, {
+          cause: error,
+        });
+      }
+      if (input.signal?.aborted) {
+        throw new RequestAbortedError(`Request aborted (${input.operation})`, { cause: input.signal.reason });
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConnectionError(`Connection failed: ${reason} (${input.operation})`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+      input.signal?.removeEventListener('abort', forwardAbort);
+    }
+  }
+
+  /** Closes the pool the transport created; a dispatcher passed in by the caller is left open. */
+  async close(): Promise<void> {
+    this.#closing ??= this.#ownsDispatcher ? this.#dispatcher.close() : Promise.resolve();
+    await this.#closing;
+  }
+}
+
+function normaliseHeaders(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
