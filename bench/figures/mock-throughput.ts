@@ -8,7 +8,7 @@ import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { callsPageBytes } from '../lib/fixture.js';
 import { type LoadResult, load } from '../lib/load.js';
 import { loadMock, NotReady } from '../lib/packages.js';
-import { describeProfile } from '../lib/profile.js';
+import { describeDifference, describeProfile } from '../lib/profile.js';
 import { atLeast, type FigureResult, measurement, notMeasured } from '../lib/result.js';
 import { type HostedServer, startHosted } from '../lib/servers.js';
 import { median, rotate } from '../lib/stats.js';
@@ -32,7 +32,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     `autocannon (in the figure's process) against each server in its own child process, all on 127.0.0.1: ` +
       `GET /v1${PATH} with a valid key, ${seconds} s per run, ${rounds} interleaved rounds per connection level ` +
       `(${levels.join(' and ')} connections), after a 2 s warm-up of each server. req/s = completed / duration; ` +
-      `p50/p99 are the medians over rounds of autocannon's latency percentiles. The mock runs with its default ` +
+      `p50/p99 are medians over rounds of each run's percentiles of exact per-response latency. The mock runs with its default ` +
       `data set and throttling off.`,
   );
 
@@ -124,14 +124,20 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       r.check(atLeast(idNaive, labelNaive, own / naive, 4));
     }
 
-    // A miss gets a short CPU profile of the listener under the same load, to name what limits it.
+    // A miss gets short CPU profiles of the listener and of the bare server under the same load, compared
+    // per request, to name what limits it.
     const own = servers.find((s) => s.kind === 'mock');
+    const bare = servers.find((s) => s.kind === 'bare');
     const missed = r.checks.filter((c) => c.pass === false);
-    if (own && missed.length > 0) {
-      await own.profileStart();
-      await load({ url: `${own.baseURL}${PATH}`, connections: 50, seconds: 3, headers });
-      const summary = await own.profileStop();
-      const text = describeProfile('the mock listener process under 50 connections', summary);
+    if (own && bare && missed.length > 0) {
+      const profiled = async (server: HostedServer) => {
+        await server.profileStart();
+        const result = await load({ url: `${server.baseURL}${PATH}`, connections: 50, seconds: 3, headers });
+        return { label: LABELS[server.kind], summary: await server.profileStop(), ops: result.total };
+      };
+      const slow = await profiled(own);
+      const fast = await profiled(bare);
+      const text = `${describeDifference(slow, fast)} ${describeProfile('the mock listener process under 50 connections', slow.summary)}`;
       for (const check of missed) check.note = text;
     }
     return r.build();

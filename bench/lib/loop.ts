@@ -26,6 +26,18 @@ export async function timeBlock(op: () => Promise<unknown>, count: number, maxMs
   return ((performance.now() - begin) * 1000) / done;
 }
 
+/** Runs `op` sequentially for up to `count` operations or `maxMs`, and returns how many were done. */
+export async function runFor(op: () => Promise<unknown>, count: number, maxMs: number): Promise<number> {
+  const stopAt = performance.now() + maxMs;
+  let done = 0;
+  while (done < count) {
+    await op();
+    done++;
+    if ((done & 15) === 0 && performance.now() > stopAt) break;
+  }
+  return done;
+}
+
 /** Options of {@link interleave}. */
 export interface InterleaveOptions {
   /** Rounds; each round runs every variant once, starting from a different one. */

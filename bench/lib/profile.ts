@@ -17,6 +17,9 @@ interface ProfileNode {
 }
 interface CpuProfile {
   nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples?: number[];
 }
 
 /** One line of a profile summary: a function or a module and its share of the busy samples. */
@@ -35,6 +38,8 @@ export interface ProfileSummary {
   functions: HotSpot[];
   /** Top modules (package, workspace source file, or Node internals) by self time. */
   modules: HotSpot[];
+  /** Self time per module in microseconds (every module, for comparisons). */
+  moduleMicros: Record<string, number>;
 }
 
 /**
@@ -56,6 +61,7 @@ function moduleOf(url: string): string {
   if (short.startsWith('node:')) return 'node internals';
   if (short.startsWith('(')) return short;
   const parts = short.split('/');
+  if (parts[0] === 'bench') return 'bench harness';
   if (parts[0] === 'packages') return parts.slice(0, 4).join('/');
   if ((parts[0] ?? '').startsWith('@')) return parts.slice(0, 2).join('/');
   return parts[0] ?? short;
@@ -72,6 +78,8 @@ function top(map: Map<string, number>, total: number, count: number): HotSpot[] 
 export function summarise(profile: CpuProfile, count = 10): ProfileSummary {
   const functions = new Map<string, number>();
   const modules = new Map<string, number>();
+  const sampleCount = profile.samples?.length ?? 0;
+  const interval = sampleCount > 0 ? (profile.endTime - profile.startTime) / sampleCount : 0;
   let total = 0;
   for (const node of profile.nodes) {
     const hits = node.hitCount ?? 0;
@@ -82,11 +90,17 @@ export function summarise(profile: CpuProfile, count = 10): ProfileSummary {
       ? `${functionName || '(anonymous)'} (${shortUrl(url)}:${lineNumber + 1})`
       : functionName || '(anonymous)';
     functions.set(name, (functions.get(name) ?? 0) + hits);
-    const mod = url ? moduleOf(url) : functionName;
+    const mod = url ? moduleOf(url) : functionName || '(native, unnamed)';
     modules.set(mod, (modules.get(mod) ?? 0) + hits);
   }
-  if (total === 0) return { samples: 0, functions: [], modules: [] };
-  return { samples: total, functions: top(functions, total, count), modules: top(modules, total, count) };
+  const moduleMicros = Object.fromEntries([...modules].map(([name, hits]) => [name, hits * interval]));
+  if (total === 0) return { samples: 0, functions: [], modules: [], moduleMicros };
+  return {
+    samples: total,
+    functions: top(functions, total, count),
+    modules: top(modules, total, count),
+    moduleMicros,
+  };
 }
 
 /** Starts profiling this process; the returned function stops and summarises. */
@@ -108,4 +122,32 @@ export async function startProfile(intervalMicros = 200): Promise<() => Promise<
 export function describeProfile(where: string, summary: ProfileSummary): string {
   const list = (spots: HotSpot[]) => spots.map((s) => `${s.name} ${s.percent}%`).join('; ');
   return `Profile of ${where} (${summary.samples} busy samples, self time) — modules: ${list(summary.modules.slice(0, 6))}. Functions: ${list(summary.functions.slice(0, 8))}.`;
+}
+
+/**
+ * Names where a slow variant spends its extra time: per-operation self time by module, slow minus baseline,
+ * largest differences first.
+ */
+export function describeDifference(
+  slow: { label: string; summary: ProfileSummary; ops: number },
+  baseline: { label: string; summary: ProfileSummary; ops: number },
+): string {
+  const names = new Set([
+    ...Object.keys(slow.summary.moduleMicros),
+    ...Object.keys(baseline.summary.moduleMicros),
+  ]);
+  const rows = [...names]
+    .map((name) => {
+      const a = (slow.summary.moduleMicros[name] ?? 0) / slow.ops;
+      const b = (baseline.summary.moduleMicros[name] ?? 0) / baseline.ops;
+      return { name, delta: a - b };
+    })
+    .filter((row) => Math.abs(row.delta) >= 1)
+    .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))
+    .slice(0, 8);
+  const list = rows.map((r) => `${r.name} ${r.delta > 0 ? '+' : ''}${Math.round(r.delta)} µs`).join('; ');
+  return (
+    `CPU self time per request, "${slow.label}" minus "${baseline.label}", by module (V8 counts builtins such as ` +
+    `JSON.parse in the module that calls them): ${list || 'no module differs by 1 µs or more'}.`
+  );
 }
