@@ -1,0 +1,53 @@
+// publint (strict) and Are the Types Wrong? on a packed tarball: the package.json and the types users get.
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { binScript, run } from './process.mjs';
+
+/**
+ * Lints the package with publint in strict mode. publint packs the package itself with npm, which lets it
+ * tell files that exist but are not published from files that do not exist. Every message counts as a
+ * problem, suggestions included.
+ *
+ * @returns {Promise<string[]>} one readable line per problem; empty when the package is clean.
+ */
+export async function publintProblems(pkg) {
+  const { messages, pkg: manifest } = await publint({ pkgDir: pkg.dir, strict: true, pack: 'npm' });
+  return messages.map(
+    (message) => `${message.type}: ${formatMessage(message, manifest, { color: false }) ?? message.code}`,
+  );
+}
+
+/**
+ * Runs `attw` on the tarball with the strict profile: every entry point must resolve to correct types under
+ * node10, node16 from CJS, node16 from ESM and bundler resolution.
+ *
+ * @returns {Promise<string[]>} empty when every resolution is green; otherwise one entry: the problem kinds,
+ *   then attw's table of entry points by resolution.
+ */
+export async function attwProblems(root, tarball) {
+  const attw = binScript(root, '@arethetypeswrong/cli', 'attw');
+  const { stdout } = await run(
+    process.execPath,
+    [attw, tarball, '--profile', 'strict', '--format', 'json', '--no-color'],
+    { cwd: root, allowFailure: true },
+  );
+  let report;
+  try {
+    report = JSON.parse(stdout);
+  } catch {
+    return [`attw printed no JSON report:\n${stdout}`];
+  }
+  // `analysis.problems` is the flat list; the top-level `problems` groups the same ones by kind.
+  const problems = report.analysis?.problems ?? Object.values(report.problems ?? {}).flat();
+  if (problems.length === 0) return [];
+  // The JSON names only the kinds; attw's own table shows which entry point fails under which resolution.
+  const { stdout: table } = await run(
+    process.execPath,
+    [attw, tarball, '--profile', 'strict', '--no-color', '--no-emoji'],
+    {
+      cwd: root,
+      allowFailure: true,
+    },
+  );
+  return [`${[...new Set(problems.map((problem) => problem.kind))].join(', ')}\n${table.trim()}`];
+}
