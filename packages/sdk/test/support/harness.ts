@@ -1,0 +1,73 @@
+import {
+  createMockServer,
+  type MockServer,
+  type MockServerOptions,
+  startMockServer,
+} from '@company-data/mock-server';
+import { type ClientOptions, CompanyData, type Logger } from '../../src/index.js';
+
+/** How a test reaches the mock: in-process through its undici dispatcher, or over a loopback socket. */
+export interface Target {
+  readonly name: 'in-process' | 'loopback';
+  start(options?: MockServerOptions): Promise<MockServer>;
+  dispatcher(mock: MockServer): ClientOptions['dispatcher'];
+}
+
+/** Both ways; integration suites run once per entry (`describe.each(targets)`). */
+export const targets: readonly Target[] = [
+  {
+    name: 'in-process',
+    start: async (options) => createMockServer(options),
+    dispatcher: (mock) => mock.dispatcher,
+  },
+  { name: 'loopback', start: (options) => startMockServer(options), dispatcher: () => undefined },
+];
+
+/** A logger that records every line, to assert on warnings and on what never gets logged. */
+export function recordingLogger(): Logger & { lines: { level: string; args: unknown[] }[] } {
+  const lines: { level: string; args: unknown[] }[] = [];
+  const at =
+    (level: string) =>
+    (...args: unknown[]) => {
+      lines.push({ level, args });
+    };
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/**
+ * Time that never really passes: the client's sleep advances the mock server's clock, and its clock is
+ * the mock's, so waits (Retry-After, backoff) are instant yet the server sees them elapse.
+ */
+export function mockTime(mock: MockServer) {
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      mock.clock.advance(ms);
+    },
+    now: () => mock.clock.now().getTime(),
+  };
+}
+
+/** A client wired to the mock: its key, its base URL, its dispatcher (in-process), its clock. */
+export function clientFor(
+  target: Target,
+  mock: MockServer,
+  options: ClientOptions = {},
+): { client: CompanyData; sleeps: number[]; logger: ReturnType<typeof recordingLogger> } {
+  const time = mockTime(mock);
+  const logger = recordingLogger();
+  const client = new CompanyData({
+    apiKey: mock.keys.valid,
+    baseURL: mock.baseURL,
+    dispatcher: target.dispatcher(mock),
+    sleep: time.sleep,
+    now: time.now,
+    random: () => 0.5,
+    logger,
+    logLevel: 'debug',
+    ...options,
+  });
+  return { client, sleeps: time.sleeps, logger };
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../src/index.js';
+import { orderedPages, type PageLike } from '../../src/page-stream.js';
+
+interface TestPage extends PageLike {
+  data: number[];
+}
+
+const page = (number: number, totalPages: number, data = [number]): TestPage => ({
+  data,
+  pagination: { count: totalPages, page: number, page_size: 1, total_pages: totalPages },
+});
+
+/** A fetcher whose responses the test resolves in any order. */
+function controlledFetcher(totalPages: number) {
+  const requests: {
+    page: number;
+    signal: AbortSignal;
+    resolve: (page: TestPage) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  const fetch = (number: number, signal: AbortSignal) =>
+    new Promise<TestPage>((resolve, reject) => requests.push({ page: number, signal, resolve, reject }));
+  const answer = (number: number, value: TestPage | Error = page(number, totalPages)) => {
+    const request = requests.find((r) => r.page === number);
+    if (!request) throw new Error(`page ${number} was not requested`);
+    if (value instanceof Error) request.reject(value);
+    else request.resolve(value);
+  };
+  return { requests, fetch, answer };
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('orderedPages', () => {
+  it('keeps `concurrency` requests in flight and yields in order whatever order they finish in', async () => {
+    const fetcher = controlledFetcher(6);
+    const stream = orderedPages(Promise.resolve(page(1, 6)), fetcher.fetch, 3, undefined);
+    expect((await stream.next()).value?.pagination.page).toBe(1);
+    const second = stream.next();
+    await tick();
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4]);
+    fetcher.answer(4);
+    fetcher.answer(3);
+    await tick();
+    fetcher.answer(2);
+    expect((await second).value?.pagination.page).toBe(2);
+    const seen = [2];
+    const rest = (async () => {
+      for await (const p of stream) seen.push(p.pagination.page);
+    })();
+    await tick();
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4, 5, 6]);
+    fetcher.answer(6);
+    fetcher.answer(5);
+    await rest;
+    expect(seen).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  it('requests the next page only when asked, with concurrency 1', async () => {
+    const fetcher = controlledFetcher(3);
+    const stream = orderedPages(Promise.resolve(page(1, 3)), fetcher.fetch, 1, undefined);
+    await stream.next();
+    await tick();
+    expect(fetcher.requests).toHaveLength(0);
+    const next = stream.next();
+    await tick();
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2]);
+    fetcher.answer(2);
+    await next;
+  });
+
+  it('follows total_pages growing mid-iteration and ends on an empty page or a 404', async () => {
+    const grows = controlledFetcher(0);
+    const pages: number[] = [];
+    const walk = (async () => {
+      for await (const p of orderedPages(Promise.resolve(page(1, 2)), grows.fetch, 1, undefined)) {
+        pages.push(p.pagination.page);
+      }
+    })();
+    await tick();
+    grows.answer(2, page(2, 4));
+    await tick();
+    grows.answer(3, page(3, 4, []));
+    await walk;
+    expect(pages).toEqual([1, 2]);
+
+    const gone = controlledFetcher(3);
+    const after404 = (async () => {
+      const seen: number[] = [];
+      for await (const p of orderedPages(Promise.resolve(page(1, 3)), gone.fetch, 2, undefined)) {
+        seen.push(p.pagination.page);
+      }
+      return seen;
+    })();
+    await tick();
+    gone.answer(2, new NotFoundError('Invalid page.'));
+    await expect(after404).resolves.toEqual([1]);
+  });
+
+  it('aborts requests in flight when the consumer stops early, and rethrows other errors', async () => {
+    const fetcher = controlledFetcher(5);
+    const stream = orderedPages(Promise.resolve(page(1, 5)), fetcher.fetch, 3, new AbortController().signal);
+    await stream.next();
+    const pending = stream.next();
+    await tick();
+    fetcher.answer(2);
+    await pending;
+    await stream.return(undefined);
+    expect(fetcher.requests.every((r) => r.signal.aborted)).toBe(true);
+    fetcher.answer(3, new Error('late failure is ignored'));
+
+    const failing = controlledFetcher(3);
+    const walk = (async () => {
+      for await (const _ of orderedPages(Promise.resolve(page(1, 3)), failing.fetch, 1, undefined)) {
+        // consume
+      }
+    })();
+    await tick();
+    failing.answer(2, new Error('boom'));
+    await expect(walk).rejects.toThrow('boom');
+  });
+});
