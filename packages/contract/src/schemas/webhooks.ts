@@ -22,7 +22,7 @@ export type AudienceMemberStatus = z.infer<typeof AudienceMemberStatus>;
  * @example
  * ```ts
  * const member = AudienceMember.parse(await response.json());
- * console.log(member.phone); // E.164, e.g. '+14155550123'
+ * console.log(member.phone); // E.164, e.g. '+14155550123' ('' for a member added by e-mail only)
  * ```
  */
 export const AudienceMember = z.looseObject({
@@ -30,8 +30,9 @@ export const AudienceMember = z.looseObject({
   created_at: DateTime,
   first_name: z.string(),
   last_name: z.string(),
-  phone: E164Phone,
-  email: z.email(),
+  // A member added with only an e-mail has no phone, and vice versa: the missing one is ''.
+  phone: z.union([E164Phone, z.literal('')]),
+  email: z.union([z.email(), z.literal('')]),
   custom_fields: CustomFieldsMap,
   status: AudienceMemberStatus,
 });

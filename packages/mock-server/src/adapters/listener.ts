@@ -1,0 +1,111 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MockEngine } from '../http/engine.js';
+import type { MockRequest } from '../http/types.js';
+import { BodyCollector } from './body-limit.js';
+
+/** A running node:http listener. */
+export interface Listener {
+  /** e.g. `http://127.0.0.1:4010`. */
+  readonly origin: string;
+  /** The bound port. */
+  readonly port: number;
+  /** Stops accepting and closes open connections; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a node:http server answering every request through the engine.
+ *
+ * @param engine - the transport-free core.
+ * @param options - port (0 = ephemeral), host and body limit.
+ * @returns the running listener.
+ */
+export async function listen(
+  engine: MockEngine,
+  options: { port: number; host: string; maxBodyBytes: number },
+): Promise<Listener> {
+  const server = createServer((req, res) => {
+    serve(engine, options.maxBodyBytes, req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { detail: `Mock server error: ${String(error)}` } }));
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host =
+    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    origin,
+    port: address.port,
+    close: () => {
+      closing ??= stop(server);
+      return closing;
+    },
+  };
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+async function serve(engine: MockEngine, maxBodyBytes: number, req: IncomingMessage, res: ServerResponse) {
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  const hasBody =
+    req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+  const collector = new BodyCollector(maxBodyBytes);
+  if (hasBody) {
+    // Read to the end even past the limit (discarding), so the 413 reaches a client still sending.
+    for await (const chunk of req) collector.push(chunk as Buffer);
+  }
+  const request: MockRequest = {
+    method: req.method ?? 'GET',
+    path: mark < 0 ? url : url.slice(0, mark),
+    search: mark < 0 ? '' : url.slice(mark + 1),
+    headers: flatten(req.headers),
+    body: collector.body(),
+    bodyTooLarge: collector.tooLarge,
+  };
+  const abort = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) abort.abort(new Error('client went away'));
+  };
+  res.once('close', onClose);
+  let result: Awaited<ReturnType<MockEngine['handle']>>;
+  try {
+    result = await engine.handle(request, abort.signal);
+  } catch (error) {
+    if (abort.signal.aborted) return;
+    throw error;
+  }
+  res.off('close', onClose);
+  if (result.drop) {
+    req.socket.destroy();
+    return;
+  }
+  const { response } = result;
+  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
+  res.end(response.body);
+}
+
+function flatten(headers: IncomingMessage['headers']): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}

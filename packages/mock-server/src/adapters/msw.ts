@@ -1,0 +1,61 @@
+import { HttpResponse, http, type RequestHandler } from 'msw';
+import type { EngineResult } from '../http/engine.js';
+import type { MockRequest } from '../http/types.js';
+import { BodyCollector } from './body-limit.js';
+
+/** What the msw adapter needs from a server. */
+export interface MswTarget {
+  /** The origin to intercept. */
+  readonly apiRoot: string;
+  /** The transport-free entry point. */
+  handle(request: MockRequest, signal?: AbortSignal): Promise<EngineResult>;
+}
+
+/**
+ * msw request handlers for a user's own `setupServer`/`setupWorker`: one catch-all handler for the
+ * server's origin, answering through the same engine as the listener and the dispatcher.
+ *
+ * @param target - the server.
+ * @param maxBodyBytes - request bodies above this are answered 413.
+ * @returns the handlers, composable with the user's own.
+ */
+export function createHandlers(target: MswTarget, maxBodyBytes: number): RequestHandler[] {
+  return [
+    http.all(`${target.apiRoot}/*`, async ({ request }) => {
+      const url = new URL(request.url);
+      const collector = new BodyCollector(maxBodyBytes);
+      if (request.body) {
+        const reader = request.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          if (!collector.push(value)) {
+            await reader.cancel();
+            break;
+          }
+        }
+      }
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      const result = await target.handle(
+        {
+          method: request.method.toUpperCase(),
+          path: url.pathname,
+          search: url.search.slice(1),
+          headers,
+          body: collector.body(),
+          bodyTooLarge: collector.tooLarge,
+        },
+        request.signal,
+      );
+      if (result.drop) return HttpResponse.error();
+      const { response } = result;
+      return new HttpResponse(response.body === '' ? null : response.body, {
+        status: response.status,
+        headers: response.headers,
+      });
+    }),
+  ];
+}

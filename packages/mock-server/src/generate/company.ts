@@ -1,0 +1,281 @@
+import type {
+  Call,
+  CallTranscript,
+  CallTranscriptSegment,
+  CustomField,
+  RecordingDetail,
+  RecordingTranscript,
+  RecordingTranscriptSegment,
+  Team,
+  TranscriptWord,
+  User,
+  UserRef,
+} from '@company-data/contract';
+import { hashInts, Prng } from '../random/prng.js';
+import { RecordIdCodec } from '../random/record-ids.js';
+import type { CompanyData } from '../store/company.js';
+import { GeneratedTable } from '../store/table.js';
+import { isoSeconds, Timeline } from './time.js';
+import {
+  CALL_LINES,
+  CALL_SUMMARIES,
+  EXCUSE_REASONS,
+  FIRST_NAMES,
+  LAST_NAMES,
+  OUTCOMES,
+  PERMISSION_SETS,
+  SENTIMENTS,
+  STREETS,
+  TEAMS,
+  TEMPERATURES,
+  VISIT_KINDS,
+  VISIT_LINES,
+} from './words.js';
+
+/** How many records of each kind a generated company holds. */
+export interface CompanySizes {
+  /** Users. */
+  users: number;
+  /** Teams. */
+  teams: number;
+  /** Field recordings. */
+  recordings: number;
+  /** Calls. */
+  calls: number;
+}
+
+/** What the generator needs to derive one company. */
+export interface GeneratedCompanySpec {
+  /** Company id. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** E-mail domain of its users. */
+  domain: string;
+  /** Secret all its records derive from. */
+  secret: number;
+  /** Record counts. */
+  sizes: CompanySizes;
+  /** Every generated record is created before this instant. */
+  endMs: number;
+}
+
+const KIND = { user: 1, team: 2, recording: 3, call: 4 } as const;
+const FACET = { active: 11, source: 12 } as const;
+
+/**
+ * Derives a company whose records are computed from (secret, kind, position) on demand.
+ *
+ * @param spec - identity, secret, sizes and the end of the generated period.
+ * @returns the company's read-only data.
+ */
+export function generateCompany(spec: GeneratedCompanySpec): CompanyData {
+  const { secret, sizes, endMs } = spec;
+  const rng = (kind: number, position: number, salt = 0) => new Prng(hashInts(secret, kind, position, salt));
+  const percent = (facet: number, position: number) => hashInts(secret, facet, position) % 100;
+
+  const userIds = new RecordIdCodec(secret, KIND.user);
+  const teamIds = new RecordIdCodec(secret, KIND.team);
+  const recordingIds = new RecordIdCodec(secret, KIND.recording);
+  const callIds = new RecordIdCodec(secret, KIND.call);
+
+  const userTimes = new Timeline(sizes.users, 3 * 365, endMs);
+  const isActive = (position: number) => position === 0 || percent(FACET.active, position) < 85;
+  const users = new GeneratedTable<User>({
+    size: sizes.users,
+    ids: userIds,
+    facets: { is_active: (position) => String(isActive(position)) },
+    derive: (position) => {
+      const random = rng(KIND.user, position);
+      const row = position % FIRST_NAMES.length;
+      const round = Math.floor(position / FIRST_NAMES.length);
+      const first = FIRST_NAMES[(row * 37 + (secret % 97)) % FIRST_NAMES.length] as string;
+      const last = LAST_NAMES[(round + row * 13 + (secret % 89)) % LAST_NAMES.length] as string;
+      const suffix = round >= LAST_NAMES.length ? String(Math.floor(round / LAST_NAMES.length) + 1) : '';
+      return {
+        id: userIds.encode(position),
+        email: `${first}.${last}${suffix}@${spec.domain}`.toLowerCase(),
+        first_name: first,
+        last_name: last,
+        full_name: `${first} ${last}`,
+        is_active: isActive(position),
+        permissions: [...random.pick(PERMISSION_SETS)],
+        created_at: isoSeconds(userTimes.at(position, random.next())),
+      };
+    },
+  });
+  const userRef = (random: Prng): UserRef => {
+    const user = users.at(random.int(users.size));
+    return { id: user.id, full_name: user.full_name };
+  };
+
+  const teamTimes = new Timeline(sizes.teams, 3 * 365, endMs);
+  const teams = new GeneratedTable<Team>({
+    size: sizes.teams,
+    ids: teamIds,
+    derive: (position) => {
+      const random = rng(KIND.team, position);
+      const [name, description] = TEAMS[position % TEAMS.length] as readonly [string, string];
+      const round = Math.floor(position / TEAMS.length);
+      return {
+        id: teamIds.encode(position),
+        name: round === 0 ? name : `${name} ${round + 1}`,
+        description,
+        created_at: isoSeconds(teamTimes.at(position, random.next())),
+      };
+    },
+  });
+
+  const recordingTimes = new Timeline(sizes.recordings, 365, endMs);
+  const recordings = new GeneratedTable<RecordingDetail>({
+    size: sizes.recordings,
+    ids: recordingIds,
+    derive: (position) => {
+      const random = rng(KIND.recording, position);
+      const created = recordingTimes.at(position, random.next());
+      const duration = random.between(240, 5400);
+      const start = created - duration * 1000 - random.between(5, 180) * 60_000;
+      return {
+        id: recordingIds.encode(position),
+        name: `${random.pick(VISIT_KINDS)} – ${random.between(1, 999)} ${random.pick(STREETS)}`,
+        start_time: isoSeconds(start),
+        end_time: isoSeconds(start + duration * 1000),
+        audio_duration_seconds: duration,
+        score: Math.round(random.next() * 1000) / 10,
+        user: userRef(random),
+        created_at: isoSeconds(created),
+        custom_fields: customFields(random),
+      };
+    },
+  });
+
+  const callTimes = new Timeline(sizes.calls, 365, endMs);
+  const callSource = (position: number) =>
+    percent(FACET.source, position) < 70 ? 'integration' : 'voice_agent';
+  const calls = new GeneratedTable<Call>({
+    size: sizes.calls,
+    ids: callIds,
+    facets: { source: callSource },
+    derive: (position) => {
+      const random = rng(KIND.call, position);
+      const created = callTimes.at(position, random.next());
+      const duration = random.between(30, 1800);
+      const start = created - duration * 1000 - random.between(1, 30) * 1000;
+      const excused = random.chance(0.1);
+      const qualified = random.chance(0.6);
+      const cancellation = random.chance(0.05);
+      return {
+        id: callIds.encode(position),
+        start_time: isoSeconds(start),
+        end_time: isoSeconds(start + duration * 1000),
+        audio_duration_seconds: duration,
+        direction: 'inbound',
+        source: callSource(position),
+        sentiment: random.pick(SENTIMENTS),
+        score: Math.round(random.next() * 1000) / 10,
+        summary: random.pick(CALL_SUMMARIES),
+        is_qualified: qualified,
+        is_booked: qualified && random.chance(0.55),
+        is_excused: excused,
+        excused_at: excused ? isoSeconds(created + random.between(10, 2880) * 60_000) : null,
+        excuse_reason: excused ? random.pick(EXCUSE_REASONS) : null,
+        is_cancellation: cancellation,
+        has_cancellation: cancellation || random.chance(0.04),
+        user: userRef(random),
+        created_at: isoSeconds(created),
+      };
+    },
+  });
+
+  return {
+    id: spec.id,
+    name: spec.name,
+    users,
+    teams,
+    recordings,
+    calls,
+    recordingTranscript: (recording) =>
+      recordingTranscript(recording, rng(KIND.recording, 0, hashOf(recording.id))),
+    callTranscript: (call) => callTranscript(call, rng(KIND.call, 0, hashOf(call.id))),
+  };
+}
+
+function hashOf(id: string): number {
+  return Number.parseInt(id.slice(0, 8), 16) | 0;
+}
+
+function customFields(random: Prng): CustomField[] {
+  const fields: CustomField[] = [
+    {
+      name: 'Outcome',
+      slug: 'outcome',
+      value_type: 'single_select',
+      value: random.pick(OUTCOMES),
+      source: 'ai',
+    },
+    {
+      name: 'Lead temperature',
+      slug: 'lead_temperature',
+      value_type: 'single_select',
+      value: random.pick(TEMPERATURES),
+      source: random.chance(0.5) ? 'ai' : 'manual',
+    },
+    {
+      name: 'Quoted amount',
+      slug: 'quoted_amount',
+      value_type: 'number',
+      value: random.between(250, 45_000),
+      source: 'manual',
+    },
+    {
+      name: 'Talk ratio',
+      slug: 'talk_ratio',
+      value_type: 'number',
+      value: Math.round(random.next() * 100) / 100,
+      source: 'ai',
+    },
+  ];
+  // Not every recording has every field filled in.
+  return fields.filter((_, index) => index === 0 || random.chance(0.8));
+}
+
+/** Word durations of spoken text, in milliseconds. */
+function speak(random: Prng, text: string, speaker: string, startMs: number): TranscriptWord[] {
+  const words: TranscriptWord[] = [];
+  let at = startMs;
+  for (const word of text.split(' ')) {
+    const length = 120 + word.length * 45 + random.int(90);
+    words.push({ text: word, start: at, end: at + length, speaker });
+    at += length + random.int(60);
+  }
+  return words;
+}
+
+function recordingTranscript(recording: RecordingDetail, random: Prng): RecordingTranscript {
+  const segments: RecordingTranscriptSegment[] = [];
+  const count = random.between(4, VISIT_LINES.length);
+  let at = random.between(200, 3000);
+  for (let index = 0; index < count; index++) {
+    // Mostly the rep (A) and the homeowner (B); now and then a third voice (C) chimes in.
+    const speaker = index % 2 === 0 ? 'A' : random.chance(0.9) ? 'B' : 'C';
+    const text = VISIT_LINES[index] as string;
+    const words = speak(random, text, speaker, at);
+    const end = (words[words.length - 1] as TranscriptWord).end;
+    segments.push({ speaker, text, start: at, end, words });
+    at = end + random.between(300, 2500);
+  }
+  return { id: recording.id, transcript: segments };
+}
+
+function callTranscript(call: Call, random: Prng): CallTranscript {
+  const segments: CallTranscriptSegment[] = [];
+  const count = random.between(4, CALL_LINES.length);
+  let at = random.between(0, 1500);
+  for (let index = 0; index < count; index++) {
+    const text = CALL_LINES[index] as string;
+    const end = at + text.split(' ').length * random.between(280, 420);
+    segments.push({ speaker: index % 2 === 0 ? 'agent' : 'customer', text, start: at, end });
+    at = end + random.between(200, 1200);
+  }
+  return { id: call.id, transcript: segments };
+}

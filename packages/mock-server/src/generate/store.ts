@@ -1,0 +1,104 @@
+import { hashInts, Prng } from '../random/prng.js';
+import { createAudience } from '../store/audiences.js';
+import { MockStore } from '../store/store.js';
+import { type CompanySizes, generateCompany } from './company.js';
+
+/** The default record counts of the primary company. */
+export const DEFAULT_SIZES: CompanySizes = { users: 12, teams: 4, recordings: 60, calls: 240 };
+/** The record counts of the second company. */
+export const OTHER_COMPANY_SIZES: CompanySizes = { users: 5, teams: 2, recordings: 10, calls: 20 };
+
+/** The ready-to-use API key values of a mock server. */
+export interface MockKeys {
+  /** Primary company, all permissions. */
+  readonly valid: string;
+  /** Primary company, expired: 401 `API key has expired.`. */
+  readonly expired: string;
+  /** Primary company, revoked: 401 `Invalid API key.`. */
+  readonly revoked: string;
+  /** Primary company, only `users` and `teams`: 403 on recordings and calls. */
+  readonly limited: string;
+  /** Primary company, no permissions: 403 on every data endpoint. */
+  readonly noPermissions: string;
+  /** The second company, all permissions (the primary company's ids are 404 to it). */
+  readonly otherCompany: string;
+}
+
+/** The webhook tokens of the primary company. */
+export interface MockTokens {
+  /** Token of the primary company's audience. */
+  readonly audience: string;
+  /** Token of a live lead source. */
+  readonly lead: string;
+  /** Token of a deleted lead source (404). */
+  readonly deletedLead: string;
+}
+
+/** A store with the well-known keys and tokens tests use. */
+export interface SeededStore {
+  /** The store. */
+  store: MockStore;
+  /** The well-known key values. */
+  keys: MockKeys;
+  /** The well-known webhook tokens. */
+  tokens: MockTokens;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Generates two companies from a seed: the primary one with `sizes`, a small second one, the
+ * well-known keys, one audience and two lead sources (one deleted) per company. Records are
+ * derived lazily, so this takes milliseconds whatever the sizes.
+ *
+ * @param seed - the seed.
+ * @param sizes - record counts of the primary company.
+ * @param nowMs - the clock's initial time: generated records are older, the expired key expired a day earlier.
+ */
+export function generateStore(seed: number, sizes: CompanySizes, nowMs: number): SeededStore {
+  const random = new Prng(hashInts(seed, 0x5eed));
+  const endMs = nowMs - 3_600_000;
+  const primary = generateCompany({
+    id: random.uuid(),
+    name: 'Acme Home Services',
+    domain: 'acme-home.example',
+    secret: hashInts(seed, 1),
+    sizes,
+    endMs,
+  });
+  const other = generateCompany({
+    id: random.uuid(),
+    name: 'Globex Contact Center',
+    domain: 'globex.example',
+    secret: hashInts(seed, 2),
+    sizes: OTHER_COMPANY_SIZES,
+    endMs,
+  });
+  const store = new MockStore([primary, other], seed);
+  const key = (name: string, extra: Parameters<MockStore['createKey']>[0] = {}) =>
+    store.createKey({ name, value: `svc_live_${random.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS).value;
+  const keys: MockKeys = {
+    valid: key('Full access'),
+    expired: key('Expired', { expiresAt: nowMs - DAY_MS }),
+    revoked: key('Revoked'),
+    limited: key('Users and teams only', { permissions: ['users', 'teams'] }),
+    noPermissions: key('No permissions', { permissions: [] }),
+    otherCompany: key('Globex full access', { company: other.id }),
+  };
+  store.keys.require(keys.revoked).revoked = true;
+
+  const tokens: MockTokens = { audience: random.uuid(), lead: random.uuid(), deletedLead: random.uuid() };
+  store.audiences.set(
+    tokens.audience,
+    createAudience(random.uuid(), primary.id, 'Spring promotion', tokens.audience),
+  );
+  const otherAudience = random.uuid();
+  store.audiences.set(otherAudience, createAudience(random.uuid(), other.id, 'Win-back', otherAudience));
+  const sources = [
+    { token: tokens.lead, companyId: primary.id, name: 'Website form', deleted: false },
+    { token: tokens.deletedLead, companyId: primary.id, name: 'Old landing page', deleted: true },
+    { token: random.uuid(), companyId: other.id, name: 'Partner referrals', deleted: false },
+  ];
+  for (const source of sources) store.leadSources.set(source.token, { id: random.uuid(), ...source });
+  return { store, keys, tokens };
+}

@@ -1,0 +1,220 @@
+import { ERROR_DETAILS, throttleDetail } from '@company-data/contract';
+import type { MockClock } from '../clock.js';
+import { addAudienceMember } from '../resolvers/audience.js';
+import type { ResolveContext } from '../resolvers/context.js';
+import { DATA_RESOLVERS } from '../resolvers/data.js';
+import { submitLead } from '../resolvers/lead.js';
+import type { MockStore } from '../store/store.js';
+import type { FaultQueue, FaultSpec } from './faults.js';
+import type { Journal } from './journal.js';
+import { COMMON, errorResponse, json, nestedError } from './responses.js';
+import { RouteTable } from './routes.js';
+import type { Throttle } from './throttle.js';
+import type { MockRequest, MockResponse, Resolved } from './types.js';
+
+/** What an adapter must do with a request: write a response, or drop the connection. */
+export type EngineResult =
+  | { readonly response: MockResponse; readonly drop?: false }
+  | { readonly drop: true };
+
+/** The mutable parts of a mock server the engine reads on every request. */
+export interface EngineState {
+  /** The current store (replaced by reset and fixture loads). */
+  readonly store: MockStore;
+  /** The clock. */
+  readonly clock: MockClock;
+  /** Quotas. */
+  readonly throttle: Throttle;
+  /** Armed faults. */
+  readonly faults: FaultQueue;
+  /** Request journal. */
+  readonly journal: Journal;
+  /** Body limit. */
+  readonly maxBodyBytes: number;
+  /** Consumes one injected lead-processing failure. */
+  takeLeadFailure(): boolean;
+}
+
+const ROUTES = new RouteTable();
+const BEARER = /^bearer +(\S+) *$/i;
+const UNAUTHENTICATED = { 'www-authenticate': 'Bearer realm="api"' } as const;
+const INVALID_KEY = nestedError(401, ERROR_DETAILS.invalidKey, UNAUTHENTICATED);
+const EXPIRED_KEY = nestedError(401, ERROR_DETAILS.expiredKey, UNAUTHENTICATED);
+const DROP: EngineResult = { drop: true };
+
+/**
+ * The transport-free core: a request in, a response out. Every way in (dispatcher, listener, msw
+ * handlers) is a thin adapter over {@link MockEngine.handle}.
+ */
+export class MockEngine {
+  readonly #state: EngineState;
+  readonly #context: ResolveContext;
+
+  /** @param state - store, clock and controls, read on every request. */
+  constructor(state: EngineState) {
+    this.#state = state;
+    this.#context = {
+      get store() {
+        return state.store;
+      },
+      clock: state.clock,
+      maxBodyBytes: state.maxBodyBytes,
+      takeLeadFailure: () => state.takeLeadFailure(),
+    };
+  }
+
+  /**
+   * Answers a request: applies an armed fault if one matches, otherwise resolves it, and journals it.
+   *
+   * @param request - the request, already read.
+   * @param signal - aborts an injected delay.
+   * @returns the response to write, or a request to drop the connection.
+   */
+  async handle(request: MockRequest, signal?: AbortSignal): Promise<EngineResult> {
+    const state = this.#state;
+    if (state.faults.size > 0) {
+      const fault = state.faults.take(request.method, request.path);
+      if (fault) {
+        if (fault.delayMs) await sleep(fault.delayMs, signal);
+        if (fault.drop) {
+          state.journal.record(state.clock.nowMs(), request, null, 'fault_injected');
+          return DROP;
+        }
+        if (fault.status !== undefined) {
+          const response = faultResponse(fault);
+          state.journal.record(state.clock.nowMs(), request, response.status, 'fault_injected');
+          return { response };
+        }
+        const resolved = this.resolve(request);
+        state.journal.record(
+          state.clock.nowMs(),
+          request,
+          resolved.response.status,
+          resolved.outcome,
+          resolved.keyName,
+        );
+        const response = fault.headers
+          ? { ...resolved.response, headers: { ...resolved.response.headers, ...lower(fault.headers) } }
+          : resolved.response;
+        return { response };
+      }
+    }
+    const resolved = this.resolve(request);
+    state.journal.record(
+      state.clock.nowMs(),
+      request,
+      resolved.response.status,
+      resolved.outcome,
+      resolved.keyName,
+    );
+    return { response: resolved.response };
+  }
+
+  /**
+   * Resolves a request synchronously, without faults or journal: routing, authentication,
+   * permissions, throttling, validation and the operation itself.
+   *
+   * @param request - the request.
+   * @returns the response and its outcome.
+   */
+  resolve(request: MockRequest): Resolved {
+    try {
+      return this.#resolve(request);
+    } catch (error) {
+      // Never expected; a 500 with the reason beats a hung client.
+      return {
+        response: json(500, { error: { detail: `Mock server error: ${String(error)}` } }),
+        outcome: 'invalid_request',
+      };
+    }
+  }
+
+  #resolve(request: MockRequest): Resolved {
+    const found = ROUTES.find(request.method, request.path);
+    if (found.kind === 'none') {
+      const notFound = errorResponse(
+        found.shape,
+        404,
+        found.shape === 'flat' ? ERROR_DETAILS.leadNotFound : ERROR_DETAILS.notFound,
+        found.missingSlash ? { 'x-mock-hint': 'Paths end with a trailing slash.' } : undefined,
+      );
+      return notFound;
+    }
+    if (found.kind === 'method') {
+      return errorResponse(found.shape, 405, `Method "${request.method}" not allowed.`, {
+        allow: found.allow,
+      });
+    }
+    const { route, params } = found;
+    switch (route.operationId) {
+      case 'addAudienceMember':
+        return addAudienceMember(this.#context, request, params.webhook_token ?? '');
+      case 'submitLead':
+        return submitLead(this.#context, request, params.webhook_token ?? '');
+      default:
+        return this.#data(request, route.operationId, route.endpoint.resource, params);
+    }
+  }
+
+  #data(
+    request: MockRequest,
+    operationId: keyof typeof DATA_RESOLVERS,
+    resource: string | undefined,
+    params: Record<string, string>,
+  ): Resolved {
+    const state = this.#state;
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    if (!match) return INVALID_KEY;
+    const key = state.store.keys.authenticate(match[1] as string, state.clock.nowMs());
+    if (key === 'invalid') return INVALID_KEY;
+    if (key === 'expired') return { ...EXPIRED_KEY, keyName: undefined };
+    const keyName = key.name;
+    if (resource === undefined || !key.permissions.has(resource as never))
+      return { ...COMMON.forbidden, keyName };
+    const wait = state.throttle.take(key.id, state.clock.nowMs());
+    if (wait > 0) {
+      return { ...nestedError(429, throttleDetail(wait), { 'retry-after': String(wait) }), keyName };
+    }
+    const company = state.store.companies.find((candidate) => candidate.id === key.companyId);
+    const resolver = DATA_RESOLVERS[operationId];
+    if (!company || !resolver) return { ...COMMON.notFound, keyName };
+    return { ...resolver(company, params, request.search), keyName };
+  }
+}
+
+function faultResponse(fault: FaultSpec): MockResponse {
+  const headers = lower(fault.headers ?? {});
+  if (typeof fault.body === 'string') {
+    return {
+      status: fault.status ?? 500,
+      headers: { 'content-type': 'text/plain', ...headers },
+      body: fault.body,
+    };
+  }
+  const body = fault.body === undefined ? { error: { detail: 'Injected fault.' } } : fault.body;
+  return json(fault.status ?? 500, body, headers);
+}
+
+function lower(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,121 @@
+import type { JournalOutcome, MockRequest } from './types.js';
+
+/**
+ * One request as the journal recorded it.
+ *
+ * @example
+ * ```ts
+ * const last = server.journal().at(-1);
+ * expect(last?.outcome).toBe('member_existing');
+ * ```
+ */
+export interface JournalEntry {
+  /** Mock-clock time of the request (ISO 8601). */
+  readonly at: string;
+  /** HTTP method. */
+  readonly method: string;
+  /** URL path. */
+  readonly path: string;
+  /** Query parameters (the last value of a repeated one). */
+  readonly query: Readonly<Record<string, string>>;
+  /** Request headers, lower-case names; `authorization` is redacted. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body: parsed JSON when it was JSON, otherwise the text; undefined when none. */
+  readonly body: unknown;
+  /** The answered status, or null when the connection was dropped. */
+  readonly status: number | null;
+  /** What happened. */
+  readonly outcome: JournalOutcome;
+  /** Name of the API key used, when one was recognised. */
+  readonly keyName: string | null;
+}
+
+interface RawEntry {
+  readonly atMs: number;
+  readonly request: MockRequest;
+  readonly status: number | null;
+  readonly outcome: JournalOutcome;
+  readonly keyName: string | null;
+}
+
+/** The default number of entries the journal keeps (oldest dropped first). */
+export const DEFAULT_JOURNAL_LIMIT = 10_000;
+
+/**
+ * The request journal: a bounded log, recorded cheaply and decoded only when read.
+ */
+export class Journal {
+  readonly #limit: number;
+  // A ring buffer: recording never shifts the array, whatever its size.
+  #ring: RawEntry[] = [];
+  #next = 0;
+
+  /** @param limit - entries kept; 0 disables the journal. */
+  constructor(limit = DEFAULT_JOURNAL_LIMIT) {
+    this.#limit = Math.max(0, Math.floor(limit));
+  }
+
+  /** Records a request. */
+  record(
+    atMs: number,
+    request: MockRequest,
+    status: number | null,
+    outcome: JournalOutcome,
+    keyName?: string,
+  ): void {
+    if (this.#limit === 0) return;
+    const entry: RawEntry = { atMs, request, status, outcome, keyName: keyName ?? null };
+    if (this.#ring.length < this.#limit) this.#ring.push(entry);
+    else this.#ring[this.#next] = entry;
+    this.#next = (this.#next + 1) % this.#limit;
+  }
+
+  /** Forgets every entry. */
+  clear(): void {
+    this.#ring = [];
+    this.#next = 0;
+  }
+
+  /** The entries, oldest first. */
+  entries(): readonly JournalEntry[] {
+    const ordered =
+      this.#ring.length < this.#limit
+        ? this.#ring
+        : [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)];
+    return ordered.map(decode);
+  }
+}
+
+function decode({ atMs, request, status, outcome, keyName }: RawEntry): JournalEntry {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    headers[name] = name === 'authorization' ? redact(value) : value;
+  }
+  return {
+    at: new Date(atMs).toISOString(),
+    method: request.method,
+    path: request.path,
+    query: Object.fromEntries(new URLSearchParams(request.search)),
+    headers,
+    body: decodeBody(request.body),
+    status,
+    outcome,
+    keyName,
+  };
+}
+
+function redact(value: string): string {
+  const space = value.indexOf(' ');
+  return space > 0 ? `${value.slice(0, space)} [REDACTED]` : '[REDACTED]';
+}
+
+function decodeBody(body: Uint8Array | undefined): unknown {
+  if (body === undefined || body.length === 0) return undefined;
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * A request as every way in hands it to the resolvers: transport-free, already read.
+ *
+ * @example
+ * ```ts
+ * const request: MockRequest = { method: 'GET', path: '/v1/users/', search: 'page=2', headers: {} };
+ * ```
+ */
+export interface MockRequest {
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** The URL path, still percent-encoded, e.g. `/v1/calls/`. */
+  readonly path: string;
+  /** The query string without `?` (empty when none). */
+  readonly search: string;
+  /** Headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The raw body, when one was sent. */
+  readonly body?: Uint8Array | undefined;
+  /** Set by the adapter when the body exceeded `maxBodyBytes` (the body is then absent). */
+  readonly bodyTooLarge?: boolean | undefined;
+}
+
+/**
+ * A response produced by the resolvers, serialised once and written as-is by every adapter.
+ *
+ * @example
+ * ```ts
+ * const response: MockResponse = { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' };
+ * ```
+ */
+export interface MockResponse {
+  /** HTTP status. */
+  readonly status: number;
+  /** Headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body text ('' for none). */
+  readonly body: string;
+}
+
+/**
+ * What the request journal says happened to a request.
+ *
+ * - `served`: a data endpoint answered 200;
+ * - `member_created` / `member_existing`: the audience webhook created a member (201) or matched an existing one (200);
+ * - `lead_queued` / `lead_deduplicated` / `lead_failed`: the lead webhook started a conversation, joined an
+ *   existing one within 15 minutes, or failed internally (all answered 200);
+ * - `throttled`: 429; `fault_injected`: an injected fault answered or dropped the request;
+ * - `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405),
+ *   `invalid_request` (400, 413, 415).
+ */
+export type JournalOutcome =
+  | 'served'
+  | 'member_created'
+  | 'member_existing'
+  | 'lead_queued'
+  | 'lead_deduplicated'
+  | 'lead_failed'
+  | 'throttled'
+  | 'fault_injected'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'invalid_request';
+
+/** A response with the outcome the journal records. */
+export interface Resolved {
+  /** The response. */
+  readonly response: MockResponse;
+  /** What happened. */
+  readonly outcome: JournalOutcome;
+  /** Name of the API key used, when one was recognised. */
+  readonly keyName?: string | undefined;
+}

@@ -1,0 +1,45 @@
+import { AudienceMemberInput, ERROR_DETAILS } from '@company-data/contract';
+import { isObject, readJsonBody } from '../http/body.js';
+import { json, nestedError } from '../http/responses.js';
+import type { MockRequest, Resolved } from '../http/types.js';
+import { upsertMember } from '../store/audiences.js';
+import { normalizePhone } from '../store/phone.js';
+import type { ResolveContext } from './context.js';
+import { describeIssue } from './issues.js';
+
+/**
+ * `POST {base_url}/outbound-campaigns/webhook/{webhook_token}/`: 201 with a new member, 200 with
+ * the existing member of the same phone (any format) or e-mail (any case); 400/404/413/415 as
+ * `{error:{detail}}`.
+ */
+export function addAudienceMember(context: ResolveContext, request: MockRequest, token: string): Resolved {
+  const audience = context.store.audiences.get(token.toLowerCase());
+  if (!audience) return nestedError(404, ERROR_DETAILS.notFound);
+  const body = readJsonBody(request, context.maxBodyBytes);
+  if (!body.ok) return nestedError(body.status, body.message);
+  if (!isObject(body.value)) return nestedError(400, 'Expected a JSON object.');
+  const parsed = AudienceMemberInput.safeParse(body.value);
+  if (!parsed.success) return nestedError(400, describeIssue(parsed.error));
+  let phone = '';
+  if (parsed.data.phone !== undefined) {
+    const normalized = normalizePhone(parsed.data.phone);
+    if (normalized === undefined)
+      return nestedError(400, `phone: "${parsed.data.phone}" is not a valid phone number`);
+    phone = normalized;
+  }
+  const { member, created } = upsertMember(
+    audience,
+    {
+      first_name: parsed.data.first_name ?? '',
+      last_name: parsed.data.last_name ?? '',
+      phone,
+      email: parsed.data.email ?? '',
+      custom_fields: parsed.data.custom_fields ?? {},
+    },
+    context.store.newId(),
+    context.clock.now().toISOString(),
+  );
+  return created
+    ? { response: json(201, member), outcome: 'member_created' }
+    : { response: json(200, member), outcome: 'member_existing' };
+}

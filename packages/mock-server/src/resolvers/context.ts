@@ -1,0 +1,14 @@
+import type { MockClock } from '../clock.js';
+import type { MockStore } from '../store/store.js';
+
+/** What resolvers are given: the store and the clock, plus the limits they report. */
+export interface ResolveContext {
+  /** The data. */
+  readonly store: MockStore;
+  /** The mock clock. */
+  readonly clock: MockClock;
+  /** Body size limit (for the 413 text). */
+  readonly maxBodyBytes: number;
+  /** Consumes one injected lead-processing failure; true when one was armed. */
+  takeLeadFailure(): boolean;
+}

@@ -1,0 +1,336 @@
+import { randomBytes } from 'node:crypto';
+import { API_VERSION_PREFIX, type AudienceMember } from '@company-data/contract';
+import type { RequestHandler } from 'msw';
+import type { Dispatcher } from 'undici';
+import { createInProcessDispatcher } from './adapters/dispatcher.js';
+import { listen } from './adapters/listener.js';
+import { createHandlers } from './adapters/msw.js';
+import { MockClock, toEpochMs } from './clock.js';
+import type { CompanySizes } from './generate/company.js';
+import {
+  DEFAULT_SIZES,
+  generateStore,
+  type MockKeys,
+  type MockTokens,
+  type SeededStore,
+} from './generate/store.js';
+import type { EngineResult } from './http/engine.js';
+import { MockEngine } from './http/engine.js';
+import { FaultQueue, type FaultSpec } from './http/faults.js';
+import { Journal, type JournalEntry } from './http/journal.js';
+import { DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './http/throttle.js';
+import type { MockRequest } from './http/types.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
+import type { Conversation, Lead } from './store/leads.js';
+import type { KeyOptions, MockStore } from './store/store.js';
+
+/**
+ * A running mock of the Company Data API with its test controls. Each instance owns its own data,
+ * clock and controls, so parallel test files never share state.
+ *
+ * @example
+ * ```ts
+ * const server = createMockServer();
+ * const response = await request(`${server.baseURL}/users/`, {
+ *   dispatcher: server.dispatcher,
+ *   headers: { authorization: `Bearer ${server.keys.valid}` },
+ * });
+ * ```
+ */
+export interface MockServer {
+  /** `{base_url}`: the origin followed by `/v1`. */
+  readonly baseURL: string;
+  /** `{api_root}`: the origin, without `/v1`. */
+  readonly apiRoot: string;
+  /** The ready-to-use API keys. */
+  readonly keys: MockKeys;
+  /** The webhook tokens of the primary company. */
+  readonly tokens: MockTokens;
+  /** Bearer token of the admin HTTP API (under `/__admin/`). */
+  readonly adminToken: string;
+  /** The controllable clock: drives key expiry, throttle windows and the lead deduplication window. */
+  readonly clock: MockClock;
+  /** An undici dispatcher answering in-process (URLs must use this server's origin). */
+  readonly dispatcher: Dispatcher;
+  /**
+   * msw request handlers for your own `setupServer`, answering this server's origin with the same
+   * behaviour and state.
+   *
+   * @returns the handlers, to spread into `setupServer(...)` next to your own.
+   */
+  handlers(): RequestHandler[];
+  /** Back to the initial data, keys, clock and throttle; no faults, empty journal. */
+  reset(): void;
+  /**
+   * Creates an API key.
+   *
+   * @param options - company, name, explicit value, expiry and permissions.
+   * @returns the key value.
+   * @throws Error for an unknown company or a duplicate value.
+   */
+  createKey(options?: KeyOptions): string;
+  /**
+   * Revokes a key: the very next request with it gets 401 `Invalid API key.`.
+   *
+   * @throws Error when no key has this value.
+   */
+  revokeKey(value: string): void;
+  /**
+   * Expires a key now: the very next request with it gets 401 `API key has expired.`.
+   *
+   * @throws Error when no key has this value.
+   */
+  expireKey(value: string): void;
+  /**
+   * Replaces the per-key quota (and forgets current windows).
+   *
+   * @throws RangeError for a non-positive limit or window.
+   */
+  setThrottle(throttle: ThrottleConfig | false): void;
+  /**
+   * Arms a fault for the next matching requests.
+   *
+   * @throws RangeError for invalid `times`, `delayMs` or `status`.
+   */
+  injectFault(fault: FaultSpec): void;
+  /** Makes the processing of the next `times` leads fail internally (they are still answered 200). */
+  injectLeadFailure(times?: number): void;
+  /** The requests received, oldest first. */
+  journal(): readonly JournalEntry[];
+  /**
+   * The members of an audience, in the order they were added.
+   *
+   * @throws Error when no audience has this token.
+   */
+  members(audienceToken: string): readonly AudienceMember[];
+  /** The conversations started by leads, each with its leads. */
+  conversations(): readonly Conversation[];
+  /** Every lead received, including those whose processing failed. */
+  leads(): readonly Lead[];
+  /** Stops the listener, if any, and the dispatcher; idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startMockServer}: the server's options plus where to listen. */
+export interface StartMockServerOptions extends MockServerOptions {
+  /** Port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind (default `127.0.0.1`). */
+  host?: string;
+}
+
+/**
+ * Creates an in-process mock server: no socket, reached through {@link MockServer.dispatcher}.
+ * Takes milliseconds with the default sizes (records are derived lazily from the seed).
+ *
+ * @param options - seed, sizes, clock, throttle, origin and limits.
+ * @returns the server.
+ * @throws RangeError for invalid sizes, time, throttle or origin.
+ * @example
+ * ```ts
+ * const server = createMockServer({ seed: 42 });
+ * server.clock.advance(16 * 60 * 1000);
+ * ```
+ */
+export function createMockServer(options: MockServerOptions = {}): MockServer {
+  return new MockServerImpl(options, options.origin ?? DEFAULT_ORIGIN);
+}
+
+/**
+ * Starts a mock server behind a real node:http listener on loopback.
+ *
+ * @param options - the server's options plus `port` (0 = ephemeral) and `host` (default `127.0.0.1`).
+ * @returns the running server; its `baseURL` is e.g. `http://127.0.0.1:4010/v1`.
+ * @throws Error when the port cannot be bound.
+ * @example
+ * ```ts
+ * const server = await startMockServer({ port: 0 });
+ * console.log(server.baseURL);
+ * await server.close();
+ * ```
+ */
+export async function startMockServer(options: StartMockServerOptions = {}): Promise<MockServer> {
+  const server = new MockServerImpl(options, undefined);
+  await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  return server;
+}
+
+class MockServerImpl implements MockServer {
+  readonly clock: MockClock;
+  readonly adminToken: string;
+  readonly #options: MockServerOptions;
+  readonly #sizes: CompanySizes;
+  readonly #maxBodyBytes: number;
+  readonly #throttle: Throttle;
+  readonly #faults = new FaultQueue();
+  readonly #journal: Journal;
+  readonly #engine: MockEngine;
+  #seeded: SeededStore;
+  #leadFailures = 0;
+  #origin: string | undefined;
+  #dispatcher: Dispatcher | undefined;
+  #close: (() => Promise<void>) | undefined;
+  #closed: Promise<void> | undefined;
+
+  constructor(options: MockServerOptions, origin: string | undefined) {
+    this.#options = options;
+    this.#sizes = resolveSizes(options.sizes);
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (!Number.isInteger(this.#maxBodyBytes) || this.#maxBodyBytes < 0)
+      throw new RangeError('maxBodyBytes must be an integer ≥ 0');
+    this.clock = new MockClock(options.now);
+    this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
+    this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
+    this.#journal = new Journal(options.journalLimit);
+    this.#seeded = this.#build();
+    if (origin !== undefined) this.#origin = checkOrigin(origin);
+    const server = this;
+    this.#engine = new MockEngine({
+      get store() {
+        return server.#seeded.store;
+      },
+      clock: this.clock,
+      throttle: this.#throttle,
+      faults: this.#faults,
+      journal: this.#journal,
+      maxBodyBytes: this.#maxBodyBytes,
+      takeLeadFailure: () => {
+        if (this.#leadFailures === 0) return false;
+        this.#leadFailures--;
+        return true;
+      },
+    });
+  }
+
+  async listen(port: number, host: string): Promise<void> {
+    const listener = await listen(this.#engine, { port, host, maxBodyBytes: this.#maxBodyBytes });
+    this.#origin = listener.origin;
+    this.#close = () => listener.close();
+  }
+
+  #build(): SeededStore {
+    return generateStore(this.#options.seed ?? 1, this.#sizes, toEpochMs(this.clock.now()));
+  }
+
+  get #originOrThrow(): string {
+    if (this.#origin === undefined) throw new Error('The mock server is not listening yet');
+    return this.#origin;
+  }
+
+  get baseURL(): string {
+    return `${this.#originOrThrow}${API_VERSION_PREFIX}`;
+  }
+
+  get apiRoot(): string {
+    return this.#originOrThrow;
+  }
+
+  get keys(): MockKeys {
+    return this.#seeded.keys;
+  }
+
+  get tokens(): MockTokens {
+    return this.#seeded.tokens;
+  }
+
+  get #store(): MockStore {
+    return this.#seeded.store;
+  }
+
+  get dispatcher(): Dispatcher {
+    this.#dispatcher ??= createInProcessDispatcher(this.#engine, this.#originOrThrow, this.#maxBodyBytes);
+    return this.#dispatcher;
+  }
+
+  handlers(): RequestHandler[] {
+    return createHandlers(this, this.#maxBodyBytes);
+  }
+
+  /** The transport-free entry point, for adapters. */
+  handle(request: MockRequest, signal?: AbortSignal): Promise<EngineResult> {
+    return this.#engine.handle(request, signal);
+  }
+
+  reset(): void {
+    this.clock.reset();
+    this.#seeded = this.#build();
+    this.#throttle.configure(this.#options.throttle ?? DEFAULT_THROTTLE);
+    this.#faults.clear();
+    this.#journal.clear();
+    this.#leadFailures = 0;
+  }
+
+  createKey(options: KeyOptions = {}): string {
+    return this.#store.createKey(options, this.clock.nowMs()).value;
+  }
+
+  revokeKey(value: string): void {
+    this.#store.keys.require(value).revoked = true;
+  }
+
+  expireKey(value: string): void {
+    this.#store.keys.require(value).expiresAt = this.clock.nowMs();
+  }
+
+  setThrottle(throttle: ThrottleConfig | false): void {
+    this.#throttle.configure(throttle);
+  }
+
+  injectFault(fault: FaultSpec): void {
+    this.#faults.add(fault);
+  }
+
+  injectLeadFailure(times = 1): void {
+    if (!Number.isInteger(times) || times < 1) throw new RangeError('times must be an integer ≥ 1');
+    this.#leadFailures += times;
+  }
+
+  journal(): readonly JournalEntry[] {
+    return this.#journal.entries();
+  }
+
+  members(audienceToken: string): readonly AudienceMember[] {
+    const audience = this.#store.audiences.get(audienceToken.toLowerCase());
+    if (!audience) throw new Error('No audience has this token');
+    return [...audience.members];
+  }
+
+  conversations(): readonly Conversation[] {
+    return this.#store.leads.conversations.map((conversation) => ({
+      ...conversation,
+      leads: [...conversation.leads],
+    }));
+  }
+
+  leads(): readonly Lead[] {
+    const book = this.#store.leads;
+    return [...book.conversations.flatMap((conversation) => conversation.leads), ...book.failed].sort(
+      (a, b) => (a.receivedAt < b.receivedAt ? -1 : a.receivedAt > b.receivedAt ? 1 : 0),
+    );
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      await this.#close?.();
+      await this.#dispatcher?.close();
+    })();
+    return this.#closed;
+  }
+}
+
+function resolveSizes(sizes: MockSizes = {}): CompanySizes {
+  const resolved = { ...DEFAULT_SIZES, ...sizes };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+      throw new RangeError(`sizes.${name} must be a non-negative integer`);
+  }
+  if (resolved.users === 0 && (resolved.recordings > 0 || resolved.calls > 0)) resolved.users = 1;
+  return resolved;
+}
+
+function checkOrigin(origin: string): string {
+  const url = new URL(origin);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new RangeError(`Unsupported origin ${origin}`);
+  return url.origin;
+}

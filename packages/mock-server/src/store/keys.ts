@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { DataResource } from '@company-data/contract';
+
+/** An API key as the store keeps it: never the value, only its SHA-256. */
+export interface ApiKeyRecord {
+  /** Key id. */
+  readonly id: string;
+  /** The company it belongs to. */
+  readonly companyId: string;
+  /** Descriptive name. */
+  readonly name: string;
+  /** Hex SHA-256 of the value. */
+  readonly hash: string;
+  /** First characters of the value, for display. */
+  readonly prefix: string;
+  /** Creation time, epoch ms. */
+  readonly createdAt: number;
+  /** Expiry, epoch ms, or null for a key that never expires. */
+  expiresAt: number | null;
+  /** Whether the key was revoked. */
+  revoked: boolean;
+  /** The data resources the key may read. */
+  readonly permissions: ReadonlySet<DataResource>;
+}
+
+/** Why a presented key was refused. */
+export type KeyRefusal = 'invalid' | 'expired';
+
+/**
+ * Hashes an API key value.
+ *
+ * @param value - the key as presented.
+ * @returns hex SHA-256.
+ */
+export function hashKey(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** The API keys of every company, found by the hash of their value. */
+export class KeyRing {
+  readonly #byHash = new Map<string, ApiKeyRecord>();
+
+  /** Every key, in creation order. */
+  all(): readonly ApiKeyRecord[] {
+    return [...this.#byHash.values()];
+  }
+
+  /**
+   * Stores a key under the hash of its value.
+   *
+   * @throws Error when a key with the same value exists.
+   */
+  add(value: string, key: Omit<ApiKeyRecord, 'hash' | 'prefix'>): ApiKeyRecord {
+    const hash = hashKey(value);
+    if (this.#byHash.has(hash)) throw new Error('An API key with this value already exists');
+    const record: ApiKeyRecord = { ...key, hash, prefix: value.slice(0, 12) };
+    this.#byHash.set(hash, record);
+    return record;
+  }
+
+  /** The key with this value, or undefined. */
+  find(value: string): ApiKeyRecord | undefined {
+    return this.#byHash.get(hashKey(value));
+  }
+
+  /**
+   * The key with this value, or why it is refused at `nowMs`.
+   *
+   * @param value - the presented key.
+   * @param nowMs - the mock time.
+   */
+  authenticate(value: string, nowMs: number): ApiKeyRecord | KeyRefusal {
+    const key = this.#byHash.get(hashKey(value));
+    if (!key || key.revoked) return 'invalid';
+    if (key.expiresAt !== null && key.expiresAt <= nowMs) return 'expired';
+    return key;
+  }
+
+  /**
+   * The key with this value.
+   *
+   * @throws Error when no key has this value.
+   */
+  require(value: string): ApiKeyRecord {
+    const key = this.find(value);
+    if (!key) throw new Error('Unknown API key');
+    return key;
+  }
+}

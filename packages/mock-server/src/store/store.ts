@@ -1,0 +1,100 @@
+import type { DataResource } from '@company-data/contract';
+import { toEpochMs } from '../clock.js';
+import { Prng } from '../random/prng.js';
+import type { Audience } from './audiences.js';
+import type { CompanyData } from './company.js';
+import { type ApiKeyRecord, KeyRing } from './keys.js';
+import { LeadBook, type LeadSource } from './leads.js';
+
+/** Prefix of every generated API key value. */
+export const LIVE_KEY_PREFIX = 'svc_live_';
+
+/** Options of a new API key. */
+export interface KeyOptions {
+  /** Company id or name (default: the primary company). */
+  company?: string;
+  /** Descriptive name. */
+  name?: string;
+  /** Explicit value (default: a generated `svc_live_…` value). */
+  value?: string;
+  /** Expiry; null or absent for a key that never expires. */
+  expiresAt?: Date | string | number | null;
+  /** Readable resources (default: all). */
+  permissions?: readonly DataResource[];
+}
+
+/**
+ * Everything a mock server holds: companies and their records, API keys, audiences, lead sources,
+ * leads and conversations. Records are read-only; webhooks and controls mutate the rest.
+ */
+export class MockStore {
+  /** Companies, the primary one first. */
+  readonly companies: readonly CompanyData[];
+  /** API keys of every company. */
+  readonly keys = new KeyRing();
+  /** Audiences by webhook token (lower-case). */
+  readonly audiences = new Map<string, Audience>();
+  /** Lead sources by webhook token (lower-case). */
+  readonly leadSources = new Map<string, LeadSource>();
+  /** Leads and conversations. */
+  readonly leads = new LeadBook();
+  /** Source of ids and key values created at run time; seeded, so runs repeat. */
+  readonly random: Prng;
+
+  /**
+   * @param companies - the companies, primary first (at least one).
+   * @param seed - seeds the ids and key values created at run time.
+   */
+  constructor(companies: readonly CompanyData[], seed: number) {
+    if (companies.length === 0) throw new Error('A mock store needs at least one company');
+    this.companies = companies;
+    this.random = new Prng(seed ^ 0x5bd1e995);
+  }
+
+  /** The primary company (the one the default keys and tokens belong to). */
+  get primary(): CompanyData {
+    return this.companies[0] as CompanyData;
+  }
+
+  /**
+   * The company with this id or name.
+   *
+   * @throws Error when there is none.
+   */
+  company(idOrName: string): CompanyData {
+    const found = this.companies.find((company) => company.id === idOrName || company.name === idOrName);
+    if (!found) throw new Error(`Unknown company "${idOrName}"`);
+    return found;
+  }
+
+  /** A new random uuid from the seeded stream. */
+  newId(): string {
+    return this.random.uuid();
+  }
+
+  /**
+   * Creates an API key.
+   *
+   * @param options - company, name, value, expiry and permissions.
+   * @param nowMs - the creation time.
+   * @returns the key value (shown once: the store keeps only its hash) and its record.
+   * @throws Error for an unknown company, an empty or duplicate value or an invalid expiry.
+   */
+  createKey(options: KeyOptions, nowMs: number): { value: string; record: ApiKeyRecord } {
+    const company = options.company === undefined ? this.primary : this.company(options.company);
+    const value = options.value ?? `${LIVE_KEY_PREFIX}${this.random.base62(40)}`;
+    if (value.length === 0 || /\s/.test(value))
+      throw new Error('An API key value must be non-empty with no spaces');
+    const expiresAt = options.expiresAt == null ? null : toEpochMs(options.expiresAt);
+    const record = this.keys.add(value, {
+      id: this.newId(),
+      companyId: company.id,
+      name: options.name ?? 'API key',
+      createdAt: nowMs,
+      expiresAt,
+      revoked: false,
+      permissions: new Set(options.permissions ?? ['users', 'teams', 'recordings', 'calls']),
+    });
+    return { value, record };
+  }
+}

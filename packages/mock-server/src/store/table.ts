@@ -1,0 +1,188 @@
+import type { RecordIdCodec } from '../random/record-ids.js';
+
+/** Positions of the records matching a filter, in ascending `created_at` order. */
+export type PositionIndex = ArrayLike<number>;
+
+/**
+ * A collection of records kept in ascending `created_at` order. Lists read positions straight out
+ * of it (descending order is read backwards), so a deep page costs what the first page costs.
+ */
+export interface RecordTable<Item> {
+  /** Number of records. */
+  readonly size: number;
+  /** The record at `position` (0 = oldest). */
+  at(position: number): Item;
+  /** The record with this id (lower-case uuid), if the table holds it. */
+  find(id: string): Item | undefined;
+  /** Positions of the records whose `facet` equals `value`, built once then cached. */
+  positions(facet: string, value: string): PositionIndex;
+  /** The JSON text of the record at `position` through `view`, memoised for modest tables. */
+  json(position: number, view: RecordView<Item>): string;
+}
+
+/** A projection of a stored record to what an endpoint answers (e.g. a recording without custom fields). */
+export interface RecordView<Item> {
+  /** Distinguishes the memo of each view. */
+  readonly name: string;
+  /** Turns the record into the answered object. */
+  project(item: Item): unknown;
+}
+
+/** Tables up to this size keep derived records and their JSON in memory after the first read. */
+const MEMO_LIMIT = 50_000;
+
+/** Reads a facet of the record at a position (e.g. a call's `source`). */
+export type FacetReader = (position: number) => string;
+
+abstract class BaseTable<Item> implements RecordTable<Item> {
+  abstract readonly size: number;
+  readonly #indexes = new Map<string, Map<string, Int32Array>>();
+  readonly #json = new Map<string, (string | undefined)[]>();
+
+  abstract at(position: number): Item;
+  abstract find(id: string): Item | undefined;
+  protected abstract facet(name: string): FacetReader | undefined;
+
+  positions(facet: string, value: string): PositionIndex {
+    let byValue = this.#indexes.get(facet);
+    if (!byValue) {
+      byValue = this.#buildIndex(facet);
+      this.#indexes.set(facet, byValue);
+    }
+    return byValue.get(value) ?? EMPTY;
+  }
+
+  json(position: number, view: RecordView<Item>): string {
+    if (this.size > MEMO_LIMIT) return JSON.stringify(view.project(this.at(position)));
+    let memo = this.#json.get(view.name);
+    if (!memo) {
+      memo = new Array(this.size);
+      this.#json.set(view.name, memo);
+    }
+    let text = memo[position];
+    if (text === undefined) {
+      text = JSON.stringify(view.project(this.at(position)));
+      memo[position] = text;
+    }
+    return text;
+  }
+
+  #buildIndex(facet: string): Map<string, Int32Array> {
+    const read = this.facet(facet);
+    if (!read) throw new Error(`No facet "${facet}"`);
+    const values = new Array<string>(this.size);
+    const counts = new Map<string, number>();
+    for (let position = 0; position < this.size; position++) {
+      const value = read(position);
+      values[position] = value;
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+    }
+    const result = new Map<string, Int32Array>();
+    const fill = new Map<string, number>();
+    for (const [value, count] of counts) {
+      result.set(value, new Int32Array(count));
+      fill.set(value, 0);
+    }
+    for (let position = 0; position < this.size; position++) {
+      const value = values[position] as string;
+      const index = result.get(value) as Int32Array;
+      const next = fill.get(value) as number;
+      index[next] = position;
+      fill.set(value, next + 1);
+    }
+    return result;
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+/** Options of {@link GeneratedTable}. */
+export interface GeneratedTableOptions<Item> {
+  /** Number of records. */
+  size: number;
+  /** Encodes positions into ids and back. */
+  ids: RecordIdCodec;
+  /** Derives the record at a position; must be a pure function of the position. */
+  derive(position: number): Item;
+  /** Cheap readers of filterable fields, consistent with `derive`. */
+  facets?: Readonly<Record<string, FacetReader>>;
+}
+
+/**
+ * A table whose records are derived on demand from the seed and their position; nothing is stored
+ * up front, which is what makes a million calls cheap to "generate".
+ */
+export class GeneratedTable<Item> extends BaseTable<Item> {
+  readonly size: number;
+  readonly #options: GeneratedTableOptions<Item>;
+  readonly #memo: (Item | undefined)[] | undefined;
+
+  constructor(options: GeneratedTableOptions<Item>) {
+    super();
+    this.size = options.size;
+    this.#options = options;
+    this.#memo = options.size <= MEMO_LIMIT ? new Array(options.size) : undefined;
+  }
+
+  at(position: number): Item {
+    const memo = this.#memo;
+    if (!memo) return this.#options.derive(position);
+    let item = memo[position];
+    if (item === undefined) {
+      item = this.#options.derive(position);
+      memo[position] = item;
+    }
+    return item;
+  }
+
+  find(id: string): Item | undefined {
+    const position = this.#options.ids.decode(id);
+    return position !== undefined && position < this.size ? this.at(position) : undefined;
+  }
+
+  protected facet(name: string): FacetReader | undefined {
+    return this.#options.facets?.[name];
+  }
+}
+
+/** A stored record: anything with an id and a creation time. */
+export interface StoredRecord {
+  /** Record id. */
+  readonly id: string;
+  /** ISO 8601 creation time. */
+  readonly created_at: string;
+}
+
+/**
+ * A table of records given up front (a fixture), sorted once by `created_at` then id.
+ */
+export class MaterializedTable<Item extends StoredRecord> extends BaseTable<Item> {
+  readonly size: number;
+  readonly #items: Item[];
+  readonly #byId: Map<string, Item>;
+  readonly #facets: Readonly<Record<string, (item: Item) => string>>;
+
+  constructor(items: readonly Item[], facets: Readonly<Record<string, (item: Item) => string>> = {}) {
+    super();
+    this.#items = items
+      .map((item) => ({ item, time: Date.parse(item.created_at) }))
+      .sort((a, b) => a.time - b.time || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0))
+      .map(({ item }) => item);
+    this.size = this.#items.length;
+    this.#byId = new Map(this.#items.map((item) => [item.id.toLowerCase(), item]));
+    this.#facets = facets;
+  }
+
+  at(position: number): Item {
+    return this.#items[position] as Item;
+  }
+
+  find(id: string): Item | undefined {
+    return this.#byId.get(id);
+  }
+
+  protected facet(name: string): FacetReader | undefined {
+    const read = this.#facets[name];
+    return read && ((position) => read(this.#items[position] as Item));
+  }
+}

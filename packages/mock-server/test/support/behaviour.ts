@@ -1,0 +1,649 @@
+import {
+  ApiErrorBody,
+  AudienceMember,
+  CallList,
+  CallResponse,
+  CallTranscriptResponse,
+  ERROR_DETAILS,
+  FlatErrorBody,
+  LEAD_DEDUP_WINDOW_MS,
+  RecordingDetailResponse,
+  RecordingList,
+  RecordingTranscriptResponse,
+  TeamList,
+  TeamResponse,
+  throttleDetail,
+  UserList,
+  UserResponse,
+} from '@company-data/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MockServerOptions } from '../../src/index.js';
+import type { Harness, TestRequest, TestResponse } from './send.js';
+
+/** Starts a harness for one test. */
+export type HarnessFactory = (options?: MockServerOptions) => Promise<Harness>;
+
+const LISTS = [
+  ['/v1/users/', UserList],
+  ['/v1/teams/', TeamList],
+  ['/v1/recordings/', RecordingList],
+  ['/v1/calls/', CallList],
+] as const;
+
+const MINUTE = 60_000;
+
+/**
+ * The behaviour every way in must show, written once. Each adapter's test file calls this with a
+ * factory that starts a server and a `send` for that adapter.
+ */
+export function describeBehaviour(adapter: string, start: HarnessFactory): void {
+  describe(`mock server behaviour (${adapter})`, () => {
+    let h: Harness;
+    let auth: Record<string, string>;
+    const get = (path: string, key?: string): Promise<TestResponse> =>
+      h.send({ path, headers: key === undefined ? auth : { authorization: `Bearer ${key}` } });
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}): Promise<TestResponse> =>
+      h.send({
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    const firstId = async (list: string): Promise<string> =>
+      (await get(`${list}?page_size=1`)).json.data[0].id;
+    const audiencePath = () => `/v1/outbound-campaigns/webhook/${h.server.tokens.audience}/`;
+    const leadPath = (token = h.server.tokens.lead) => `/messaging-agent/webhook/${token}/`;
+
+    beforeEach(async () => {
+      h = await start();
+      auth = { authorization: `Bearer ${h.server.keys.valid}` };
+    });
+    afterEach(async () => {
+      await h.close();
+    });
+
+    describe('data endpoints', () => {
+      it.each(LISTS)('%s answers the list envelope with consistent pagination', async (path, schema) => {
+        const response = await get(`${path}?page_size=7`);
+        expect(response.status).toBe(200);
+        expect(response.headers['content-type']).toMatch(/^application\/json/);
+        const body = schema.parse(response.json);
+        expect(Object.keys(response.json)).toEqual(['data', 'pagination']);
+        const { count, page, page_size, total_pages } = body.pagination;
+        expect({ page, page_size }).toEqual({ page: 1, page_size: 7 });
+        expect(total_pages).toBe(Math.ceil(count / 7));
+        expect(body.data).toHaveLength(Math.min(7, count));
+      });
+
+      it('defaults to page 1 of 25, newest first, and pages follow on without gaps', async () => {
+        const first = await get('/v1/calls/');
+        expect(first.json.pagination).toEqual({ count: 240, page: 1, page_size: 25, total_pages: 10 });
+        const times: string[] = first.json.data.map((call: { created_at: string }) => call.created_at);
+        expect([...times].sort().reverse()).toEqual(times);
+        const all = await get('/v1/calls/?page_size=100&page=1');
+        const second = await get('/v1/calls/?page=2');
+        expect(second.json.data.map((c: { id: string }) => c.id)).toEqual(
+          all.json.data.slice(25, 50).map((c: { id: string }) => c.id),
+        );
+      });
+
+      it('orders by created_at ascending and descending', async () => {
+        const ascending = await get('/v1/recordings/?ordering=created_at&page_size=100');
+        const descending = await get('/v1/recordings/?ordering=-created_at&page_size=100');
+        const ids = (r: TestResponse) => r.json.data.map((item: { id: string }) => item.id);
+        expect(ids(ascending)).toEqual([...ids(descending)].reverse());
+        const times = ascending.json.data.map((item: { created_at: string }) => item.created_at);
+        expect([...times].sort()).toEqual(times);
+      });
+
+      it('answers a page past the last with 200, no data and the true count', async () => {
+        const response = await get('/v1/teams/?page=9');
+        expect(response.status).toBe(200);
+        expect(response.json).toEqual({
+          data: [],
+          pagination: { count: 4, page: 9, page_size: 25, total_pages: 1 },
+        });
+      });
+
+      it('filters users by is_active', async () => {
+        const all = (await get('/v1/users/')).json;
+        const active = (await get('/v1/users/?is_active=true')).json;
+        const inactive = (await get('/v1/users/?is_active=false')).json;
+        expect(active.data.every((user: { is_active: boolean }) => user.is_active)).toBe(true);
+        expect(inactive.data.every((user: { is_active: boolean }) => !user.is_active)).toBe(true);
+        expect(active.pagination.count + inactive.pagination.count).toBe(all.pagination.count);
+        expect(inactive.pagination.count).toBeGreaterThan(0);
+        expect((await get('/v1/users/?is_active=True')).json.pagination).toEqual(active.pagination);
+      });
+
+      it('filters calls by source', async () => {
+        const all = (await get('/v1/calls/?page_size=100')).json;
+        for (const source of ['integration', 'voice_agent']) {
+          const page = (await get(`/v1/calls/?source=${source}&page_size=100&ordering=created_at`)).json;
+          expect(page.data.length).toBeGreaterThan(0);
+          expect(page.data.every((call: { source: string }) => call.source === source)).toBe(true);
+          const times = page.data.map((call: { created_at: string }) => call.created_at);
+          expect([...times].sort()).toEqual(times);
+        }
+        const integration = (await get('/v1/calls/?source=integration')).json.pagination.count;
+        const voice = (await get('/v1/calls/?source=voice_agent')).json.pagination.count;
+        expect(integration + voice).toBe(all.pagination.count);
+      });
+
+      it('retrieves every resource and transcript by id', async () => {
+        const userId = await firstId('/v1/users/');
+        expect(UserResponse.parse((await get(`/v1/users/${userId}/`)).json).data.id).toBe(userId);
+        const teamId = await firstId('/v1/teams/');
+        expect(TeamResponse.parse((await get(`/v1/teams/${teamId}/`)).json).data.id).toBe(teamId);
+
+        const recordingId = await firstId('/v1/recordings/');
+        const recording = RecordingDetailResponse.parse(
+          (await get(`/v1/recordings/${recordingId}/`)).json,
+        ).data;
+        expect(recording.custom_fields.length).toBeGreaterThan(0);
+        const recordingTranscript = RecordingTranscriptResponse.parse(
+          (await get(`/v1/recordings/${recordingId}/transcript/`)).json,
+        ).data;
+        expect(recordingTranscript.id).toBe(recordingId);
+        const segment = recordingTranscript.transcript[0];
+        expect(segment?.speaker).toMatch(/^[A-Z]$/);
+        expect(segment?.words.length).toBeGreaterThan(0);
+        expect(segment?.words[0]?.start).toBe(segment?.start);
+
+        const callId = await firstId('/v1/calls/');
+        expect(CallResponse.parse((await get(`/v1/calls/${callId}/`)).json).data.id).toBe(callId);
+        const callTranscript = CallTranscriptResponse.parse(
+          (await get(`/v1/calls/${callId}/transcript/`)).json,
+        ).data;
+        expect(callTranscript.transcript.map((s) => s.speaker)).toContain('agent');
+        expect(callTranscript.transcript.map((s) => s.speaker)).toContain('customer');
+        expect(callTranscript.transcript[0]).not.toHaveProperty('words');
+      });
+
+      it('accepts an upper-case uuid', async () => {
+        const userId = await firstId('/v1/users/');
+        expect((await get(`/v1/users/${userId.toUpperCase()}/`)).status).toBe(200);
+      });
+
+      it.each([
+        '/v1/users/3f0c2a9e-4b1d-4c1e-9a7b-2d5e8f6a1b3c/',
+        '/v1/users/not-a-uuid/',
+        '/v1/calls/42/transcript/',
+        '/v1/recordings/%E0%A4%A/',
+      ])('answers 404 Not found. for the unknown id %s', async (path) => {
+        const response = await get(path);
+        expect(response.status).toBe(404);
+        expect(response.json).toEqual({ error: { detail: ERROR_DETAILS.notFound } });
+      });
+    });
+
+    describe('authentication', () => {
+      it.each([
+        ['no header', {}],
+        ['a malformed header', { authorization: 'Token abc' }],
+        ['an empty bearer', { authorization: 'Bearer ' }],
+        ['an unknown key', { authorization: 'Bearer svc_live_unknown' }],
+      ])('answers 401 Invalid API key. for %s', async (_name, headers) => {
+        const response = await h.send({ path: '/v1/users/', headers });
+        expect(response.status).toBe(401);
+        expect(response.json).toEqual({ error: { detail: ERROR_DETAILS.invalidKey } });
+        expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+      });
+
+      it('refuses a revoked key as invalid and an expired key as expired', async () => {
+        expect((await get('/v1/users/', h.server.keys.revoked)).json.error.detail).toBe(
+          ERROR_DETAILS.invalidKey,
+        );
+        const expired = await get('/v1/users/', h.server.keys.expired);
+        expect(expired.status).toBe(401);
+        expect(expired.json.error.detail).toBe(ERROR_DETAILS.expiredKey);
+      });
+
+      it('accepts the scheme in any case', async () => {
+        expect(
+          (await h.send({ path: '/v1/teams/', headers: { authorization: `bearer ${h.server.keys.valid}` } }))
+            .status,
+        ).toBe(200);
+      });
+
+      it('expires a key when the clock crosses its expiry', async () => {
+        const expiresAt = new Date(h.server.clock.now().getTime() + 60 * MINUTE);
+        const key = h.server.createKey({ name: 'short-lived', expiresAt });
+        expect(key.startsWith('svc_live_')).toBe(true);
+        h.server.clock.advance(60 * MINUTE - 1);
+        expect((await get('/v1/users/', key)).status).toBe(200);
+        h.server.clock.advance(1);
+        expect((await get('/v1/users/', key)).json.error.detail).toBe(ERROR_DETAILS.expiredKey);
+      });
+
+      it('revokes and expires keys on the very next request', async () => {
+        const a = h.server.createKey();
+        const b = h.server.createKey({ value: 'svc_live_explicit_value' });
+        expect(b).toBe('svc_live_explicit_value');
+        expect((await get('/v1/teams/', a)).status).toBe(200);
+        expect((await get('/v1/teams/', b)).status).toBe(200);
+        h.server.revokeKey(a);
+        h.server.expireKey(b);
+        expect((await get('/v1/teams/', a)).json.error.detail).toBe(ERROR_DETAILS.invalidKey);
+        expect((await get('/v1/teams/', b)).json.error.detail).toBe(ERROR_DETAILS.expiredKey);
+      });
+    });
+
+    describe('permissions and tenancy', () => {
+      it('lets a limited key read users and teams only', async () => {
+        const key = h.server.keys.limited;
+        expect((await get('/v1/users/', key)).status).toBe(200);
+        expect((await get('/v1/teams/', key)).status).toBe(200);
+        for (const path of ['/v1/recordings/', '/v1/calls/']) {
+          const response = await get(path, key);
+          expect(response.status).toBe(403);
+          expect(ApiErrorBody.parse(response.json).error.detail).toBe(ERROR_DETAILS.permissionDenied);
+        }
+      });
+
+      it('answers 403 on every data endpoint to a key without permissions, before checking the id', async () => {
+        const key = h.server.keys.noPermissions;
+        const id = '3f0c2a9e-4b1d-4c1e-9a7b-2d5e8f6a1b3c';
+        for (const path of [
+          '/v1/users/',
+          `/v1/users/${id}/`,
+          '/v1/teams/',
+          `/v1/teams/${id}/`,
+          '/v1/recordings/',
+          `/v1/recordings/${id}/`,
+          `/v1/recordings/${id}/transcript/`,
+          '/v1/calls/',
+          `/v1/calls/${id}/`,
+          `/v1/calls/${id}/transcript/`,
+        ]) {
+          expect((await get(path, key)).status, path).toBe(403);
+        }
+      });
+
+      it('hides another company: its own data in lists, 404 for the other company ids', async () => {
+        const other = h.server.keys.otherCompany;
+        const mine = (await get('/v1/calls/?page_size=100')).json.data.map((c: { id: string }) => c.id);
+        const theirs = (await get('/v1/calls/?page_size=100', other)).json;
+        expect(theirs.pagination.count).not.toBe(240);
+        expect(theirs.data.some((c: { id: string }) => mine.includes(c.id))).toBe(false);
+        for (const list of ['/v1/users/', '/v1/teams/', '/v1/recordings/', '/v1/calls/']) {
+          const id = await firstId(list);
+          const response = await get(`${list}${id}/`, other);
+          expect(response.status, list).toBe(404);
+          expect(response.json.error.detail).toBe(ERROR_DETAILS.notFound);
+        }
+        const recordingId = await firstId('/v1/recordings/');
+        expect((await get(`/v1/recordings/${recordingId}/transcript/`, other)).status).toBe(404);
+        const callId = await firstId('/v1/calls/');
+        expect((await get(`/v1/calls/${callId}/transcript/`, other)).status).toBe(404);
+      });
+    });
+
+    describe('throttling', () => {
+      it('answers 429 with Retry-After and the spec message once the quota is used', async () => {
+        h.server.setThrottle({ limit: 3, windowSeconds: 60 });
+        for (let i = 0; i < 3; i++) expect((await get('/v1/teams/')).status).toBe(200);
+        const throttled = await get('/v1/teams/');
+        expect(throttled.status).toBe(429);
+        expect(throttled.headers['retry-after']).toBe('60');
+        expect(throttled.json).toEqual({ error: { detail: throttleDetail(60) } });
+        expect(throttled.json.error.detail).toBe('Request was throttled. Expected available in 60 seconds.');
+
+        // Quotas are per key.
+        expect((await get('/v1/teams/', h.server.keys.otherCompany)).status).toBe(200);
+
+        h.server.clock.advance(45_500);
+        const later = await get('/v1/teams/');
+        expect(later.headers['retry-after']).toBe('15');
+        h.server.clock.advance(14_500);
+        expect((await get('/v1/teams/')).status).toBe(200);
+      });
+
+      it('can be switched off', async () => {
+        h.server.setThrottle(false);
+        for (let i = 0; i < 20; i++) expect((await get('/v1/teams/')).status).toBe(200);
+      });
+    });
+
+    describe('invalid requests', () => {
+      it.each([
+        ['/v1/users/?page=0', 'page'],
+        ['/v1/users/?page=-1', 'page'],
+        ['/v1/users/?page=abc', 'page'],
+        ['/v1/users/?page=1.5', 'page'],
+        ['/v1/users/?page=', 'page'],
+        ['/v1/users/?page_size=0', 'page_size'],
+        ['/v1/users/?page_size=101', 'page_size'],
+        ['/v1/users/?page_size=ten', 'page_size'],
+        ['/v1/users/?ordering=name', 'ordering'],
+        ['/v1/users/?ordering=-updated_at', 'ordering'],
+        ['/v1/users/?is_active=maybe', 'is_active'],
+        ['/v1/calls/?source=phone', 'source'],
+        ['/v1/teams/?is_active=true', 'is_active'],
+        ['/v1/teams/?foo=bar', 'foo'],
+        ['/v1/teams/?page=1&page=2', 'page'],
+        ['/v1/teams/3f0c2a9e-4b1d-4c1e-9a7b-2d5e8f6a1b3c/?expand=all', 'expand'],
+      ])('answers 400 naming the parameter for %s', async (path, parameter) => {
+        const response = await get(path);
+        expect(response.status).toBe(400);
+        expect(ApiErrorBody.parse(response.json).error.detail).toContain(`"${parameter}"`.replace(/"/g, ''));
+        expect(response.json.error.detail).toMatch(new RegExp(`\\b${parameter}\\b`));
+      });
+
+      it('answers 405 with Allow for a wrong method', async () => {
+        const data = await h.send({ method: 'POST', path: '/v1/users/', headers: auth, body: '{}' });
+        expect(data.status).toBe(405);
+        expect(data.headers.allow).toBe('GET');
+        expect(ApiErrorBody.safeParse(data.json).success).toBe(true);
+        const webhook = await h.send({ method: 'GET', path: audiencePath() });
+        expect(webhook.status).toBe(405);
+        expect(webhook.headers.allow).toBe('POST');
+        const lead = await h.send({ method: 'DELETE', path: leadPath() });
+        expect(lead.status).toBe(405);
+        expect(FlatErrorBody.parse(lead.json).error).toMatch(/DELETE/);
+      });
+
+      it('answers 404 for a path without its trailing slash, with a hint', async () => {
+        const response = await get('/v1/users');
+        expect(response.status).toBe(404);
+        expect(response.json).toEqual({ error: { detail: ERROR_DETAILS.notFound } });
+        expect(response.headers['x-mock-hint']).toMatch(/trailing slash/);
+      });
+
+      it('answers 404 for unknown paths in the shape of their area', async () => {
+        expect((await get('/v1/unknown/')).json).toEqual({ error: { detail: ERROR_DETAILS.notFound } });
+        expect((await get('/elsewhere')).status).toBe(404);
+        expect((await post('/messaging-agent/other/', {})).json).toEqual({
+          error: ERROR_DETAILS.leadNotFound,
+        });
+      });
+    });
+
+    describe('audience webhook', () => {
+      it('creates a member (201), then returns it (200) for the same phone in any format', async () => {
+        const created = await post(audiencePath(), {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          phone: '(415) 555-0123',
+          custom_fields: { plan: 'gold' },
+        });
+        expect(created.status).toBe(201);
+        const member = AudienceMember.parse(created.json);
+        expect(member).toMatchObject({
+          phone: '+14155550123',
+          email: '',
+          status: 'active',
+          custom_fields: { plan: 'gold' },
+        });
+        for (const phone of ['+1 415 555 0123', '415.555.0123', '1-415-555-0123']) {
+          const again = await post(audiencePath(), { phone, first_name: 'Someone else' });
+          expect(again.status).toBe(200);
+          expect(again.json).toEqual(created.json);
+        }
+        expect(h.server.members(h.server.tokens.audience)).toHaveLength(1);
+      });
+
+      it('matches e-mail in any letter case', async () => {
+        const created = await post(audiencePath(), { email: 'Ada@Example.com' });
+        expect(created.status).toBe(201);
+        expect(AudienceMember.parse(created.json).phone).toBe('');
+        const again = await post(audiencePath(), { email: 'ada@EXAMPLE.COM', phone: '+44 20 7946 0958' });
+        expect(again.status).toBe(200);
+        expect(again.json.id).toBe(created.json.id);
+      });
+
+      it('creates one member from 50 concurrent identical requests', async () => {
+        const body = { first_name: 'Grace', phone: '212-555-2368', email: 'grace@example.com' };
+        const responses = await Promise.all(Array.from({ length: 50 }, () => post(audiencePath(), body)));
+        expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+        expect(responses.filter((r) => r.status === 200)).toHaveLength(49);
+        expect(new Set(responses.map((r) => r.json.id)).size).toBe(1);
+        expect(h.server.members(h.server.tokens.audience)).toHaveLength(1);
+        const outcomes = h.server.journal().map((entry) => entry.outcome);
+        expect(outcomes.filter((o) => o === 'member_created')).toHaveLength(1);
+        expect(outcomes.filter((o) => o === 'member_existing')).toHaveLength(49);
+      });
+
+      it.each([
+        ['no phone or e-mail', { first_name: 'Ada' }, 'phone'],
+        ['an invalid e-mail', { email: 'not-an-email' }, 'email'],
+        ['an invalid phone', { phone: '123' }, 'phone'],
+        ['an empty phone', { phone: '  ' }, 'phone'],
+        ['a non-object custom_fields', { email: 'a@example.com', custom_fields: 'x' }, 'custom_fields'],
+        ['a non-string name', { email: 'a@example.com', first_name: 7 }, 'first_name'],
+        ['an array', [{ email: 'a@example.com' }], 'object'],
+        ['malformed JSON', '{"email": ', 'JSON'],
+      ])('answers 400 {error:{detail}} for %s', async (_name, body, mention) => {
+        const response = await post(audiencePath(), body);
+        expect(response.status).toBe(400);
+        expect(ApiErrorBody.parse(response.json).error.detail).toContain(mention);
+        expect(h.server.members(h.server.tokens.audience)).toHaveLength(0);
+      });
+
+      it('answers 404 Not found. for an unknown or non-uuid token', async () => {
+        for (const token of ['3f0c2a9e-4b1d-4c1e-9a7b-2d5e8f6a1b3c', 'nope', h.server.tokens.lead]) {
+          const response = await post(`/v1/outbound-campaigns/webhook/${token}/`, { email: 'a@example.com' });
+          expect(response.status).toBe(404);
+          expect(response.json).toEqual({ error: { detail: ERROR_DETAILS.notFound } });
+        }
+      });
+
+      it('answers 415 for a body that is not JSON', async () => {
+        const response = await post(audiencePath(), 'email=a@example.com', {
+          'content-type': 'application/x-www-form-urlencoded',
+        });
+        expect(response.status).toBe(415);
+        expect(ApiErrorBody.parse(response.json).error.detail).toMatch(/application\/x-www-form-urlencoded/);
+      });
+
+      it('answers 413 for a body above the limit', async () => {
+        const response = await post(audiencePath(), {
+          email: 'a@example.com',
+          notes: 'x'.repeat(1024 * 1024),
+        });
+        expect(response.status).toBe(413);
+        expect(ApiErrorBody.parse(response.json).error.detail).toMatch(/larger than/);
+      });
+
+      it('needs no Authorization header and ignores one', async () => {
+        const response = await post(
+          audiencePath(),
+          { email: 'b@example.com' },
+          { authorization: 'Bearer nonsense' },
+        );
+        expect(response.status).toBe(201);
+      });
+    });
+
+    describe('lead webhook', () => {
+      it('answers 200 {received:true} and starts a conversation', async () => {
+        const response = await post(leadPath(), {
+          phone_number: '415-555-0199',
+          customer_name: 'Ada Lovelace',
+        });
+        expect(response.status).toBe(200);
+        expect(response.json).toEqual({ received: true });
+        const [conversation] = h.server.conversations();
+        expect(conversation).toMatchObject({ phone: '+14155550199' });
+        expect(conversation?.leads[0]?.body).toMatchObject({ customer_name: 'Ada Lovelace' });
+      });
+
+      it('deduplicates the same phone for 15 minutes of the clock: 14:59 reuses, 15:01 creates', async () => {
+        await post(leadPath(), { phone_number: '(415) 555-0100' });
+        h.server.clock.advance(14 * MINUTE + 59_000);
+        await post(leadPath(), { phone_number: '+1 415 555 0100' });
+        expect(h.server.conversations()).toHaveLength(1);
+        expect(h.server.conversations()[0]?.leads).toHaveLength(2);
+        h.server.clock.advance(LEAD_DEDUP_WINDOW_MS + MINUTE);
+        await post(leadPath(), { phone_number: '4155550100' });
+        expect(h.server.conversations()).toHaveLength(2);
+        const outcomes = h.server.journal().map((entry) => entry.outcome);
+        expect(outcomes).toEqual(['lead_queued', 'lead_deduplicated', 'lead_queued']);
+      });
+
+      it('keeps different phones apart', async () => {
+        await post(leadPath(), { phone_number: '415-555-0101' });
+        await post(leadPath(), { phone_number: '415-555-0102' });
+        expect(h.server.conversations()).toHaveLength(2);
+      });
+
+      it('still answers 200 when processing fails, and records the failure', async () => {
+        h.server.injectLeadFailure();
+        const injected = await post(leadPath(), { phone_number: '415-555-0103' });
+        const unparseable = await post(leadPath(), { phone_number: 'call me maybe' });
+        expect([injected.status, unparseable.status]).toEqual([200, 200]);
+        expect(injected.json).toEqual({ received: true });
+        expect(h.server.conversations()).toHaveLength(0);
+        expect(h.server.leads().map((lead) => lead.status)).toEqual(['failed', 'failed']);
+        expect(h.server.journal().map((entry) => entry.outcome)).toEqual(['lead_failed', 'lead_failed']);
+      });
+
+      it.each([
+        ['no phone_number', { customer_name: 'Ada' }],
+        ['an empty phone_number', { phone_number: ' ' }],
+        ['a numeric phone_number', { phone_number: 4155550123 }],
+        ['an empty body', ''],
+      ])('answers 400 phone_number is required for %s', async (_name, body) => {
+        const response = await post(leadPath(), body);
+        expect(response.status).toBe(400);
+        expect(response.json).toEqual({ error: ERROR_DETAILS.leadPhoneRequired });
+      });
+
+      it('answers 400 in the flat shape for other bad bodies', async () => {
+        const wrongType = await post(leadPath(), { phone_number: '415-555-0104', zip: 94103 });
+        expect(wrongType.status).toBe(400);
+        expect(FlatErrorBody.parse(wrongType.json).error).toMatch(/^zip/);
+        const malformed = await post(leadPath(), '{');
+        expect(malformed.status).toBe(400);
+        expect(FlatErrorBody.parse(malformed.json).error).toMatch(/JSON/);
+        const notObject = await post(leadPath(), '"415-555-0104"');
+        expect(notObject.status).toBe(400);
+        expect(h.server.leads()).toHaveLength(0);
+      });
+
+      it('answers 404 Not found for an unknown token and for a deleted lead source', async () => {
+        for (const token of [h.server.tokens.deletedLead, h.server.tokens.audience, 'not-a-token']) {
+          const response = await post(leadPath(token), { phone_number: '415-555-0105' });
+          expect(response.status).toBe(404);
+          expect(response.json).toEqual({ error: ERROR_DETAILS.leadNotFound });
+        }
+      });
+
+      it('answers 415 and 413 in the flat shape', async () => {
+        const text = await post(leadPath(), 'phone_number=1', { 'content-type': 'text/plain' });
+        expect(text.status).toBe(415);
+        expect(FlatErrorBody.safeParse(text.json).success).toBe(true);
+        const big = await post(leadPath(), { phone_number: '415-555-0106', notes: 'x'.repeat(1024 * 1024) });
+        expect(big.status).toBe(413);
+        expect(FlatErrorBody.safeParse(big.json).success).toBe(true);
+      });
+    });
+
+    describe('faults', () => {
+      it('answers an injected status for the next matching requests only', async () => {
+        h.server.injectFault({ path: '/v1/teams/', status: 503, times: 2, headers: { 'Retry-After': '1' } });
+        const first = await get('/v1/teams/');
+        expect(first.status).toBe(503);
+        expect(first.headers['retry-after']).toBe('1');
+        expect(first.json).toEqual({ error: { detail: 'Injected fault.' } });
+        expect((await get('/v1/users/')).status).toBe(200);
+        expect((await get('/v1/teams/')).status).toBe(503);
+        expect((await get('/v1/teams/')).status).toBe(200);
+        expect(h.server.journal().map((entry) => entry.outcome)).toEqual([
+          'fault_injected',
+          'served',
+          'fault_injected',
+          'served',
+        ]);
+      });
+
+      it('matches by method and pattern, with a custom body', async () => {
+        h.server.injectFault({ method: 'post', path: /webhook/, status: 500, body: 'boom' });
+        expect((await get('/v1/teams/')).status).toBe(200);
+        const response = await post(leadPath(), { phone_number: '415-555-0107' });
+        expect(response.status).toBe(500);
+        expect(response.text).toBe('boom');
+        h.server.injectFault({ status: 502, body: { custom: true } });
+        expect((await get('/v1/teams/')).json).toEqual({ custom: true });
+      });
+
+      it('delays, then answers the real response', async () => {
+        h.server.injectFault({ path: '/v1/teams/', delayMs: 5, headers: { 'X-Delayed': 'yes' } });
+        const response = await get('/v1/teams/');
+        expect(response.status).toBe(200);
+        expect(response.headers['x-delayed']).toBe('yes');
+      });
+
+      it('drops the connection', async () => {
+        h.server.injectFault({ path: '/v1/teams/', drop: true });
+        await expect(get('/v1/teams/')).rejects.toThrow();
+        expect(h.server.journal()[0]).toMatchObject({ status: null, outcome: 'fault_injected' });
+        expect((await get('/v1/teams/')).status).toBe(200);
+      });
+
+      it('refuses invalid faults', () => {
+        expect(() => h.server.injectFault({ times: 0 })).toThrow(RangeError);
+        expect(() => h.server.injectFault({ status: 42 })).toThrow(RangeError);
+        expect(() => h.server.injectFault({ delayMs: -1 })).toThrow(RangeError);
+      });
+    });
+
+    describe('journal and reset', () => {
+      it('records what the client sent, with the key redacted', async () => {
+        await get('/v1/users/?page=2&page_size=5');
+        await post(audiencePath(), { email: 'journal@example.com' }, { 'x-trace': 'abc' });
+        const [list, webhook] = h.server.journal();
+        expect(list).toMatchObject({
+          method: 'GET',
+          path: '/v1/users/',
+          query: { page: '2', page_size: '5' },
+          status: 200,
+          outcome: 'served',
+          keyName: 'Full access',
+          at: '2026-06-01T12:00:00.000Z',
+        });
+        expect(list?.headers.authorization).toBe('Bearer [REDACTED]');
+        expect(JSON.stringify(list)).not.toContain(h.server.keys.valid);
+        expect(webhook).toMatchObject({
+          method: 'POST',
+          status: 201,
+          outcome: 'member_created',
+          body: { email: 'journal@example.com' },
+          keyName: null,
+        });
+        expect(webhook?.headers['x-trace']).toBe('abc');
+      });
+
+      it('records refusals with their outcome', async () => {
+        await get('/v1/users/', 'svc_live_nope');
+        await get('/v1/calls/', h.server.keys.limited);
+        await get('/v1/users/?page=0');
+        await get('/v1/nothing/');
+        expect(h.server.journal().map((entry) => entry.outcome)).toEqual([
+          'unauthorized',
+          'forbidden',
+          'invalid_request',
+          'not_found',
+        ]);
+      });
+
+      it('reset restores data, keys, clock and throttle, and forgets faults and the journal', async () => {
+        const key = h.server.createKey();
+        h.server.revokeKey(h.server.keys.valid);
+        h.server.clock.advance(MINUTE);
+        h.server.setThrottle({ limit: 1, windowSeconds: 60 });
+        h.server.injectFault({ status: 500, times: 5 });
+        await post(audiencePath(), { email: 'gone@example.com' });
+        h.server.reset();
+        expect(h.server.clock.now().toISOString()).toBe('2026-06-01T12:00:00.000Z');
+        expect(h.server.members(h.server.tokens.audience)).toHaveLength(0);
+        expect(h.server.journal()).toHaveLength(0);
+        expect((await get('/v1/users/', key)).status).toBe(401);
+        expect((await get('/v1/users/')).status).toBe(200);
+        expect((await get('/v1/users/')).status).toBe(200);
+      });
+    });
+  });
+}
+
+export type { TestRequest };
