@@ -77,10 +77,10 @@ export async function runConsumers(projectDir) {
       results.push({ script, lines: stdout.trim().split('\n').filter(Boolean) });
     } catch (error) {
       const finished = /: done$/m.test(error.stdout ?? '');
-      const hint = finished
-        ? 'it finished its checks but did not exit: something (a server, a client, a timer) was left open'
-        : 'it failed';
-      throw new Error(`${script} ${hint}\n${error.message}`);
+      const headline = finished
+        ? `${script} finished its checks but did not exit: a server, client or timer was left open`
+        : `${script} failed`;
+      throw new Error(`${headline}\n${error.message}`);
     }
   }
   return results;

@@ -16,4 +16,4 @@ export const EXTRA_FILES = {
  * listed here, the consumer scripts print a skip line for the part that needs it instead of failing; once it
  * exists, that part runs anyway and the check asks for the entry to be removed.
  */
-export const PENDING_EXPORTS = ['@company-data/sdk#CompanyData', '@company-data/mock-server#startMockServer'];
+export const PENDING_EXPORTS = ['@company-data/mock-server#startMockServer'];

@@ -41,7 +41,7 @@ export function run(
   { cwd, env = cleanEnv(), timeoutMs = 120_000, allowFailure = false } = {},
 ) {
   const executable = command === 'npm' ? NPM : command;
-  const shown = `${command} ${args.join(' ')}`;
+  const shown = `${command === process.execPath ? 'node' : command} ${args.join(' ')}`;
   return new Promise((resolve, reject) => {
     const child = spawn(executable, args, { cwd, env, shell: SHELL, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
