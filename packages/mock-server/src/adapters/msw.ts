@@ -20,42 +20,46 @@ export interface MswTarget {
  * @returns the handlers, composable with the user's own.
  */
 export function createHandlers(target: MswTarget, maxBodyBytes: number): RequestHandler[] {
+  const prefix = `${target.apiRoot}/`;
   return [
-    http.all(`${target.apiRoot}/*`, async ({ request }) => {
-      const url = new URL(request.url);
-      const collector = new BodyCollector(maxBodyBytes);
-      if (request.body) {
-        const reader = request.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          if (!collector.push(value)) {
-            await reader.cancel();
-            break;
+    // A predicate rather than a path pattern: msw's pattern matching throws (500) on malformed
+    // percent-encoding, which the API answers with 404 like any unknown id.
+    http.all(
+      ({ request }) => request.url.startsWith(prefix),
+      async ({ request }) => {
+        const url = new URL(request.url);
+        const collector = new BodyCollector(maxBodyBytes);
+        if (request.body) {
+          const reader = request.body.getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            // Past the limit, keep reading and discarding: cancelling the stream can stall the sender.
+            collector.push(value);
           }
         }
-      }
-      const headers: Record<string, string> = {};
-      request.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
-      const result = await target.handle(
-        {
-          method: request.method.toUpperCase(),
-          path: url.pathname,
-          search: url.search.slice(1),
-          headers,
-          body: collector.body(),
-          bodyTooLarge: collector.tooLarge,
-        },
-        request.signal,
-      );
-      if (result.drop) return HttpResponse.error();
-      const { response } = result;
-      return new HttpResponse(response.body === '' ? null : response.body, {
-        status: response.status,
-        headers: response.headers,
-      });
-    }),
+        const headers: Record<string, string> = {};
+        request.headers.forEach((value, name) => {
+          headers[name] = value;
+        });
+        const result = await target.handle(
+          {
+            method: request.method.toUpperCase(),
+            path: url.pathname,
+            search: url.search.slice(1),
+            headers,
+            body: collector.body(),
+            bodyTooLarge: collector.tooLarge,
+          },
+          request.signal,
+        );
+        if (result.drop) return HttpResponse.error();
+        const { response } = result;
+        return new HttpResponse(response.body === '' ? null : response.body, {
+          status: response.status,
+          headers: response.headers,
+        });
+      },
+    ),
   ];
 }

@@ -1,0 +1,36 @@
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer } from '../src/index.js';
+import { describeBehaviour } from './support/behaviour.js';
+import { fetchSend } from './support/send.js';
+
+// One msw interceptor for the file, as a user would set it up; each test installs a fresh mock's handlers.
+const msw = setupServer();
+beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => msw.close());
+
+describeBehaviour('msw handlers in setupServer, global fetch', async (options) => {
+  const server = createMockServer(options);
+  msw.resetHandlers(...server.handlers());
+  return { server, send: fetchSend(server), close: () => server.close() };
+});
+
+describe('msw handlers', () => {
+  it('compose with the user’s own handlers', async () => {
+    const server = createMockServer();
+    msw.resetHandlers(
+      http.get(`${server.baseURL}/teams/`, () => HttpResponse.json({ overridden: true })),
+      ...server.handlers(),
+    );
+    const teams = await fetch(`${server.baseURL}/teams/`, {
+      headers: { authorization: `Bearer ${server.keys.valid}` },
+    });
+    expect(await teams.json()).toEqual({ overridden: true });
+    const users = await fetch(`${server.baseURL}/users/`, {
+      headers: { authorization: `Bearer ${server.keys.valid}` },
+    });
+    expect(users.status).toBe(200);
+    await server.close();
+  });
+});
