@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { installConsumer, runConsumers } from './packaging/consumer.mjs';
-import { PENDING_EXPORTS } from './packaging/expectations.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
 import { packPackage } from './packaging/pack.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
@@ -161,7 +160,6 @@ async function checkConsumer(packed) {
       .join(', ');
   });
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
-  reportLandedExports(outputs);
 }
 
 async function checkReleaseFlow(packages) {
@@ -196,18 +194,6 @@ async function inPairs(items, action) {
   };
   await Promise.all([worker(), worker()]);
   return output;
-}
-
-/** A pending export that no consumer script skipped has landed: its entry must go. */
-function reportLandedExports(outputs) {
-  const skipped = outputs.flatMap(({ lines }) => lines).join('\n');
-  for (const id of PENDING_EXPORTS) {
-    if (outputs.length > 0 && !skipped.includes(`skip ${id}`)) {
-      console.log(
-        `note  ${id} is exported now: remove it from PENDING_EXPORTS in scripts/packaging/expectations.mjs`,
-      );
-    }
-  }
 }
 
 function parseArguments(args) {

@@ -2,28 +2,12 @@
 // It must not import anything from the repository: only what `npm install` put into node_modules.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import * as contract from '@company-data/contract';
-import * as mockServer from '@company-data/mock-server';
-import * as sdk from '@company-data/sdk';
-
-const FLAVOUR = 'esm';
-// Exports that may still be missing while their package is being written, as `package#export`.
-const pending = new Set((process.env.PACK_CONSUMER_PENDING ?? '').split(',').filter(Boolean));
+import { endpoints, User, UserList } from '@company-data/contract';
+import { startMockServer } from '@company-data/mock-server';
+import { CompanyData } from '@company-data/sdk';
 
 function report(line) {
-  console.log(`${FLAVOUR}: ${line}`);
-}
-
-/** The named export, or undefined (with a skip line) while it is listed as pending; a failure otherwise. */
-function exported(namespace, packageName, exportName) {
-  const value = namespace[exportName];
-  if (typeof value === 'function') return value;
-  const id = `${packageName}#${exportName}`;
-  if (pending.has(id)) {
-    report(`skip ${id} (not exported yet)`);
-    return undefined;
-  }
-  assert.fail(`${packageName} does not export ${exportName}`);
+  console.log(`esm: ${line}`);
 }
 
 const sampleUser = {
@@ -38,49 +22,38 @@ const sampleUser = {
 };
 
 // The contract: schemas parse, reject, and the OpenAPI document is reachable through the exports map.
-assert.deepEqual(contract.User.parse(sampleUser), sampleUser);
-assert.equal(contract.User.safeParse({ ...sampleUser, email: 'not an email' }).success, false);
+assert.deepEqual(User.parse(sampleUser), sampleUser);
+assert.equal(User.safeParse({ ...sampleUser, email: 'not an email' }).success, false);
 const openapi = createRequire(import.meta.url)('@company-data/contract/openapi.json');
 assert.match(openapi.openapi, /^3\.1\./);
 assert.ok(Object.keys(openapi.paths).length > 0, 'openapi.json has no paths');
 report(`ok contract (User schema, ${Object.keys(openapi.paths).length} OpenAPI paths)`);
 
-const startMockServer = exported(mockServer, '@company-data/mock-server', 'startMockServer');
-const CompanyData = exported(sdk, '@company-data/sdk', 'CompanyData');
+const server = await startMockServer({ port: 0 });
+try {
+  assert.match(server.baseURL, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  // Plain HTTP first, as a client in any language would call it.
+  const response = await fetch(`${server.baseURL}${endpoints.listUsers.path}`, {
+    headers: { authorization: `Bearer ${server.keys.valid}` },
+  });
+  assert.equal(response.status, 200);
+  const users = UserList.parse(await response.json()).data;
+  assert.ok(users.length > 0, 'the mock server listed no users');
+  report(`ok mock-server on ${new URL(server.baseURL).host} (${users.length} users over fetch)`);
 
-if (startMockServer) {
-  const server = await startMockServer({ port: 0 });
+  const client = new CompanyData({ apiKey: server.keys.valid, baseURL: server.baseURL });
   try {
-    assert.match(server.baseURL, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    // Plain HTTP first, as a client in any language would call it.
-    const response = await fetch(`${server.baseURL}${contract.endpoints.listUsers.path}`, {
-      headers: { authorization: `Bearer ${server.keys.valid}` },
-    });
-    assert.equal(response.status, 200);
-    const users = contract.UserList.parse(await response.json()).data;
-    assert.ok(users.length > 0, 'the mock server listed no users');
-    report(`ok mock-server on ${new URL(server.baseURL).host} (${users.length} users over fetch)`);
-
-    if (CompanyData) {
-      const client = new CompanyData({ apiKey: server.keys.valid, baseURL: server.baseURL });
-      try {
-        const page = await client.users.list();
-        assert.ok(page.data.length > 0, 'client.users.list() returned no users');
-        const first = contract.User.parse(page.data[0]);
-        const user = await client.users.retrieve(first.id);
-        assert.equal(user.id, first.id);
-        report(`ok sdk (listed ${page.data.length} users, retrieved ${user.full_name})`);
-      } finally {
-        await client.close();
-      }
-    }
+    const page = await client.users.list();
+    assert.ok(page.data.length > 0, 'client.users.list() returned no users');
+    const first = User.parse(page.data[0]);
+    const user = await client.users.retrieve(first.id);
+    assert.equal(user.id, first.id);
+    report(`ok sdk (listed ${page.data.length} users, retrieved ${user.full_name})`);
   } finally {
-    await server.close();
+    await client.close();
   }
-} else if (CompanyData) {
-  const client = new CompanyData({ apiKey: 'key', baseURL: 'http://127.0.0.1:9/v1' });
-  await client.close();
-  report('ok sdk (constructed and closed; no mock server to call)');
+} finally {
+  await server.close();
 }
 // The orchestrator requires the process to exit by itself after this line: nothing may keep it alive.
 report('done');

@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PENDING_EXPORTS } from './expectations.mjs';
 import { cleanEnv, run } from './process.mjs';
 import { ROOT, readJson } from './workspace.mjs';
 
@@ -69,7 +68,7 @@ function binMap(manifest) {
  */
 export async function runConsumers(projectDir) {
   // A plain user environment: no NODE_OPTIONS from the caller (e.g. custom conditions pointing at sources).
-  const env = cleanEnv({ PACK_CONSUMER_PENDING: PENDING_EXPORTS.join(','), NODE_OPTIONS: '' });
+  const env = cleanEnv({ NODE_OPTIONS: '' });
   const results = [];
   for (const script of SCRIPTS) {
     try {

@@ -10,10 +10,3 @@ export const EXTRA_FILES = {
   '@company-data/sdk': [],
   '@company-data/mock-server': [],
 };
-
-/**
- * Public exports the packed-tarball consumer test needs but that have not landed yet. While an export is
- * listed here, the consumer scripts print a skip line for the part that needs it instead of failing; once it
- * exists, that part runs anyway and the check asks for the entry to be removed.
- */
-export const PENDING_EXPORTS = ['@company-data/mock-server#startMockServer'];
