@@ -69,8 +69,14 @@ export function toMarkdown(run: RunResult): string {
     '|---|---|---|---|---|',
   ];
   for (const figure of run.figures) {
-    if (figure.checks.length === 0) {
+    if (figure.checks.length === 0 && figure.status === 'not-measured') {
       lines.push(`| ${cell(figure.title)} | — | — | — | not measured: ${cell(figure.reasons.join('; '))} |`);
+    } else if (figure.checks.length === 0) {
+      for (const m of figure.measurements) {
+        lines.push(
+          `| ${cell(figure.title)} | ${cell(m.label)} | ${fmt(m.median)} ${m.unit} | no target | — |`,
+        );
+      }
     }
     for (const check of figure.checks) {
       const note =
