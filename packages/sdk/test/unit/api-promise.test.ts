@@ -13,7 +13,7 @@ describe('APIPromise', () => {
 
   it('supports catch and finally like a promise', async () => {
     const failing = new APIPromise<number>(Promise.reject(new Error('nope')));
-    await expect(failing.catch((error: Error) => error.message)).resolves.toBe('nope');
+    await expect(failing.catch((error) => (error as Error).message)).resolves.toBe('nope');
     let settled = false;
     await expect(
       new APIPromise(Promise.resolve({ data: 2, response })).finally(() => {

@@ -59,7 +59,7 @@ describe('error classes', () => {
     expect(foreign instanceof NotFoundError).toBe(true);
     expect(foreign instanceof CompanyDataError).toBe(true);
     expect(foreign instanceof RateLimitError).toBe(false);
-    expect(null instanceof CompanyDataError).toBe(false);
+    expect(CompanyDataError[Symbol.hasInstance](null)).toBe(false);
     expect(new Error('plain') instanceof CompanyDataError).toBe(false);
   });
 

@@ -1,0 +1,147 @@
+import { ORDERINGS } from '@company-data/contract';
+import type { MockServer } from '@company-data/mock-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Call, CompanyDataError, type CountChangeEvent, type Page } from '../../src/index.js';
+import { clientFor, type Target, targets } from '../support/harness.js';
+
+const SIZES = [0, 1, 25, 26, 100, 101] as const;
+
+function isSorted(items: readonly Call[], ordering: string): boolean {
+  const direction = ordering.startsWith('-') ? -1 : 1;
+  return items.every(
+    (item, index) =>
+      index === 0 ||
+      direction * (Date.parse(item.created_at) - Date.parse(items[index - 1]?.created_at ?? '')) >= 0,
+  );
+}
+
+describe.each(targets)('pagination ($name)', (target: Target) => {
+  const opened: { close(): Promise<void> }[] = [];
+  async function setup(calls: number) {
+    const mock = await target.start({ sizes: { users: 3, calls } });
+    const harness = clientFor(target, mock);
+    opened.push(harness.client, mock);
+    return { mock, ...harness };
+  }
+  const listRequests = (mock: MockServer) => mock.journal().filter((entry) => entry.path === '/v1/calls/');
+
+  afterEach(async () => {
+    for (const resource of opened.splice(0)) await resource.close();
+  });
+
+  describe.each(ORDERINGS)('ordering %s', (ordering) => {
+    it.each(SIZES)('iterates all %i items once, in order, one request per page', async (size) => {
+      const { mock, client } = await setup(size);
+      const items: Call[] = [];
+      for await (const call of client.calls.list({ ordering })) items.push(call);
+      expect(items).toHaveLength(size);
+      expect(new Set(items.map((call) => call.id)).size).toBe(size);
+      expect(isSorted(items, ordering)).toBe(true);
+      const requests = listRequests(mock);
+      expect(requests.map((entry) => entry.query.page)).toEqual(
+        Array.from({ length: Math.max(1, Math.ceil(size / 25)) }, (_, index) => String(index + 1)),
+      );
+      expect(requests.every((entry) => entry.query.ordering === ordering)).toBe(true);
+    });
+  });
+
+  it.each(SIZES)('the first page of %i items says whether more follow', async (size) => {
+    const { client } = await setup(size);
+    const page = await client.calls.list();
+    expect(page.data).toHaveLength(Math.min(size, 25));
+    expect(page.pagination).toEqual({
+      count: size,
+      page: 1,
+      page_size: 25,
+      total_pages: Math.ceil(size / 25),
+    });
+    expect(page.hasNextPage()).toBe(size > 25);
+    if (page.hasNextPage()) {
+      const next = await page.getNextPage();
+      expect(next.pagination.page).toBe(2);
+      expect(next.data[0]?.id).not.toBe(page.data[0]?.id);
+    } else {
+      await expect(page.getNextPage()).rejects.toMatchObject({ code: 'no_next_page' });
+      await expect(page.getNextPage()).rejects.toBeInstanceOf(CompanyDataError);
+    }
+  });
+
+  it('ordered prefetch yields exactly the sequential order, with pages requested ahead', async () => {
+    const { mock, client } = await setup(101);
+    const sequential = await client.calls.list({ page_size: 10 }).toArray();
+    const before = listRequests(mock).length;
+    const prefetched: Call[] = [];
+    for await (const call of client.calls.list({ page_size: 10 }, { concurrency: 4 })) prefetched.push(call);
+    expect(prefetched.map((call) => call.id)).toEqual(sequential.map((call) => call.id));
+    expect(listRequests(mock).length - before).toBe(11);
+  });
+
+  it('pages() yields every page, and starts where params.page says', async () => {
+    const { client } = await setup(60);
+    const pages: Page<Call>[] = [];
+    for await (const page of client.calls.list({ page_size: 25 }).pages()) pages.push(page);
+    expect(pages.map((page) => [page.pagination.page, page.data.length])).toEqual([
+      [1, 25],
+      [2, 25],
+      [3, 10],
+    ]);
+    const fromTwo = await client.calls.list({ page: 2 }).toArray();
+    expect(fromTwo).toHaveLength(35);
+  });
+
+  it('toArray({ limit }) stops fetching once it has enough, also with prefetch', async () => {
+    const { mock, client } = await setup(101);
+    expect(await client.calls.list().toArray({ limit: 30 })).toHaveLength(30);
+    expect(listRequests(mock)).toHaveLength(2);
+    expect(await client.calls.list().toArray({ limit: 0 })).toEqual([]);
+    const withPrefetch = await client.calls
+      .list({ page_size: 10 }, { concurrency: 3 })
+      .toArray({ limit: 15 });
+    expect(withPrefetch).toHaveLength(15);
+  });
+
+  it('rejects an invalid concurrency before iterating', async () => {
+    const { client } = await setup(1);
+    await expect(client.calls.list({}, { concurrency: 0 }).toArray()).rejects.toMatchObject({
+      code: 'invalid_option',
+    });
+  });
+
+  it('never yields an item twice when head inserts shift the pages of a descending list, and reports the count change', async () => {
+    const { mock, client, logger } = await setup(60);
+    const snapshot = await client.calls.list({ page_size: 20 }).toArray();
+    const shifted = (page: number, inserted: number) => ({
+      data: snapshot.slice((page - 1) * 20 - inserted, page * 20 - inserted),
+      pagination: { count: 60 + inserted, page, page_size: 20, total_pages: Math.ceil((60 + inserted) / 20) },
+    });
+    const changes: CountChangeEvent[] = [];
+    const pages = client.calls
+      .list({ page_size: 20 }, { onCountChange: (event) => changes.push(event) })
+      .pages();
+    const first = await pages.next();
+    expect(first.value?.data).toHaveLength(20);
+    // Three calls are created at the head now: every later page repeats the last three of the one before.
+    for (const page of [2, 3, 4]) {
+      mock.injectFault({ path: '/v1/calls/', status: 200, body: shifted(page, 3) });
+    }
+    const rest: Call[] = [];
+    for (let step = await pages.next(); !step.done; step = await pages.next()) rest.push(...step.value.data);
+    const all = [...(first.value?.data ?? []), ...rest];
+    expect(all.map((call) => call.id)).toEqual(snapshot.map((call) => call.id));
+    expect(changes).toEqual([{ previous: 60, current: 63, page: 2 }]);
+    expect(
+      logger.lines.some((line) => line.level === 'warn' && String(line.args[0]).includes('count changed')),
+    ).toBe(true);
+  });
+
+  it('stops requests in flight when the consumer breaks out early', async () => {
+    const { mock, client } = await setup(101);
+    let seen = 0;
+    for await (const _call of client.calls.list({ page_size: 10 }, { concurrency: 4 })) {
+      if (++seen === 12) break;
+    }
+    expect(seen).toBe(12);
+    // Page 1, then pages 2–5 at most; never the whole list.
+    expect(listRequests(mock).length).toBeLessThanOrEqual(6);
+  });
+});

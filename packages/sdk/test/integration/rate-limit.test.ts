@@ -1,0 +1,231 @@
+import { throttleDetail } from '@company-data/contract';
+import type { MockServer } from '@company-data/mock-server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type ClientOptions, CompanyData, RateLimitError, type RateLimitEvent } from '../../src/index.js';
+import { clientFor, recordingLogger, type Target, targets } from '../support/harness.js';
+
+const THROTTLED = (seconds: number) => ({ error: { detail: throttleDetail(seconds) } });
+const at = (entry: { at: string } | undefined) => Date.parse(entry?.at ?? '');
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Time the test advances by hand: each sleep stays pending until `release()` moves the mock clock. */
+function manualTime(mock: MockServer) {
+  const pending: { ms: number; resolve: () => void }[] = [];
+  return {
+    pending,
+    sleep: (ms: number) => new Promise<void>((resolve) => pending.push({ ms, resolve })),
+    now: () => mock.clock.now().getTime(),
+    release() {
+      const next = pending.shift();
+      if (!next) throw new Error('no pending sleep');
+      mock.clock.advance(next.ms);
+      next.resolve();
+    },
+  };
+}
+
+describe.each(targets)('rate limits ($name)', (target: Target) => {
+  const opened: { close(): Promise<void> }[] = [];
+  async function setup(options: ClientOptions = {}, throttle?: { limit: number; windowSeconds: number }) {
+    const mock = await target.start(throttle ? { throttle } : {});
+    const harness = clientFor(target, mock, options);
+    opened.push(harness.client, mock);
+    return { mock, ...harness };
+  }
+  afterEach(async () => {
+    for (const resource of opened.splice(0)) await resource.close();
+  });
+
+  it('waits for Retry-After (seconds) and retries; the server sees the wait elapse', async () => {
+    const { mock, client, sleeps } = await setup();
+    mock.injectFault({
+      path: '/v1/users/',
+      status: 429,
+      headers: { 'Retry-After': '7' },
+      body: THROTTLED(7),
+    });
+    const page = await client.users.list();
+    expect(page.data.length).toBeGreaterThan(0);
+    expect(sleeps).toEqual([7_000]);
+    const [throttled, retried] = mock.journal();
+    expect([throttled?.status, retried?.status]).toEqual([429, 200]);
+    expect(at(retried) - at(throttled)).toBe(7_000);
+  });
+
+  it('honours a Retry-After HTTP date', async () => {
+    const { mock, client, sleeps } = await setup();
+    const date = new Date(mock.clock.now().getTime() + 9_000).toUTCString();
+    mock.injectFault({
+      path: '/v1/users/',
+      status: 429,
+      headers: { 'Retry-After': date },
+      body: THROTTLED(9),
+    });
+    await client.users.list();
+    expect(sleeps).toEqual([9_000]);
+  });
+
+  it('reads the wait from the detail text when the header is missing, singular or plural', async () => {
+    const { mock, client, sleeps } = await setup();
+    mock.injectFault({ path: '/v1/teams/', status: 429, body: THROTTLED(1) });
+    mock.injectFault({ path: '/v1/teams/', status: 429, body: THROTTLED(12) });
+    await client.teams.list({}, { maxRetries: 2 });
+    expect(sleeps).toEqual([1_000, 12_000]);
+  });
+
+  it('backs off with jitter when the server names no wait at all', async () => {
+    const { mock, client, sleeps } = await setup();
+    mock.injectFault({ path: '/v1/teams/', status: 429, body: { error: { detail: 'Slow down.' } } });
+    await client.teams.list();
+    expect(sleeps).toEqual([250]);
+  });
+
+  it('retries a real throttle of the mock, whose quota window the wait lets pass', async () => {
+    const { mock, client, sleeps } = await setup({}, { limit: 2, windowSeconds: 30 });
+    for (let index = 0; index < 3; index++) await client.teams.list();
+    expect(sleeps).toEqual([30_000]);
+    expect(mock.journal().map((entry) => entry.status)).toEqual([200, 200, 429, 200]);
+  });
+
+  it('throws at once, with the wait on the error, when the server asks for more than maxRetryWait', async () => {
+    const { mock, client, sleeps } = await setup({ maxRetryWait: 60_000 });
+    mock.injectFault({
+      path: '/v1/users/',
+      status: 429,
+      headers: { 'Retry-After': '600' },
+      body: THROTTLED(600),
+    });
+    const error = await client.users.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({
+      retryAfter: 600,
+      status: 429,
+      code: 'rate_limited',
+      detail: throttleDetail(600),
+    });
+    expect((error as Error).message).toContain('maxRetryWait');
+    expect(sleeps).toEqual([]);
+    expect(mock.journal()).toHaveLength(1);
+  });
+
+  it('throws the RateLimitError once the retries are spent', async () => {
+    const { mock, client } = await setup();
+    mock.injectFault({ path: '/v1/users/', status: 429, headers: { 'Retry-After': '1' }, times: 5 });
+    await expect(client.users.list({}, { maxRetries: 1 })).rejects.toMatchObject({ retryAfter: 1 });
+    expect(mock.journal()).toHaveLength(2);
+  });
+
+  it('lets onRateLimit observe every wait and veto one', async () => {
+    const events: RateLimitEvent[] = [];
+    const { mock, client } = await setup({
+      onRateLimit: (event) => {
+        events.push(event);
+        return events.length < 2;
+      },
+    });
+    mock.injectFault({ path: '/v1/users/', status: 429, headers: { 'Retry-After': '2' }, times: 2 });
+    await expect(client.users.list()).rejects.toBeInstanceOf(RateLimitError);
+    expect(
+      events.map(({ operation, attempt, waitMs, retryAfter }) => ({
+        operation,
+        attempt,
+        waitMs,
+        retryAfter,
+      })),
+    ).toEqual([
+      { operation: 'GET /users/', attempt: 1, waitMs: 2_000, retryAfter: 2 },
+      { operation: 'GET /users/', attempt: 2, waitMs: 2_000, retryAfter: 2 },
+    ]);
+    expect(mock.journal()).toHaveLength(2);
+  });
+
+  it('one 429 pauses every request of the client: nothing is sent until the wait has passed', async () => {
+    const mock = await target.start();
+    opened.push(mock);
+    const time = manualTime(mock);
+    const client = new CompanyData({
+      apiKey: mock.keys.valid,
+      baseURL: mock.baseURL,
+      dispatcher: target.dispatcher(mock),
+      sleep: time.sleep,
+      now: time.now,
+      logger: recordingLogger(),
+    });
+    opened.push(client);
+    mock.injectFault({
+      path: '/v1/users/',
+      status: 429,
+      headers: { 'Retry-After': '5' },
+      body: THROTTLED(5),
+    });
+    const first = client.users.list();
+    await vi.waitFor(() => expect(time.pending).toHaveLength(1));
+    const pausedAt = mock.clock.now().getTime();
+    // Requests started during the pause queue behind the gate instead of hitting the server.
+    const others = [client.teams.list(), client.calls.list(), client.recordings.list()];
+    for (let index = 0; index < 5; index++) await tick();
+    expect(mock.journal()).toHaveLength(1);
+    time.release();
+    await Promise.all([first, ...others]);
+    const journal = mock.journal();
+    expect(journal).toHaveLength(5);
+    expect(journal.slice(1).every((entry) => at(entry) >= pausedAt + 5_000 && entry.status === 200)).toBe(
+      true,
+    );
+  });
+
+  it('concurrent requests hitting a real quota pause together: one sleep per window, no stampede', async () => {
+    const mock = await target.start({ throttle: { limit: 3, windowSeconds: 60 } });
+    opened.push(mock);
+    const time = manualTime(mock);
+    let throttled = 0;
+    const client = new CompanyData({
+      apiKey: mock.keys.valid,
+      baseURL: mock.baseURL,
+      dispatcher: target.dispatcher(mock),
+      sleep: time.sleep,
+      now: time.now,
+      logger: recordingLogger(),
+      onRateLimit: () => {
+        throttled++;
+      },
+    });
+    opened.push(client);
+    const calls = Array.from({ length: 8 }, () => client.teams.list());
+    await vi.waitFor(() => expect(throttled).toBe(5));
+    // Five 429s at the same instant asked for the same wait: a single pause.
+    expect(time.pending.map(({ ms }) => ms)).toEqual([60_000]);
+    expect(mock.journal()).toHaveLength(8);
+    time.release();
+    await vi.waitFor(() => expect(throttled).toBe(7));
+    expect(mock.journal()).toHaveLength(13);
+    time.release();
+    const pages = await Promise.all(calls);
+    expect(pages.every((page) => page.data.length > 0)).toBe(true);
+    expect(mock.journal().map((entry) => entry.status)).toEqual([
+      ...[200, 200, 200, 429, 429, 429, 429, 429],
+      ...[200, 200, 200, 429, 429],
+      ...[200, 200],
+    ]);
+  });
+
+  it('prefetching pages never outruns the gate', async () => {
+    const mock = await target.start({
+      sizes: { users: 2, calls: 100 },
+      throttle: { limit: 4, windowSeconds: 10 },
+    });
+    opened.push(mock);
+    const { client, sleeps } = clientFor(target, mock, { maxRetries: 5 });
+    opened.push(client);
+    const calls = await client.calls.list({ page_size: 5 }, { concurrency: 4 }).toArray();
+    expect(calls).toHaveLength(100);
+    expect(new Set(calls.map((call) => call.id)).size).toBe(100);
+    // Each window allows four requests; every throttled burst cost one shared pause.
+    const journal = mock.journal();
+    expect(journal.filter((entry) => entry.status === 200)).toHaveLength(20);
+    expect(sleeps.every((ms) => ms <= 10_000)).toBe(true);
+    // Only requests already in flight when a 429 arrived (at most `concurrency`) can be throttled per pause.
+    const throttledCount = journal.filter((entry) => entry.status === 429).length;
+    expect(throttledCount).toBeLessThanOrEqual(sleeps.length * 4);
+  });
+});
