@@ -84,6 +84,15 @@ export class MockClock {
     this.#now = toEpochMs(time);
   }
 
+  /**
+   * The initial time in epoch milliseconds (what {@link MockClock.reset} returns to).
+   *
+   * @returns epoch milliseconds.
+   */
+  initialMs(): number {
+    return this.#initial;
+  }
+
   /** Goes back to the initial time. */
   reset(): void {
     this.#now = this.#initial;

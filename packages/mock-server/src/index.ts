@@ -5,7 +5,10 @@
  *
  * @packageDocumentation
  */
+export { ADMIN_PREFIX } from './admin/prefix.js';
 export { DEFAULT_NOW, MockClock, type TimeInput, toEpochMs } from './clock.js';
+export { FixtureError, type FixtureIssue } from './fixture/error.js';
+export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
 export type { MockKeys, MockTokens } from './generate/store.js';
 export type { FaultSpec } from './http/faults.js';
 export type { JournalEntry } from './http/journal.js';

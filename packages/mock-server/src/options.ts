@@ -1,4 +1,5 @@
 import type { TimeInput } from './clock.js';
+import type { Fixture } from './fixture/schema.js';
 import type { ThrottleConfig } from './http/throttle.js';
 
 /**
@@ -10,10 +11,12 @@ import type { ThrottleConfig } from './http/throttle.js';
  * ```
  */
 export interface MockServerOptions {
-  /** Seed of the generated data; the same seed gives the same data, ids, tokens and keys (default 1). */
+  /** Seed of the generated data (and of generated ids and keys with a fixture); the same seed gives the same data, ids, tokens and keys (default 1). */
   seed?: number;
   /** Record counts of the primary company (default 12 users, 4 teams, 60 recordings, 240 calls). */
   sizes?: MockSizes;
+  /** Load these companies, keys, records, audiences and lead sources instead of generating data (validated; see {@link FixtureSchema}). */
+  fixture?: Fixture;
   /** The clock's initial time (default `2026-06-01T12:00:00Z`). */
   now?: TimeInput;
   /** Per-key quota, or false for none (default 1000 requests per 60 seconds). */

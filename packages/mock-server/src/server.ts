@@ -5,7 +5,10 @@ import type { Dispatcher } from 'undici';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
 import { listen } from './adapters/listener.js';
 import { createHandlers } from './adapters/msw.js';
-import { MockClock, toEpochMs } from './clock.js';
+import { createAdminApi } from './admin/api.js';
+import { MockClock } from './clock.js';
+import { buildFixtureStore, parseFixture } from './fixture/load.js';
+import type { ParsedFixture } from './fixture/schema.js';
 import type { CompanySizes } from './generate/company.js';
 import {
   DEFAULT_SIZES,
@@ -97,6 +100,23 @@ export interface MockServer {
   injectLeadFailure(times?: number): void;
   /** The requests received, oldest first. */
   journal(): readonly JournalEntry[];
+  /** Forgets the journal's entries. */
+  clearJournal(): void;
+  /**
+   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and journal stay).
+   * The fixture becomes what {@link MockServer.reset} returns to.
+   *
+   * @param fixture - the fixture, e.g. parsed from a JSON file; validated first.
+   * @throws FixtureError naming the path of the bad field; nothing is loaded then.
+   */
+  loadFixture(fixture: unknown): void;
+  /**
+   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and journal stay).
+   *
+   * @param options - seed (default: the current one) and sizes (default: the defaults).
+   * @throws RangeError for invalid sizes.
+   */
+  reseed(options?: { seed?: number; sizes?: MockSizes }): void;
   /**
    * The members of an audience, in the order they were added.
    *
@@ -159,7 +179,7 @@ class MockServerImpl implements MockServer {
   readonly clock: MockClock;
   readonly adminToken: string;
   readonly #options: MockServerOptions;
-  readonly #sizes: CompanySizes;
+  #source: DataSource;
   readonly #maxBodyBytes: number;
   readonly #throttle: Throttle;
   readonly #faults = new FaultQueue();
@@ -174,7 +194,11 @@ class MockServerImpl implements MockServer {
 
   constructor(options: MockServerOptions, origin: string | undefined) {
     this.#options = options;
-    this.#sizes = resolveSizes(options.sizes);
+    this.#source = {
+      seed: options.seed ?? 1,
+      sizes: resolveSizes(options.sizes),
+      fixture: options.fixture === undefined ? undefined : parseFixture(options.fixture),
+    };
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!Number.isInteger(this.#maxBodyBytes) || this.#maxBodyBytes < 0)
       throw new RangeError('maxBodyBytes must be an integer ≥ 0');
@@ -199,6 +223,7 @@ class MockServerImpl implements MockServer {
         this.#leadFailures--;
         return true;
       },
+      admin: createAdminApi(this, this.#maxBodyBytes),
     });
   }
 
@@ -208,8 +233,11 @@ class MockServerImpl implements MockServer {
     this.#close = () => listener.close();
   }
 
-  #build(): SeededStore {
-    return generateStore(this.#options.seed ?? 1, this.#sizes, toEpochMs(this.clock.now()));
+  #build(source: DataSource = this.#source): SeededStore {
+    const nowMs = this.clock.initialMs();
+    return source.fixture
+      ? buildFixtureStore(source.fixture, source.seed, nowMs)
+      : generateStore(source.seed, source.sizes, nowMs);
   }
 
   get #originOrThrow(): string {
@@ -289,6 +317,30 @@ class MockServerImpl implements MockServer {
     return this.#journal.entries();
   }
 
+  clearJournal(): void {
+    this.#journal.clear();
+  }
+
+  loadFixture(fixture: unknown): void {
+    const source: DataSource = {
+      seed: this.#source.seed,
+      sizes: this.#source.sizes,
+      fixture: parseFixture(fixture),
+    };
+    // Built completely before it replaces anything: a failure leaves the current data in place.
+    this.#seeded = this.#build(source);
+    this.#source = source;
+  }
+
+  reseed(options: { seed?: number; sizes?: MockSizes } = {}): void {
+    const source: DataSource = {
+      seed: options.seed ?? this.#source.seed,
+      sizes: resolveSizes(options.sizes),
+    };
+    this.#seeded = this.#build(source);
+    this.#source = source;
+  }
+
   members(audienceToken: string): readonly AudienceMember[] {
     const audience = this.#store.audiences.get(audienceToken.toLowerCase());
     if (!audience) throw new Error('No audience has this token');
@@ -316,6 +368,13 @@ class MockServerImpl implements MockServer {
     })();
     return this.#closed;
   }
+}
+
+/** Where a server's data comes from; reset rebuilds from it. */
+interface DataSource {
+  readonly seed: number;
+  readonly sizes: CompanySizes;
+  readonly fixture?: ParsedFixture | undefined;
 }
 
 function resolveSizes(sizes: MockSizes = {}): CompanySizes {

@@ -75,17 +75,7 @@ export function generateStore(seed: number, sizes: CompanySizes, nowMs: number):
     endMs,
   });
   const store = new MockStore([primary, other], seed);
-  const key = (name: string, extra: Parameters<MockStore['createKey']>[0] = {}) =>
-    store.createKey({ name, value: `svc_live_${random.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS).value;
-  const keys: MockKeys = {
-    valid: key('Full access'),
-    expired: key('Expired', { expiresAt: nowMs - DAY_MS }),
-    revoked: key('Revoked'),
-    limited: key('Users and teams only', { permissions: ['users', 'teams'] }),
-    noPermissions: key('No permissions', { permissions: [] }),
-    otherCompany: key('Globex full access', { company: other.id }),
-  };
-  store.keys.require(keys.revoked).revoked = true;
+  const keys = addWellKnownKeys(store, random, other.id, nowMs);
 
   const tokens: MockTokens = { audience: random.uuid(), lead: random.uuid(), deletedLead: random.uuid() };
   store.audiences.set(
@@ -101,4 +91,29 @@ export function generateStore(seed: number, sizes: CompanySizes, nowMs: number):
   ];
   for (const source of sources) store.leadSources.set(source.token, { id: random.uuid(), ...source });
   return { store, keys, tokens };
+}
+
+/**
+ * Creates the six well-known keys: five of the primary company, one of `otherCompanyId`.
+ *
+ * @returns their values.
+ */
+export function addWellKnownKeys(
+  store: MockStore,
+  random: Prng,
+  otherCompanyId: string,
+  nowMs: number,
+): MockKeys {
+  const key = (name: string, extra: Parameters<MockStore['createKey']>[0] = {}) =>
+    store.createKey({ name, value: `svc_live_${random.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS).value;
+  const keys: MockKeys = {
+    valid: key('Full access'),
+    expired: key('Expired', { expiresAt: nowMs - DAY_MS }),
+    revoked: key('Revoked'),
+    limited: key('Users and teams only', { permissions: ['users', 'teams'] }),
+    noPermissions: key('No permissions', { permissions: [] }),
+    otherCompany: key('Other company full access', { company: otherCompanyId }),
+  };
+  store.keys.require(keys.revoked).revoked = true;
+  return keys;
 }

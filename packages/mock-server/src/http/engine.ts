@@ -1,4 +1,5 @@
 import { ERROR_DETAILS, throttleDetail } from '@company-data/contract';
+import { ADMIN_PREFIX } from '../admin/prefix.js';
 import type { MockClock } from '../clock.js';
 import { addAudienceMember } from '../resolvers/audience.js';
 import type { ResolveContext } from '../resolvers/context.js';
@@ -33,6 +34,8 @@ export interface EngineState {
   readonly maxBodyBytes: number;
   /** Consumes one injected lead-processing failure. */
   takeLeadFailure(): boolean;
+  /** The admin API, answering paths under {@link ADMIN_PREFIX} (never journaled, never faulted). */
+  readonly admin?: ((request: MockRequest) => MockResponse) | undefined;
 }
 
 const ROUTES = new RouteTable();
@@ -72,6 +75,8 @@ export class MockEngine {
    */
   async handle(request: MockRequest, signal?: AbortSignal): Promise<EngineResult> {
     const state = this.#state;
+    if (state.admin !== undefined && request.path.startsWith(ADMIN_PREFIX))
+      return { response: state.admin(request) };
     if (state.faults.size > 0) {
       const fault = state.faults.take(request.method, request.path);
       if (fault) {

@@ -1,0 +1,215 @@
+import { timingSafeEqual } from 'node:crypto';
+import { DATA_RESOURCES } from '@company-data/contract';
+import { z } from 'zod';
+import { FixtureError } from '../fixture/error.js';
+import { readJsonBody } from '../http/body.js';
+import { json } from '../http/responses.js';
+import type { MockRequest, MockResponse } from '../http/types.js';
+import type { MockServer } from '../server.js';
+import { ADMIN_PREFIX } from './prefix.js';
+
+/** What the admin API drives: a mock server's controls. */
+export type AdminTarget = Pick<
+  MockServer,
+  | 'baseURL'
+  | 'apiRoot'
+  | 'keys'
+  | 'tokens'
+  | 'adminToken'
+  | 'clock'
+  | 'reset'
+  | 'createKey'
+  | 'revokeKey'
+  | 'expireKey'
+  | 'setThrottle'
+  | 'injectFault'
+  | 'injectLeadFailure'
+  | 'journal'
+  | 'clearJournal'
+  | 'members'
+  | 'conversations'
+  | 'leads'
+  | 'loadFixture'
+  | 'reseed'
+>;
+
+const Time = z.union([z.string(), z.number()]);
+const Bodies = {
+  advance: z.strictObject({ ms: z.number().nonnegative() }),
+  set: z.strictObject({ time: Time }),
+  key: z.strictObject({
+    company: z.string().optional(),
+    name: z.string().optional(),
+    value: z.string().optional(),
+    expiresAt: Time.nullable().optional(),
+    permissions: z.array(z.enum(DATA_RESOURCES)).optional(),
+  }),
+  keyValue: z.strictObject({ value: z.string() }),
+  throttle: z.union([
+    z.literal(false),
+    z.strictObject({ limit: z.int().positive(), windowSeconds: z.number().positive() }),
+  ]),
+  fault: z.strictObject({
+    method: z.string().optional(),
+    path: z.string().optional(),
+    pathPattern: z.string().optional(),
+    times: z.int().positive().optional(),
+    status: z.int().min(100).max(599).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+    delayMs: z.number().nonnegative().optional(),
+    drop: z.boolean().optional(),
+  }),
+  leadFailure: z.strictObject({ times: z.int().positive().optional() }),
+  seed: z.strictObject({
+    seed: z.int().optional(),
+    sizes: z
+      .strictObject({
+        users: z.int().nonnegative().optional(),
+        teams: z.int().nonnegative().optional(),
+        recordings: z.int().nonnegative().optional(),
+        calls: z.int().nonnegative().optional(),
+      })
+      .optional(),
+  }),
+} as const;
+
+type Action = (target: AdminTarget, body: unknown, param: string) => MockResponse;
+
+class AdminInputError extends Error {}
+
+function parse<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = issue?.path.map(String).join('.');
+    throw new AdminInputError(path ? `${path}: ${issue?.message}` : (issue?.message ?? 'Invalid body'));
+  }
+  return result.data;
+}
+
+const ok = (value: unknown = { ok: true }, status = 200) => json(status, value);
+const info = (target: AdminTarget) => ({
+  baseURL: target.baseURL,
+  apiRoot: target.apiRoot,
+  keys: target.keys,
+  tokens: target.tokens,
+  now: target.clock.now().toISOString(),
+});
+
+/** The admin routes: `METHOD path` (relative to the prefix, `*` = one segment) → action. */
+const ROUTES: Record<string, Action> = {
+  'GET ': (target) => ok(info(target)),
+  'GET clock': (target) => ok({ now: target.clock.now().toISOString() }),
+  'POST clock/advance': (target, body) => {
+    target.clock.advance(parse(Bodies.advance, body).ms);
+    return ok({ now: target.clock.now().toISOString() });
+  },
+  'POST clock/set': (target, body) => {
+    target.clock.set(parse(Bodies.set, body).time);
+    return ok({ now: target.clock.now().toISOString() });
+  },
+  'POST reset': (target) => {
+    target.reset();
+    return ok(info(target));
+  },
+  'POST fixture': (target, body) => {
+    target.loadFixture(body);
+    return ok(info(target));
+  },
+  'POST seed': (target, body) => {
+    target.reseed(parse(Bodies.seed, body));
+    return ok(info(target));
+  },
+  'POST keys': (target, body) => ok({ value: target.createKey(parse(Bodies.key, body)) }, 201),
+  'POST keys/revoke': (target, body) => {
+    target.revokeKey(parse(Bodies.keyValue, body).value);
+    return ok();
+  },
+  'POST keys/expire': (target, body) => {
+    target.expireKey(parse(Bodies.keyValue, body).value);
+    return ok();
+  },
+  'POST throttle': (target, body) => {
+    target.setThrottle(parse(Bodies.throttle, body));
+    return ok();
+  },
+  'POST faults': (target, body) => {
+    const { pathPattern, ...fault } = parse(Bodies.fault, body);
+    if (pathPattern !== undefined && fault.path !== undefined)
+      throw new AdminInputError('Give path or pathPattern, not both');
+    target.injectFault(pathPattern === undefined ? fault : { ...fault, path: new RegExp(pathPattern) });
+    return ok(undefined, 201);
+  },
+  'POST leads/fail': (target, body) => {
+    target.injectLeadFailure(parse(Bodies.leadFailure, body).times);
+    return ok();
+  },
+  'GET journal': (target) => ok({ data: target.journal() }),
+  'DELETE journal': (target) => {
+    target.clearJournal();
+    return ok();
+  },
+  'GET audiences/*/members': (target, _body, token) => ok({ data: target.members(token) }),
+  'GET conversations': (target) => ok({ data: target.conversations() }),
+  'GET leads': (target) => ok({ data: target.leads() }),
+};
+
+/**
+ * Builds the admin HTTP API handler: every control of the server, under {@link ADMIN_PREFIX},
+ * guarded by `Authorization: Bearer <adminToken>`. Answers JSON; errors as `{error:{detail}}`.
+ *
+ * @param target - the server.
+ * @param maxBodyBytes - request body limit.
+ * @returns the handler.
+ */
+export function createAdminApi(
+  target: AdminTarget,
+  maxBodyBytes: number,
+): (request: MockRequest) => MockResponse {
+  const expected = Buffer.from(`Bearer ${target.adminToken}`);
+  const authorized = (header: string | undefined) => {
+    const given = Buffer.from(header ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const error = (status: number, detail: string) => json(status, { error: { detail } });
+  return (request) => {
+    try {
+      return answer(request);
+    } catch (caught) {
+      if (caught instanceof FixtureError)
+        return json(400, { error: { detail: caught.message, issues: caught.issues } });
+      return error(400, caught instanceof Error ? caught.message : String(caught));
+    }
+  };
+
+  function answer(request: MockRequest): MockResponse {
+    if (!authorized(request.headers.authorization)) return error(401, 'Invalid admin token.');
+    const rest = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
+    const segments = rest === '' ? [] : rest.split('/');
+    let param = '';
+    const shape = segments
+      .map((segment, index) => {
+        if (segments[0] === 'audiences' && index === 1) {
+          param = decodeURIComponent(segment);
+          return '*';
+        }
+        return segment;
+      })
+      .join('/');
+    const action = ROUTES[`${request.method} ${shape}`];
+    if (!action) {
+      const known = Object.keys(ROUTES).some((route) => route.endsWith(` ${shape}`));
+      return known ? error(405, `Method "${request.method}" not allowed.`) : error(404, 'Not found.');
+    }
+    let body: unknown;
+    if (request.method === 'POST' && request.body !== undefined) {
+      const read = readJsonBody(request, maxBodyBytes);
+      if (!read.ok) return error(read.status, read.message);
+      body = read.value;
+    } else if (request.bodyTooLarge) {
+      return error(413, `Request body is larger than ${maxBodyBytes} bytes.`);
+    }
+    return action(target, body ?? {}, param);
+  }
+}
