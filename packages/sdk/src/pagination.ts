@@ -130,6 +130,9 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     logger: Logger,
   ) {
     const first = fetch(firstPage, options.signal);
+    // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
+    // consumer that does, but must not also surface as an unhandled rejection.
+    first.catch(() => undefined);
     super(first);
     this.#first = first;
     this.#fetch = fetch;

@@ -55,6 +55,13 @@ describe.each(targets)('webhooks ($name)', (target: Target) => {
     expect(entry?.headers['content-type']).toBe('application/json');
   });
 
+  it('accepts a member with only a phone or only an email; the other comes back empty', async () => {
+    const byPhone = await client.audiences.addMember(mock.tokens.audience, { phone: '415 555 0188' });
+    expect(byPhone).toMatchObject({ phone: '+14155550188', email: '' });
+    const byEmail = await client.audiences.addMember(mock.tokens.audience, { email: 'only@example.com' });
+    expect(byEmail).toMatchObject({ phone: '', email: 'only@example.com' });
+  });
+
   it('submits a lead by token and by URL; the server dedupes per phone for 15 minutes', async () => {
     await expect(client.leads.submit(mock.tokens.lead, { phone_number: '415-555-0100' })).resolves.toEqual({
       received: true,
