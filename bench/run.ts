@@ -98,7 +98,9 @@ async function main(): Promise<void> {
       continue;
     }
     process.stderr.write(`\n▶ ${spec.title}\n`);
+    const loadAtStart = os.loadavg()[0] ?? 0;
     const result = await runFigure(spec, Math.min(spec.timeoutMs, remaining), quick);
+    result.loadAverage = { start: loadAtStart, end: os.loadavg()[0] ?? 0 };
     process.stderr.write(`  done in ${Math.round(result.durationMs / 100) / 10} s: ${result.status}\n`);
     figures.push(result);
   }

@@ -40,6 +40,8 @@ export interface ProfileSummary {
   modules: HotSpot[];
   /** Self time per module in microseconds (every module, for comparisons). */
   moduleMicros: Record<string, number>;
+  /** Self time per function in microseconds (every function, for comparisons). */
+  functionMicros: Record<string, number>;
 }
 
 /**
@@ -59,9 +61,10 @@ export function shortUrl(url: string): string {
 function moduleOf(url: string): string {
   const short = shortUrl(url);
   if (short.startsWith('node:')) return 'node internals';
+  if (short.startsWith('wasm:')) return 'wasm (undici llhttp parser)';
   if (short.startsWith('(')) return short;
   const parts = short.split('/');
-  if (parts[0] === 'bench') return 'bench harness';
+  if (parts[0] === 'bench') return 'bench harness (baseline code)';
   if (parts[0] === 'packages') return parts.slice(0, 4).join('/');
   if ((parts[0] ?? '').startsWith('@')) return parts.slice(0, 2).join('/');
   return parts[0] ?? short;
@@ -94,12 +97,14 @@ export function summarise(profile: CpuProfile, count = 10): ProfileSummary {
     modules.set(mod, (modules.get(mod) ?? 0) + hits);
   }
   const moduleMicros = Object.fromEntries([...modules].map(([name, hits]) => [name, hits * interval]));
-  if (total === 0) return { samples: 0, functions: [], modules: [], moduleMicros };
+  const functionMicros = Object.fromEntries([...functions].map(([name, hits]) => [name, hits * interval]));
+  if (total === 0) return { samples: 0, functions: [], modules: [], moduleMicros, functionMicros };
   return {
     samples: total,
     functions: top(functions, total, count),
     modules: top(modules, total, count),
     moduleMicros,
+    functionMicros,
   };
 }
 
@@ -132,22 +137,22 @@ export function describeDifference(
   slow: { label: string; summary: ProfileSummary; ops: number },
   baseline: { label: string; summary: ProfileSummary; ops: number },
 ): string {
-  const names = new Set([
-    ...Object.keys(slow.summary.moduleMicros),
-    ...Object.keys(baseline.summary.moduleMicros),
-  ]);
-  const rows = [...names]
-    .map((name) => {
-      const a = (slow.summary.moduleMicros[name] ?? 0) / slow.ops;
-      const b = (baseline.summary.moduleMicros[name] ?? 0) / baseline.ops;
-      return { name, delta: a - b };
-    })
-    .filter((row) => Math.abs(row.delta) >= 1)
-    .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))
-    .slice(0, 8);
-  const list = rows.map((r) => `${r.name} ${r.delta > 0 ? '+' : ''}${Math.round(r.delta)} µs`).join('; ');
+  const deltas = (pick: (summary: ProfileSummary) => Record<string, number>, count: number) => {
+    const a = pick(slow.summary);
+    const b = pick(baseline.summary);
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+      .map((name) => ({ name, delta: (a[name] ?? 0) / slow.ops - (b[name] ?? 0) / baseline.ops }))
+      .filter((row) => Math.abs(row.delta) >= 1)
+      .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))
+      .slice(0, count)
+      .map((r) => `${r.name} ${r.delta > 0 ? '+' : ''}${Math.round(r.delta)} µs`)
+      .join('; ');
+  };
+  const modules = deltas((s) => s.moduleMicros, 8);
+  const functions = deltas((s) => s.functionMicros, 8);
   return (
-    `CPU self time per request, "${slow.label}" minus "${baseline.label}", by module (V8 counts builtins such as ` +
-    `JSON.parse in the module that calls them): ${list || 'no module differs by 1 µs or more'}.`
+    `CPU self time per request, "${slow.label}" minus "${baseline.label}" (V8 counts builtins such as ` +
+    `JSON.parse in the function that calls them). By module: ${modules || 'none differs by 1 µs or more'}. ` +
+    `By function: ${functions || 'none differs by 1 µs or more'}.`
   );
 }

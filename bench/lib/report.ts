@@ -89,7 +89,10 @@ export function toMarkdown(run: RunResult): string {
   for (const figure of run.figures) {
     lines.push('', `## ${figure.title}`, '');
     if (figure.method) lines.push(figure.method, '');
-    lines.push(`Status: ${figure.status} (${fmt(figure.durationMs / 1000)} s).`);
+    const load = figure.loadAverage
+      ? ` Machine load average (1 min, ${run.environment.cores} cores) ${figure.loadAverage.start.toFixed(1)} at start, ${figure.loadAverage.end.toFixed(1)} at end.`
+      : '';
+    lines.push(`Status: ${figure.status} (${fmt(figure.durationMs / 1000)} s).${load}`);
     for (const reason of figure.reasons) lines.push(`- Not measured: ${reason}`);
     if (figure.measurements.length > 0) {
       lines.push('', '| Measurement | Median | Unit | Runs | Details |', '|---|---|---|---|---|');

@@ -53,6 +53,8 @@ export interface FigureResult {
   notes: string[];
   /** Wall time of the figure in milliseconds. */
   durationMs: number;
+  /** The machine's 1-minute load average when the figure started and ended (other work on a shared machine). */
+  loadAverage?: { start: number; end: number };
 }
 
 /** Builds a measurement from per-run values. */
