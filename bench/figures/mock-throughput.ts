@@ -32,8 +32,10 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     `autocannon (in the figure's process) against each server in its own child process, all on 127.0.0.1: ` +
       `GET /v1${PATH} with a valid key, ${seconds} s per run, ${rounds} interleaved rounds per connection level ` +
       `(${levels.join(' and ')} connections), after a 2 s warm-up of each server. req/s = completed / duration; ` +
-      `p50/p99 are medians over rounds of each run's percentiles of exact per-response latency. The mock runs with its default ` +
-      `data set and throttling off.`,
+      `p50/p99 are medians over rounds of each run's percentiles of exact per-response latency. Server CPU % is the server ` +
+      `process's CPU time over wall time during the run: near 100 % the server is the bottleneck; well below, the ` +
+      `load generator or other work on the two shared cores limits what is measured. The mock runs with its ` +
+      `default data set and throttling off.`,
   );
 
   const servers: HostedServer[] = [];
@@ -72,11 +74,20 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       await load({ url: `${server.baseURL}${PATH}`, connections: 10, seconds: ctx.quick ? 1 : 2, headers });
     }
     const runs = new Map<string, LoadResult[]>();
+    // CPU share of the server process during each run: near 100 % means the server is the bottleneck; well
+    // below means the load generator (sharing the machine's two cores) limits what is measured.
+    const busy = new Map<string, number[]>();
     for (let round = 0; round < rounds; round++) {
       for (const connections of levels) {
         for (const server of rotate(servers, round + connections)) {
           const key = `${server.kind}@${connections}`;
+          const before = await server.cpu();
           const result = await load({ url: `${server.baseURL}${PATH}`, connections, seconds, headers });
+          const after = await server.cpu();
+          busy.set(key, [
+            ...(busy.get(key) ?? []),
+            (100 * (after.cpuMicros - before.cpuMicros)) / (after.wallMicros - before.wallMicros),
+          ]);
           runs.set(key, [...(runs.get(key) ?? []), result]);
           ctx.log(`${key}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, non-2xx ${result.non2xx}`);
         }
@@ -97,6 +108,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
             {
               'p50 ms': median(list.map((x) => x.p50)),
               'p99 ms': median(list.map((x) => x.p99)),
+              'server CPU %': median(busy.get(key) ?? [0]),
               ...(bad > 0 ? { 'non-2xx or errors': bad } : {}),
             },
           ),

@@ -158,6 +158,10 @@ serveIpc({
   conversations: () => requireMock().conversations(),
   journalLength: () => requireMock().journal().length,
   memory: () => process.memoryUsage(),
+  cpu: () => {
+    const { user, system } = process.cpuUsage();
+    return { cpuMicros: user + system, wallMicros: Number(process.hrtime.bigint() / 1000n) };
+  },
   profileStart: async () => {
     stopProfile = await startProfile();
     return true;

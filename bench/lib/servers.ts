@@ -19,6 +19,8 @@ export interface HostedServer extends Started {
   profileStart(): Promise<void>;
   /** Stops the server's CPU profile and summarises it. */
   profileStop(): Promise<ProfileSummary>;
+  /** CPU time used by the server process so far, and a wall-clock reading, in microseconds. */
+  cpu(): Promise<{ cpuMicros: number; wallMicros: number }>;
   /** Closes the server and ends the child process. */
   close(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export async function startHosted(args: StartArgs, nodeArgs: readonly string[] =
         await ipcCall(child, 'profileStart');
       },
       profileStop: () => ipcCall<ProfileSummary>(child, 'profileStop'),
+      cpu: () => ipcCall(child, 'cpu'),
       close: async () => {
         await ipcCall(child, 'close', undefined, 10_000).catch(() => undefined);
         await stopChild(child);
