@@ -355,10 +355,7 @@ class MockServerImpl implements MockServer {
   }
 
   leads(): readonly Lead[] {
-    const book = this.#store.leads;
-    return [...book.conversations.flatMap((conversation) => conversation.leads), ...book.failed].sort(
-      (a, b) => (a.receivedAt < b.receivedAt ? -1 : a.receivedAt > b.receivedAt ? 1 : 0),
-    );
+    return [...this.#store.leads.all];
   }
 
   close(): Promise<void> {

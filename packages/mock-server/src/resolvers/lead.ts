@@ -58,7 +58,7 @@ function processLead(
       deduplicated: false,
       conversationId: null,
     };
-    store.leads.failed.push(lead);
+    store.leads.fail(lead);
     return lead;
   };
   try {

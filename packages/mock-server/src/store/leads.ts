@@ -74,9 +74,16 @@ export interface Conversation {
 
 /** The leads and conversations of every company, with the 15-minute deduplication index. */
 export class LeadBook {
+  /** Conversations, oldest first. */
   readonly conversations: Conversation[] = [];
-  readonly failed: Lead[] = [];
+  /** Every lead received, in arrival order, including failed ones. */
+  readonly all: Lead[] = [];
   readonly #latest = new Map<string, { conversation: Conversation; atMs: number }>();
+
+  /** Records a lead whose processing failed (it joins no conversation). */
+  fail(lead: Lead): void {
+    this.all.push(lead);
+  }
 
   /**
    * Files a processed lead: joins the phone's conversation when its latest lead is at most
@@ -95,6 +102,7 @@ export class LeadBook {
     const latest = this.#latest.get(key);
     if (latest && nowMs - latest.atMs <= LEAD_DEDUP_WINDOW_MS) {
       const lead = makeLead(latest.conversation.id, true);
+      this.all.push(lead);
       latest.conversation.leads.push(lead);
       latest.conversation.lastLeadAt = lead.receivedAt;
       latest.atMs = nowMs;
@@ -102,6 +110,7 @@ export class LeadBook {
     }
     const id = newId();
     const lead = makeLead(id, false);
+    this.all.push(lead);
     const conversation: Conversation = {
       id,
       companyId: source.companyId,

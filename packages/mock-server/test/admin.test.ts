@@ -1,0 +1,181 @@
+import { ERROR_DETAILS } from '@company-data/contract';
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../src/index.js';
+import { AUDIENCE_TOKEN, sampleFixture } from './support/fixture-sample.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely.
+type Loose = any;
+
+describe('admin HTTP API', () => {
+  let server: MockServer;
+  beforeEach(async () => {
+    server = await startMockServer({ port: 0, adminToken: 'admin-secret' });
+  });
+  afterEach(() => server.close());
+
+  async function admin(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await request(`${server.apiRoot}/__admin/${path}`, {
+      method: method as 'GET',
+      headers: {
+        authorization: 'Bearer admin-secret',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, json: (text ? JSON.parse(text) : undefined) as Loose };
+  }
+  async function api(path: string, key = server.keys.valid) {
+    const response = await request(`${server.baseURL}${path}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      json: (await response.body.json()) as Loose,
+    };
+  }
+  async function webhook(url: string, body: unknown) {
+    const response = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.statusCode, json: (await response.body.json()) as Loose };
+  }
+
+  it('requires the admin token', async () => {
+    expect((await admin('GET', '', undefined, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect(
+      (await admin('GET', '', undefined, { authorization: `Bearer ${server.keys.valid}` })).json,
+    ).toEqual({
+      error: { detail: 'Invalid admin token.' },
+    });
+    expect(server.adminToken).toBe('admin-secret');
+  });
+
+  it('describes the server', async () => {
+    const { status, json } = await admin('GET', '');
+    expect(status).toBe(200);
+    expect(json).toEqual({
+      baseURL: server.baseURL,
+      apiRoot: server.apiRoot,
+      keys: server.keys,
+      tokens: server.tokens,
+      now: '2026-06-01T12:00:00.000Z',
+    });
+  });
+
+  it('moves the clock', async () => {
+    expect((await admin('GET', 'clock')).json).toEqual({ now: '2026-06-01T12:00:00.000Z' });
+    expect((await admin('POST', 'clock/advance', { ms: 60_000 })).json).toEqual({
+      now: '2026-06-01T12:01:00.000Z',
+    });
+    expect((await admin('POST', 'clock/set', { time: '2027-01-01T00:00:00Z' })).json.now).toBe(
+      '2027-01-01T00:00:00.000Z',
+    );
+    expect(server.clock.now().toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect((await admin('POST', 'clock/advance', { ms: -1 })).status).toBe(400);
+    expect((await admin('POST', 'clock/set', { time: 'never' })).json.error.detail).toMatch(/valid time/);
+  });
+
+  it('creates, revokes and expires keys', async () => {
+    const created = await admin('POST', 'keys', { name: 'ci', permissions: ['users'] });
+    expect(created.status).toBe(201);
+    const value: string = created.json.value;
+    expect(value).toMatch(/^svc_live_/);
+    expect((await api('/users/', value)).status).toBe(200);
+    expect((await api('/calls/', value)).status).toBe(403);
+    await admin('POST', 'keys/revoke', { value });
+    expect((await api('/users/', value)).json.error.detail).toBe(ERROR_DETAILS.invalidKey);
+    const other = (await admin('POST', 'keys', { value: 'svc_live_admin_made', expiresAt: null })).json.value;
+    await admin('POST', 'keys/expire', { value: other });
+    expect((await api('/users/', other)).json.error.detail).toBe(ERROR_DETAILS.expiredKey);
+    expect((await admin('POST', 'keys/revoke', { value: 'svc_live_nobody' })).json.error.detail).toBe(
+      'Unknown API key',
+    );
+    expect((await admin('POST', 'keys', { permissions: ['everything'] })).json.error.detail).toMatch(
+      /^permissions/,
+    );
+  });
+
+  it('sets throttle quotas', async () => {
+    await admin('POST', 'throttle', { limit: 1, windowSeconds: 30 });
+    expect((await api('/teams/')).status).toBe(200);
+    const throttled = await api('/teams/');
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers['retry-after']).toBe('30');
+    await admin('POST', 'throttle', false);
+    expect((await api('/teams/')).status).toBe(200);
+    expect((await admin('POST', 'throttle', { limit: 0, windowSeconds: 1 })).status).toBe(400);
+  });
+
+  it('injects faults by path or pattern', async () => {
+    expect((await admin('POST', 'faults', { path: '/v1/teams/', status: 503 })).status).toBe(201);
+    expect((await api('/teams/')).status).toBe(503);
+    await admin('POST', 'faults', {
+      pathPattern: '^/v1/users/',
+      status: 500,
+      body: { oops: true },
+      times: 2,
+    });
+    expect((await api('/users/')).json).toEqual({ oops: true });
+    await admin('POST', 'faults', { pathPattern: 'x', path: '/v1/' });
+    expect((await admin('POST', 'faults', { pathPattern: 'x', path: '/v1/' })).json.error.detail).toMatch(
+      /not both/,
+    );
+  });
+
+  it('shows and clears the journal, which never includes admin requests', async () => {
+    await api('/teams/?page=1');
+    const { json } = await admin('GET', 'journal');
+    expect(json.data).toHaveLength(1);
+    expect(json.data[0]).toMatchObject({ path: '/v1/teams/', query: { page: '1' }, outcome: 'served' });
+    await admin('DELETE', 'journal');
+    expect((await admin('GET', 'journal')).json.data).toEqual([]);
+  });
+
+  it('shows members, conversations and leads, and makes lead processing fail', async () => {
+    await webhook(`${server.baseURL}/outbound-campaigns/webhook/${server.tokens.audience}/`, {
+      email: 'x@example.com',
+    });
+    const members = await admin('GET', `audiences/${server.tokens.audience}/members`);
+    expect(members.json.data.map((m: { email: string }) => m.email)).toEqual(['x@example.com']);
+    expect((await admin('GET', 'audiences/3f0c2a9e-4b1d-4c1e-9a7b-2d5e8f6a1b3c/members')).status).toBe(400);
+
+    await admin('POST', 'leads/fail', { times: 1 });
+    const lead = `${server.apiRoot}/messaging-agent/webhook/${server.tokens.lead}/`;
+    expect((await webhook(lead, { phone_number: '415-555-0110' })).status).toBe(200);
+    expect((await webhook(lead, { phone_number: '415-555-0110' })).status).toBe(200);
+    expect((await admin('GET', 'conversations')).json.data).toHaveLength(1);
+    const leads = (await admin('GET', 'leads')).json.data;
+    expect(leads.map((l: { status: string }) => l.status)).toEqual(['failed', 'queued']);
+  });
+
+  it('loads fixtures, reseeds and resets', async () => {
+    const bad = await admin('POST', 'fixture', { companies: [{ name: 'A', users: [{ id: 'nope' }] }] });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.detail).toMatch(/companies\[0\]\.users\[0\]/);
+    expect(bad.json.error.issues.length).toBeGreaterThan(1);
+    const loaded = await admin('POST', 'fixture', sampleFixture());
+    expect(loaded.json.tokens.audience).toBe(AUDIENCE_TOKEN);
+    expect((await api('/users/', 'svc_live_fixture_key')).json.pagination.count).toBe(2);
+
+    const reseeded = await admin('POST', 'seed', { seed: 5, sizes: { users: 2 } });
+    expect((await api('/users/', reseeded.json.keys.valid)).json.pagination.count).toBe(2);
+    await admin('POST', 'clock/advance', { ms: 1000 });
+    expect((await admin('POST', 'reset')).json.now).toBe('2026-06-01T12:00:00.000Z');
+    expect((await admin('POST', 'seed', { sizes: { users: -1 } })).status).toBe(400);
+  });
+
+  it('answers 404, 405, 400, 413 and 415 for bad admin requests', async () => {
+    expect((await admin('GET', 'nothing')).status).toBe(404);
+    expect((await admin('GET', 'reset')).status).toBe(405);
+    expect((await admin('POST', 'clock/advance', '{')).status).toBe(400);
+    expect((await admin('POST', 'clock/advance', 'ms=1', { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await admin('POST', 'fixture', 'x'.repeat(2 * 1024 * 1024))).status).toBe(413);
+    expect((await admin('GET', 'audiences/%E0%A4%A/members')).status).toBe(400);
+  });
+});

@@ -1,0 +1,120 @@
+import { Readable } from 'node:stream';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { createMockServer, DEFAULT_NOW, MockClock, startMockServer, toEpochMs } from '../src/index.js';
+
+describe('clock', () => {
+  it('advances, jumps and resets', () => {
+    const clock = new MockClock();
+    expect(clock.now().toISOString()).toBe('2026-06-01T12:00:00.000Z');
+    expect(clock.nowMs()).toBe(toEpochMs(DEFAULT_NOW));
+    clock.advance(1000);
+    clock.set(new Date('2030-01-01T00:00:00Z'));
+    expect(clock.nowMs()).toBe(Date.UTC(2030, 0, 1));
+    clock.set(0);
+    expect(clock.nowMs()).toBe(0);
+    clock.reset();
+    expect(clock.nowMs()).toBe(clock.initialMs());
+  });
+
+  it('refuses bad times', () => {
+    expect(() => new MockClock('not a time')).toThrow(RangeError);
+    const clock = new MockClock(0);
+    expect(() => clock.advance(-1)).toThrow(RangeError);
+    expect(() => clock.advance(Number.NaN)).toThrow(RangeError);
+    expect(() => clock.set('soon')).toThrow(RangeError);
+  });
+});
+
+describe('controls', () => {
+  it('validates keys, throttles and lead failures', () => {
+    const server = createMockServer();
+    expect(() => server.createKey({ value: server.keys.valid })).toThrow(/already exists/);
+    expect(() => server.createKey({ value: 'has space' })).toThrow(/no spaces/);
+    expect(() => server.createKey({ company: 'Nobody Inc' })).toThrow(/Unknown company/);
+    expect(server.createKey({ company: 'Globex Contact Center' })).toMatch(/^svc_live_/);
+    expect(() => server.revokeKey('svc_live_unknown')).toThrow(/Unknown API key/);
+    expect(() => server.setThrottle({ limit: 0, windowSeconds: 1 })).toThrow(RangeError);
+    expect(() => server.setThrottle({ limit: 1, windowSeconds: 0 })).toThrow(RangeError);
+    expect(() => server.injectLeadFailure(0)).toThrow(RangeError);
+    expect(() => server.members('nope')).toThrow(/No audience/);
+  });
+
+  it('opens a fresh throttle window when the clock goes back', async () => {
+    const server = createMockServer({ throttle: { limit: 1, windowSeconds: 60 } });
+    const get = async () =>
+      (
+        await request(`${server.baseURL}/teams/`, {
+          dispatcher: server.dispatcher,
+          headers: { authorization: `Bearer ${server.keys.valid}` },
+        })
+      ).statusCode;
+    expect(await get()).toBe(200);
+    expect(await get()).toBe(429);
+    server.clock.set('2026-01-01T00:00:00Z');
+    expect(await get()).toBe(200);
+  });
+
+  it('keeps the most recent journal entries up to the limit, or none', async () => {
+    const limited = createMockServer({ journalLimit: 3, throttle: false });
+    for (let page = 1; page <= 5; page++) {
+      const response = await request(`${limited.baseURL}/teams/?page=${page}`, {
+        dispatcher: limited.dispatcher,
+      });
+      await response.body.dump();
+    }
+    expect(limited.journal().map((entry) => entry.query.page)).toEqual(['3', '4', '5']);
+    const silent = createMockServer({ journalLimit: 0 });
+    await (await request(`${silent.baseURL}/teams/`, { dispatcher: silent.dispatcher })).body.dump();
+    expect(silent.journal()).toEqual([]);
+  });
+});
+
+describe('listener details', () => {
+  it('binds any interface and reports a loopback address', async () => {
+    const server = await startMockServer({ host: '0.0.0.0' });
+    expect(server.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    await server.close();
+    await server.close();
+  });
+
+  it('answers a chunked body above the limit with 413', async () => {
+    const server = await startMockServer({ maxBodyBytes: 16 });
+    async function* chunks() {
+      for (let i = 0; i < 20; i++) yield Buffer.from('{"email":"a@b.co"}');
+    }
+    const response = await request(
+      `${server.baseURL}/outbound-campaigns/webhook/${server.tokens.audience}/`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Readable.from(chunks()),
+      },
+    );
+    expect(response.statusCode).toBe(413);
+    await response.body.dump();
+    await server.close();
+  });
+
+  it('gives up on a delayed answer when the client goes away', async () => {
+    const server = await startMockServer();
+    server.injectFault({ path: '/v1/teams/', delayMs: 60_000 });
+    const controller = new AbortController();
+    const pending = request(`${server.baseURL}/teams/`, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toThrow(/abort/i);
+    const after = await request(`${server.baseURL}/teams/`, {
+      headers: { authorization: `Bearer ${server.keys.valid}` },
+    });
+    expect(after.statusCode).toBe(200);
+    await after.body.dump();
+    await server.close();
+  });
+
+  it('fails to start on a port in use', async () => {
+    const first = await startMockServer();
+    const port = Number(new URL(first.apiRoot).port);
+    await expect(startMockServer({ port })).rejects.toThrow(/EADDRINUSE/);
+    await first.close();
+  });
+});
