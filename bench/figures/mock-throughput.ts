@@ -32,7 +32,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     `autocannon (in the figure's process) against each server in its own child process, all on 127.0.0.1: ` +
       `GET /v1${PATH} with a valid key, ${seconds} s per run, ${rounds} interleaved rounds per connection level ` +
       `(${levels.join(' and ')} connections), after a 2 s warm-up of each server. req/s = completed / duration; ` +
-      `p50/p99 are medians over rounds of each run's percentiles of exact per-response latency. Server CPU % is the server ` +
+      `p50/p99 are medians over rounds of each run's percentiles of exact per-response latency. Server CPU µs/req is its CPU time per completed request. Server CPU % is the server ` +
       `process's CPU time over wall time during the run: near 100 % the server is the bottleneck; well below, the ` +
       `load generator or other work on the two shared cores limits what is measured. The mock runs with its ` +
       `default data set and throttling off.`,
@@ -77,6 +77,8 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     // CPU share of the server process during each run: near 100 % means the server is the bottleneck; well
     // below means the load generator (sharing the machine's two cores) limits what is measured.
     const busy = new Map<string, number[]>();
+    // Server CPU time per request: far less sensitive to a busy machine than req/s, a cross-check of the ratios.
+    const cpuPerRequest = new Map<string, number[]>();
     for (let round = 0; round < rounds; round++) {
       for (const connections of levels) {
         for (const server of rotate(servers, round + connections)) {
@@ -87,6 +89,10 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
           busy.set(key, [
             ...(busy.get(key) ?? []),
             (100 * (after.cpuMicros - before.cpuMicros)) / (after.wallMicros - before.wallMicros),
+          ]);
+          cpuPerRequest.set(key, [
+            ...(cpuPerRequest.get(key) ?? []),
+            (after.cpuMicros - before.cpuMicros) / Math.max(1, result.total),
           ]);
           runs.set(key, [...(runs.get(key) ?? []), result]);
           ctx.log(`${key}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, non-2xx ${result.non2xx}`);
@@ -109,6 +115,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
               'p50 ms': median(list.map((x) => x.p50)),
               'p99 ms': median(list.map((x) => x.p99)),
               'server CPU %': median(busy.get(key) ?? [0]),
+              'server CPU µs/req': median(cpuPerRequest.get(key) ?? [0]),
               ...(bad > 0 ? { 'non-2xx or errors': bad } : {}),
             },
           ),
@@ -134,6 +141,16 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       }
       r.check(atLeast(idBare, labelBare, own / bare, 0.4));
       r.check(atLeast(idNaive, labelNaive, own / naive, 4));
+    }
+
+    for (const connections of levels) {
+      const cpu = (kind: string) => median(cpuPerRequest.get(`${kind}@${connections}`) ?? [Number.NaN]);
+      if (!mockReady) break;
+      r.note(
+        `Cross-check from server CPU time per request at ${connections} connections (insensitive to other load): ` +
+          `bare / listener = ${(cpu('bare') / cpu('mock')).toFixed(2)}×, naive / listener = ` +
+          `${(cpu('msw-naive') / cpu('mock')).toFixed(2)}× (the throughput ratios a saturated server would show).`,
+      );
     }
 
     // A miss gets short CPU profiles of the listener and of the bare server under the same load, compared
