@@ -26,7 +26,9 @@ function verdict(check: Check): string {
 }
 
 function checkValue(check: Check): string {
-  return check.value === null ? '—' : `${fmt(check.value)}${check.unit === '×' ? '×' : ` ${check.unit}`}`;
+  if (check.value === null) return '—';
+  if (check.unit === 'bool') return check.value ? 'yes' : 'no';
+  return `${fmt(check.value)}${check.unit === '×' ? '×' : ` ${check.unit}`}`;
 }
 
 function cell(text: string): string {
