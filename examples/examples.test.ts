@@ -1,0 +1,315 @@
+// Runs every example script as a user would, as a child process against a started mock server, and checks
+// its real output against the mock's data and state.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { type MockServer, type StartMockServerOptions, startMockServer } from '@company-data/mock-server';
+import type { Call, Pagination, Recording, RecordingTranscript, User } from '@company-data/sdk';
+import { request } from 'undici';
+import { afterAll, describe, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** How the examples run from a clone: TypeScript through tsx, workspace packages from their sources. */
+const TSX = ['--conditions=@company-data/source', '--import', 'tsx'];
+const RUN_TIMEOUT_MS = 30_000;
+// Each example is a few processes of tsx; the tests run concurrently, so each gets time for a busy machine.
+const TEST_TIMEOUT_MS = 90_000;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a fresh shell: no COMPANY_DATA_* variable from ours leaks into the example. */
+function envWith(variables: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('COMPANY_DATA_')),
+  );
+  return { ...env, NO_COLOR: '1', ...variables };
+}
+
+function start(args: readonly string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, args, { cwd: ROOT, env: envWith(env), stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Runs a command to its end (killed after RUN_TIMEOUT_MS) and collects its output. */
+async function finish(child: ChildProcess): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  return { code, signal, stdout, stderr };
+}
+
+function runExample(script: string, args: readonly string[], env: Record<string, string>): Promise<Run> {
+  return finish(start([...TSX, join('examples', script), ...args], env));
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+/** A mock server on a free port, closed when the test ends (tests run concurrently, each with its own). */
+async function mockServer(
+  onTestFinished: (close: () => Promise<void>) => void,
+  options: StartMockServerOptions = {},
+): Promise<MockServer> {
+  const mock = await startMockServer({ port: 0, ...options });
+  onTestFinished(() => mock.close());
+  return mock;
+}
+
+/** The API as a user's key sees it: the data environment of every data example. */
+const apiEnv = (mock: MockServer) => ({
+  COMPANY_DATA_API_KEY: mock.keys.valid,
+  COMPANY_DATA_BASE_URL: mock.baseURL,
+});
+
+/** Ground truth read straight from the mock over HTTP, independently of the SDK. */
+async function api<T>(mock: MockServer, path: string): Promise<T> {
+  const response = await request(`${mock.baseURL}${path}`, {
+    headers: { authorization: `Bearer ${mock.keys.valid}` },
+  });
+  if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}`);
+  return (await response.body.json()) as T;
+}
+type List<T> = { data: T[]; pagination: Pagination };
+
+async function everyCall(mock: MockServer): Promise<Call[]> {
+  const calls: Call[] = [];
+  for (let page = 1; ; page++) {
+    const { data, pagination } = await api<List<Call>>(mock, `/calls/?page_size=100&page=${page}`);
+    calls.push(...data);
+    if (page >= pagination.total_pages) return calls;
+  }
+}
+
+// Concurrent: the examples spend their time starting processes, which overlap well.
+describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
+  describe('list-active-users.ts', () => {
+    it('prints every active user, one per line', async ({ expect, onTestFinished }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { users: 30 } });
+      const run = await runExample('list-active-users.ts', [], apiEnv(mock));
+      expect(run.code, run.stderr).toBe(0);
+      const { data: active } = await api<List<User>>(mock, '/users/?is_active=true&page_size=100');
+      expect(active.length).toBeGreaterThan(0);
+      expect(lines(run.stdout).map((line) => line.split('\t')[1])).toEqual(active.map((user) => user.email));
+      expect(run.stderr).toContain(`${active.length} active users`);
+    });
+
+    it('names the missing environment variable', async ({ expect, onTestFinished }) => {
+      const mock = await mockServer(onTestFinished);
+      const run = await runExample('list-active-users.ts', [], { COMPANY_DATA_BASE_URL: mock.baseURL });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('COMPANY_DATA_API_KEY');
+      expect(mock.journal()).toEqual([]);
+    });
+  });
+
+  describe('iterate-calls.ts', () => {
+    it('reads every call of every page', async ({ expect, onTestFinished }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 240 } });
+      const run = await runExample('iterate-calls.ts', [], apiEnv(mock));
+      expect(run.code, run.stderr).toBe(0);
+      const calls = await everyCall(mock);
+      const output = lines(run.stdout);
+      expect(output[0]).toBe('240 calls');
+      const bySource = output.slice(1).filter((line) => line.startsWith('  '));
+      const counted = Object.fromEntries(bySource.map((line) => line.trim().split(/\s+/)));
+      expect(counted).toEqual(
+        Object.fromEntries(
+          ['integration', 'voice_agent']
+            .map((source) => [source, String(calls.filter((call) => call.source === source).length)])
+            .filter(([, count]) => count !== '0'),
+        ),
+      );
+      expect(output).toContain(`booked: ${calls.filter((call) => call.is_booked).length}`);
+    });
+  });
+
+  describe('export-calls-ndjson.ts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('exports every call once, in order, to a file and to stdout, with progress on stderr', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 530 } });
+      const file = join(dir, 'calls.ndjson');
+      const toFile = await runExample('export-calls-ndjson.ts', [file], apiEnv(mock));
+      expect(toFile.code, toFile.stderr).toBe(0);
+      const exported = lines(readFileSync(file, 'utf8')).map((line) => JSON.parse(line) as Call);
+      const calls = await everyCall(mock);
+      expect(exported).toHaveLength(530);
+      expect(new Set(exported.map((call) => call.id)).size).toBe(530);
+      expect(exported.map((call) => call.id)).toEqual(calls.map((call) => call.id));
+      // Not a terminal: one progress line per page, counted against the total from the pagination.
+      const progress = lines(toFile.stderr).filter((line) => line.startsWith('['));
+      expect(progress).toHaveLength(6);
+      expect(progress.at(0)).toMatch(/\] 100\/530 calls 19%$/);
+      expect(progress.at(-1)).toMatch(/^\[#{30}\] 530\/530 calls 100%$/);
+      expect(toFile.stderr).toContain(`Exported 530 calls to ${file}`);
+
+      const toStdout = await runExample('export-calls-ndjson.ts', ['--concurrency', '1'], apiEnv(mock));
+      expect(toStdout.code, toStdout.stderr).toBe(0);
+      expect(toStdout.stdout).toBe(readFileSync(file, 'utf8'));
+    });
+  });
+
+  describe('latest-transcripts.ts', () => {
+    it('prints the transcripts of the newest recordings', async ({ expect, onTestFinished }) => {
+      const mock = await mockServer(onTestFinished);
+      const run = await runExample('latest-transcripts.ts', ['--count', '2'], apiEnv(mock));
+      expect(run.code, run.stderr).toBe(0);
+      const { data: newest } = await api<List<Recording>>(mock, '/recordings/?page_size=2');
+      const headings = lines(run.stdout).filter((line) => line.startsWith('# '));
+      expect(headings).toEqual(newest.map((recording) => `# ${recording.name} (${recording.id})`));
+      for (const recording of newest) {
+        const {
+          data: { transcript },
+        } = await api<{ data: RecordingTranscript }>(mock, `/recordings/${recording.id}/transcript/`);
+        for (const segment of transcript)
+          expect(run.stdout).toContain(`  ${segment.speaker}: ${segment.text}\n`);
+      }
+      expect(mock.journal().filter((entry) => entry.path.endsWith('/transcript/'))).toHaveLength(4);
+    });
+  });
+
+  describe('lead-form-server.ts', () => {
+    it('serves the form, submits posted leads with the SDK, refuses one without a phone, stops on SIGTERM', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished);
+      // A bare token plus the base URL (the webhook URL works too: import-contacts uses it); no API key.
+      const server = start([...TSX, 'examples/lead-form-server.ts', '--port', '0'], {
+        COMPANY_DATA_BASE_URL: mock.baseURL,
+        COMPANY_DATA_LEAD_WEBHOOK: mock.tokens.lead,
+      });
+      const exited = finish(server);
+      try {
+        const stdout = createInterface({ input: server.stdout as NodeJS.ReadableStream });
+        let origin: string | undefined;
+        for await (const line of stdout) {
+          origin = /^Lead form on (http:\/\/\S+)\//.exec(line)?.[1];
+          if (origin) break;
+        }
+        expect(origin).toBeDefined();
+
+        const form = await request(`${origin}/`);
+        expect(form.statusCode).toBe(200);
+        expect(await form.body.text()).toContain('name="phone_number"');
+
+        const posted = await request(`${origin}/leads`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            referer: 'https://acme.example/quote',
+          },
+          body: new URLSearchParams({
+            customer_name: 'Grace Hopper',
+            phone_number: '(415) 555-0100',
+            service_type: 'roof repair',
+            notes: '',
+          }).toString(),
+        });
+        expect(posted.statusCode).toBe(200);
+        expect(await posted.body.text()).toContain('Thank you');
+        const [conversation, ...others] = mock.conversations();
+        expect(others).toEqual([]);
+        expect(conversation?.phone).toBe('+14155550100');
+        expect(conversation?.leads[0]?.body).toEqual({
+          phone_number: '(415) 555-0100',
+          customer_name: 'Grace Hopper',
+          service_type: 'roof repair',
+          page_url: 'https://acme.example/quote',
+        });
+
+        const noPhone = await request(`${origin}/leads`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ customer_name: 'Nobody' }),
+        });
+        expect(noPhone.statusCode).toBe(422);
+        expect(await noPhone.body.json()).toEqual({ ok: false, error: 'Please enter your phone number.' });
+        expect(mock.leads()).toHaveLength(1);
+      } finally {
+        server.kill('SIGTERM');
+      }
+      const run = await exited;
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('POST /leads 200');
+      expect(run.stdout).toMatch(/SIGTERM received, stopping\nStopped\n$/);
+    });
+  });
+
+  describe('import-contacts.ts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('adds the sample contacts once; a second run adds nothing', async ({ expect, onTestFinished }) => {
+      const mock = await mockServer(onTestFinished);
+      // The webhook URL alone is enough: no API key, no base URL.
+      const env = {
+        COMPANY_DATA_AUDIENCE_WEBHOOK: `${mock.baseURL}/outbound-campaigns/webhook/${mock.tokens.audience}/`,
+      };
+      const first = await runExample('import-contacts.ts', ['examples/contacts.csv'], env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(lines(first.stdout).at(-1)).toBe('4 added, 1 already there, 0 rejected');
+      const members = mock.members(mock.tokens.audience);
+      expect(members.map(({ first_name, phone, email }) => ({ first_name, phone, email }))).toEqual([
+        { first_name: 'Ada', phone: '+14155550123', email: 'ada@example.com' },
+        { first_name: 'Grace', phone: '+14155550199', email: 'grace@example.com' },
+        { first_name: 'Alan', phone: '', email: 'alan@example.com' },
+        { first_name: 'Katherine', phone: '+14155550142', email: '' },
+      ]);
+      expect(members[1]?.custom_fields).toEqual({ plan: 'silver', notes: 'Prefers texts, after 5 pm' });
+      expect(members[3]?.custom_fields).toEqual({ plan: 'gold', notes: 'Said "call me Kathy"' });
+      expect(first.stdout).toContain(`line 6: already in the audience ${members[0]?.id}`);
+
+      const second = await runExample('import-contacts.ts', ['examples/contacts.csv'], env);
+      expect(second.code, second.stderr).toBe(0);
+      expect(lines(second.stdout).at(-1)).toBe('0 added, 5 already there, 0 rejected');
+      expect(mock.members(mock.tokens.audience)).toEqual(members);
+    });
+
+    it('reports the rows it cannot import, imports the others, and exits with 1', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished);
+      const file = join(dir, 'mixed.csv');
+      writeFileSync(file, 'first_name,phone,email\r\nNo,,\r\nBad,12,\r\nGood,415-555-0177,\r\n');
+      const run = await runExample('import-contacts.ts', [file], {
+        ...apiEnv(mock),
+        COMPANY_DATA_AUDIENCE_WEBHOOK: mock.tokens.audience,
+      });
+      expect(run.code).toBe(1);
+      expect(lines(run.stdout).at(-1)).toBe('1 added, 0 already there, 2 rejected');
+      expect(run.stderr).toMatch(/line 2: rejected: .*phone or email/);
+      expect(run.stderr).toMatch(/line 3: rejected: .*not a valid phone number/);
+      expect(mock.members(mock.tokens.audience).map((member) => member.first_name)).toEqual(['Good']);
+    });
+  });
+
+  describe('with-mock.mjs', () => {
+    it('runs an example against a throwaway mock server, as the README shows', async ({ expect }) => {
+      const run = await finish(start(['examples/with-mock.mjs', 'examples/list-active-users.ts'], {}));
+      expect(run.code, run.stderr).toBe(0);
+      expect(lines(run.stdout).length).toBeGreaterThan(0);
+      expect(run.stderr).toMatch(/\d+ active users/);
+    });
+  });
+});

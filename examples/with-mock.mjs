@@ -1,0 +1,53 @@
+// Runs one example against a throwaway mock server, so it works without an account:
+//
+//   node examples/with-mock.mjs examples/list-active-users.ts [arguments of the example]
+//
+// It starts the mock server's CLI (`company-data-mock --port 0 --json`) from this repository's sources,
+// sets COMPANY_DATA_API_KEY, COMPANY_DATA_BASE_URL, COMPANY_DATA_AUDIENCE_WEBHOOK and
+// COMPANY_DATA_LEAD_WEBHOOK from what it prints, runs the example with tsx and stops the server when the
+// example ends. Nothing is built first: workspace packages resolve to their TypeScript sources.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const [example, ...args] = process.argv.slice(2);
+if (!example) {
+  console.error('Usage: node examples/with-mock.mjs <example file> [arguments]');
+  process.exit(2);
+}
+
+const typescript = ['--conditions=@company-data/source', '--import', import.meta.resolve('tsx')];
+const cli = fileURLToPath(new URL('../packages/mock-server/src/bin.ts', import.meta.url));
+
+const mock = spawn(process.execPath, [...typescript, cli, '--port', '0', '--json'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const [firstLine] = await Promise.race([
+  once(createInterface({ input: mock.stdout }), 'line'),
+  once(mock, 'exit').then(([code]) => {
+    throw new Error(`The mock server exited with code ${code} before it started`);
+  }),
+]);
+const { baseURL, apiRoot, keys, tokens } = JSON.parse(firstLine);
+console.error(`Mock server at ${baseURL}; it stops when the example ends.\n`);
+
+const child = spawn(process.execPath, [...typescript, example, ...args], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    COMPANY_DATA_API_KEY: keys.valid,
+    COMPANY_DATA_BASE_URL: baseURL,
+    COMPANY_DATA_AUDIENCE_WEBHOOK: `${baseURL}/outbound-campaigns/webhook/${tokens.audience}/`,
+    COMPANY_DATA_LEAD_WEBHOOK: `${apiRoot}/messaging-agent/webhook/${tokens.lead}/`,
+  },
+});
+// Ctrl+C reaches the example (and the mock server) directly; this process waits for the example to end.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+
+const [code, signal] = await once(child, 'exit');
+if (mock.exitCode === null) {
+  mock.kill('SIGTERM');
+  await once(mock, 'exit');
+}
+process.exitCode = code ?? (signal ? 1 : 0);
