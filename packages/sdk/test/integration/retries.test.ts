@@ -90,7 +90,7 @@ describe.each(targets)('retries, timeouts and aborts ($name)', (target: Target) 
   });
 
   it('times out a slow attempt with a TimeoutError, and retries it like a connection error', async () => {
-    const { mock, client } = await setup({ timeout: 50 });
+    const { mock, client } = await setup({ timeout: 250 });
     mock.injectFault({ path: '/v1/users/', delayMs: 5_000 });
     const error = await client.users.list({}, { maxRetries: 0 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
