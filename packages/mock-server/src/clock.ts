@@ -1,7 +1,21 @@
-/** A time the clock accepts: a `Date`, an ISO 8601 string or epoch milliseconds. */
+/**
+ * A time the clock accepts: a `Date`, an ISO 8601 string or epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * const times: TimeInput[] = [new Date(), '2026-06-01T12:00:00Z', 1_780_315_200_000];
+ * ```
+ */
 export type TimeInput = Date | string | number;
 
-/** The default initial time of every mock server's clock. */
+/**
+ * The default initial time of every mock server's clock.
+ *
+ * @example
+ * ```ts
+ * expect(createMockServer().clock.now().toISOString()).toBe(new Date(DEFAULT_NOW).toISOString());
+ * ```
+ */
 export const DEFAULT_NOW = '2026-06-01T12:00:00Z';
 
 /**

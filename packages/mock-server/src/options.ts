@@ -31,7 +31,14 @@ export interface MockServerOptions {
   adminToken?: string;
 }
 
-/** Record counts of the primary company; each is optional. */
+/**
+ * Record counts of the primary company; each is optional.
+ *
+ * @example
+ * ```ts
+ * createMockServer({ sizes: { calls: 1_000_000 } satisfies MockSizes });
+ * ```
+ */
 export interface MockSizes {
   /** Users (default 12; at least 1 when there are recordings or calls). */
   users?: number;
@@ -43,7 +50,21 @@ export interface MockSizes {
   calls?: number;
 }
 
-/** The default origin of in-process servers. */
+/**
+ * The default origin of in-process servers.
+ *
+ * @example
+ * ```ts
+ * createMockServer().baseURL; // `${DEFAULT_ORIGIN}/v1`
+ * ```
+ */
 export const DEFAULT_ORIGIN = 'http://company-data.mock';
-/** The default request body limit: 1 MiB. */
+/**
+ * The default request body limit: 1 MiB; larger bodies are answered 413.
+ *
+ * @example
+ * ```ts
+ * createMockServer({ maxBodyBytes: 4 * DEFAULT_MAX_BODY_BYTES });
+ * ```
+ */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -17,7 +17,7 @@ import {
   type MockTokens,
   type SeededStore,
 } from './generate/store.js';
-import type { EngineResult } from './http/engine.js';
+import type { AbortSource, EngineResult } from './http/engine.js';
 import { MockEngine } from './http/engine.js';
 import { FaultQueue, type FaultSpec } from './http/faults.js';
 import { Journal, type JournalEntry } from './http/journal.js';
@@ -75,28 +75,37 @@ export interface MockServer {
   /**
    * Revokes a key: the very next request with it gets 401 `Invalid API key.`.
    *
+   * @param value - the key value.
    * @throws Error when no key has this value.
    */
   revokeKey(value: string): void;
   /**
    * Expires a key now: the very next request with it gets 401 `API key has expired.`.
    *
+   * @param value - the key value.
    * @throws Error when no key has this value.
    */
   expireKey(value: string): void;
   /**
    * Replaces the per-key quota (and forgets current windows).
    *
+   * @param throttle - the quota, or false for none.
    * @throws RangeError for a non-positive limit or window.
    */
   setThrottle(throttle: ThrottleConfig | false): void;
   /**
    * Arms a fault for the next matching requests.
    *
+   * @param fault - what to match and how to fail.
    * @throws RangeError for invalid `times`, `delayMs` or `status`.
    */
   injectFault(fault: FaultSpec): void;
-  /** Makes the processing of the next `times` leads fail internally (they are still answered 200). */
+  /**
+   * Makes the processing of the next `times` leads fail internally (they are still answered 200).
+   *
+   * @param times - how many leads (default 1).
+   * @throws RangeError when `times` is not a positive integer.
+   */
   injectLeadFailure(times?: number): void;
   /** The requests received, oldest first. */
   journal(): readonly JournalEntry[];
@@ -120,6 +129,7 @@ export interface MockServer {
   /**
    * The members of an audience, in the order they were added.
    *
+   * @param audienceToken - the audience's webhook token.
    * @throws Error when no audience has this token.
    */
   members(audienceToken: string): readonly AudienceMember[];
@@ -131,7 +141,14 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** Options of {@link startMockServer}: the server's options plus where to listen. */
+/**
+ * Options of {@link startMockServer}: the server's options plus where to listen.
+ *
+ * @example
+ * ```ts
+ * const server = await startMockServer({ port: 4010, host: '127.0.0.1', seed: 3 });
+ * ```
+ */
 export interface StartMockServerOptions extends MockServerOptions {
   /** Port; 0 (default) picks a free one. */
   port?: number;
@@ -275,8 +292,8 @@ class MockServerImpl implements MockServer {
   }
 
   /** The transport-free entry point, for adapters. */
-  handle(request: MockRequest, signal?: AbortSignal): Promise<EngineResult> {
-    return this.#engine.handle(request, signal);
+  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
+    return this.#engine.handle(request, abort);
   }
 
   reset(): void {

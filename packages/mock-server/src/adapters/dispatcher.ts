@@ -34,14 +34,16 @@ export function createInProcessDispatcher(
 }
 
 class InProcessController implements Controller {
-  readonly #abort = new AbortController();
+  // Created on first use only: most requests never need a signal.
+  #abort: AbortController | undefined;
+  #aborted = false;
   #paused = false;
   #resumed: (() => void) | undefined;
   #onAbort: ((reason: Error) => void) | undefined;
   #reason: Error | null = null;
 
   get aborted(): boolean {
-    return this.#abort.signal.aborted;
+    return this.#aborted;
   }
 
   get paused(): boolean {
@@ -53,6 +55,10 @@ class InProcessController implements Controller {
   }
 
   get signal(): AbortSignal {
+    if (!this.#abort) {
+      this.#abort = new AbortController();
+      if (this.#aborted) this.#abort.abort(this.#reason);
+    }
     return this.#abort.signal;
   }
 
@@ -61,9 +67,10 @@ class InProcessController implements Controller {
   }
 
   abort(reason: Error): void {
-    if (this.aborted) return;
+    if (this.#aborted) return;
+    this.#aborted = true;
     this.#reason = reason;
-    this.#abort.abort(reason);
+    this.#abort?.abort(reason);
     this.#onAbort?.(reason);
   }
 
@@ -83,7 +90,7 @@ class InProcessController implements Controller {
     if (!this.#paused || this.aborted) return undefined;
     return new Promise((resolve) => {
       this.#resumed = resolve;
-      this.#abort.signal.addEventListener('abort', () => resolve(), { once: true });
+      this.signal.addEventListener('abort', () => resolve(), { once: true });
     });
   }
 }
@@ -126,18 +133,19 @@ async function drive(
       body: collector.body(),
       bodyTooLarge: collector.tooLarge,
     };
-    const result = await engine.handle(request, controller.signal);
+    const result = await engine.handle(request, controller);
     if (controller.aborted) return;
     if (result.drop) {
       fail(new errors.SocketError('other side closed'));
       return;
     }
     const { response } = result;
-    const bytes = method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(response.body);
+    const encoded = Buffer.from(response.body);
+    const bytes = method === 'HEAD' ? encoded.subarray(0, 0) : encoded;
     handler.onResponseStart?.(
       controller,
       response.status,
-      { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) },
+      { ...response.headers, 'content-length': String(encoded.length) },
       STATUS_CODES[response.status] ?? '',
     );
     for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {

@@ -79,26 +79,35 @@ async function serve(engine: MockEngine, maxBodyBytes: number, req: IncomingMess
     body: collector.body(),
     bodyTooLarge: collector.tooLarge,
   };
-  const abort = new AbortController();
-  const onClose = () => {
-    if (!res.writableFinished) abort.abort(new Error('client went away'));
+  // The abort signal is only built if an injected delay asks for it: most requests never do.
+  let abort: AbortController | undefined;
+  const source = {
+    get signal(): AbortSignal {
+      if (!abort) {
+        const controller = new AbortController();
+        abort = controller;
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort(new Error('client went away'));
+        });
+      }
+      return abort.signal;
+    },
   };
-  res.once('close', onClose);
   let result: Awaited<ReturnType<MockEngine['handle']>>;
   try {
-    result = await engine.handle(request, abort.signal);
+    result = await engine.handle(request, source);
   } catch (error) {
-    if (abort.signal.aborted) return;
+    if (abort?.signal.aborted) return;
     throw error;
   }
-  res.off('close', onClose);
   if (result.drop) {
     req.socket.destroy();
     return;
   }
   const { response } = result;
-  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
-  res.end(response.body);
+  const bytes = Buffer.from(response.body);
+  res.writeHead(response.status, { ...response.headers, 'content-length': bytes.length });
+  res.end(bytes);
 }
 
 function flatten(headers: IncomingMessage['headers']): Record<string, string | undefined> {

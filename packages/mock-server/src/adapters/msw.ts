@@ -1,5 +1,5 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
-import type { EngineResult } from '../http/engine.js';
+import type { AbortSource, EngineResult } from '../http/engine.js';
 import type { MockRequest } from '../http/types.js';
 import { BodyCollector } from './body-limit.js';
 
@@ -8,7 +8,7 @@ export interface MswTarget {
   /** The origin to intercept. */
   readonly apiRoot: string;
   /** The transport-free entry point. */
-  handle(request: MockRequest, signal?: AbortSignal): Promise<EngineResult>;
+  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
 }
 
 /**
@@ -51,7 +51,7 @@ export function createHandlers(target: MswTarget, maxBodyBytes: number): Request
             body: collector.body(),
             bodyTooLarge: collector.tooLarge,
           },
-          request.signal,
+          request,
         );
         if (result.drop) return HttpResponse.error();
         const { response } = result;

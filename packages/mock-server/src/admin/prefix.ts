@@ -1,2 +1,13 @@
-/** The path prefix of the admin HTTP API, reserved on every origin the mock answers. */
+/**
+ * The path prefix of the admin HTTP API, reserved on every origin the mock answers.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${server.apiRoot}${ADMIN_PREFIX}clock/advance`, {
+ *   method: 'POST',
+ *   headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+ *   body: JSON.stringify({ ms: 16 * 60 * 1000 }),
+ * });
+ * ```
+ */
 export const ADMIN_PREFIX = '/__admin/';

@@ -8,7 +8,14 @@ export const DEFAULT_SIZES: CompanySizes = { users: 12, teams: 4, recordings: 60
 /** The record counts of the second company. */
 export const OTHER_COMPANY_SIZES: CompanySizes = { users: 5, teams: 2, recordings: 10, calls: 20 };
 
-/** The ready-to-use API key values of a mock server. */
+/**
+ * The ready-to-use API key values of a mock server.
+ *
+ * @example
+ * ```ts
+ * const headers = { authorization: `Bearer ${server.keys.limited}` }; // 403 on recordings and calls
+ * ```
+ */
 export interface MockKeys {
   /** Primary company, all permissions. */
   readonly valid: string;
@@ -24,7 +31,14 @@ export interface MockKeys {
   readonly otherCompany: string;
 }
 
-/** The webhook tokens of the primary company. */
+/**
+ * The webhook tokens of the primary company.
+ *
+ * @example
+ * ```ts
+ * const url = `${server.apiRoot}/messaging-agent/webhook/${server.tokens.lead}/`;
+ * ```
+ */
 export interface MockTokens {
   /** Token of the primary company's audience. */
   readonly audience: string;

@@ -18,6 +18,15 @@ export type EngineResult =
   | { readonly response: MockResponse; readonly drop?: false }
   | { readonly drop: true };
 
+/**
+ * Where an adapter's abort signal can be read. Read only when an injected delay needs it, so
+ * adapters can create their AbortController lazily and keep it off the hot path.
+ */
+export interface AbortSource {
+  /** Aborts an injected delay. */
+  readonly signal: AbortSignal;
+}
+
 /** The mutable parts of a mock server the engine reads on every request. */
 export interface EngineState {
   /** The current store (replaced by reset and fixture loads). */
@@ -70,17 +79,17 @@ export class MockEngine {
    * Answers a request: applies an armed fault if one matches, otherwise resolves it, and journals it.
    *
    * @param request - the request, already read.
-   * @param signal - aborts an injected delay.
+   * @param abort - aborts an injected delay.
    * @returns the response to write, or a request to drop the connection.
    */
-  async handle(request: MockRequest, signal?: AbortSignal): Promise<EngineResult> {
+  async handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
     const state = this.#state;
     if (state.admin !== undefined && request.path.startsWith(ADMIN_PREFIX))
       return { response: state.admin(request) };
     if (state.faults.size > 0) {
       const fault = state.faults.take(request.method, request.path);
       if (fault) {
-        if (fault.delayMs) await sleep(fault.delayMs, signal);
+        if (fault.delayMs) await sleep(fault.delayMs, abort?.signal);
         if (fault.drop) {
           state.journal.record(state.clock.nowMs(), request, null, 'fault_injected');
           return DROP;

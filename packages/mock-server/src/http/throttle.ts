@@ -1,4 +1,11 @@
-/** A per-key request quota: at most `limit` requests per window of `windowSeconds`. */
+/**
+ * A per-key request quota: at most `limit` requests per window of `windowSeconds`.
+ *
+ * @example
+ * ```ts
+ * server.setThrottle({ limit: 5, windowSeconds: 60 } satisfies ThrottleConfig);
+ * ```
+ */
 export interface ThrottleConfig {
   /** Requests allowed per window (at least 1). */
   limit: number;
@@ -6,7 +13,15 @@ export interface ThrottleConfig {
   windowSeconds: number;
 }
 
-/** The default quota: generous, so only tests that lower it ever see a 429. */
+/**
+ * The default quota (1000 requests per 60 seconds per key): generous, so only tests that lower it
+ * ever see a 429.
+ *
+ * @example
+ * ```ts
+ * server.setThrottle(DEFAULT_THROTTLE); // back to the default
+ * ```
+ */
 export const DEFAULT_THROTTLE: ThrottleConfig = { limit: 1000, windowSeconds: 60 };
 
 /**

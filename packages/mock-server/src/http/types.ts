@@ -48,6 +48,11 @@ export interface MockResponse {
  * - `throttled`: 429; `fault_injected`: an injected fault answered or dropped the request;
  * - `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405),
  *   `invalid_request` (400, 413, 415).
+ *
+ * @example
+ * ```ts
+ * expect(server.journal().map((entry) => entry.outcome)).toEqual(['member_created', 'member_existing']);
+ * ```
  */
 export type JournalOutcome =
   | 'served'

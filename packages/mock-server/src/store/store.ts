@@ -6,10 +6,24 @@ import type { CompanyData } from './company.js';
 import { type ApiKeyRecord, KeyRing } from './keys.js';
 import { LeadBook, type LeadSource } from './leads.js';
 
-/** Prefix of every generated API key value. */
+/**
+ * Prefix of every generated API key value.
+ *
+ * @example
+ * ```ts
+ * server.createKey().startsWith(LIVE_KEY_PREFIX); // true
+ * ```
+ */
 export const LIVE_KEY_PREFIX = 'svc_live_';
 
-/** Options of a new API key. */
+/**
+ * Options of a new API key.
+ *
+ * @example
+ * ```ts
+ * const key = server.createKey({ name: 'CI', permissions: ['users'], expiresAt: '2026-07-01T00:00:00Z' });
+ * ```
+ */
 export interface KeyOptions {
   /** Company id or name (default: the primary company). */
   company?: string;
