@@ -405,8 +405,8 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
       });
 
       it.each([
-        ['no phone or e-mail', { first_name: 'Ada' }, 'phone'],
-        ['an invalid e-mail', { email: 'not-an-email' }, 'email'],
+        ['no phone or e-mail', { first_name: 'Ada' }, 'phone: At least one of phone or email is required'],
+        ['an invalid e-mail', { email: 'not-an-email' }, 'email: Invalid email address'],
         ['an invalid phone', { phone: '123' }, 'phone'],
         ['an empty phone', { phone: '  ' }, 'phone'],
         ['a non-object custom_fields', { email: 'a@example.com', custom_fields: 'x' }, 'custom_fields'],
@@ -481,6 +481,23 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
         expect(outcomes).toEqual(['lead_queued', 'lead_deduplicated', 'lead_queued']);
       });
 
+      it('counts exactly 15:00 as within the window, which restarts with each lead', async () => {
+        await post(leadPath(), { phone_number: '415-555-0120' });
+        h.server.clock.advance(LEAD_DEDUP_WINDOW_MS);
+        await post(leadPath(), { phone_number: '415-555-0120' });
+        h.server.clock.advance(10 * MINUTE);
+        await post(leadPath(), { phone_number: '415-555-0120' });
+        h.server.clock.advance(10 * MINUTE);
+        await post(leadPath(), { phone_number: '415-555-0120' });
+        expect(h.server.conversations()).toHaveLength(1);
+        expect(h.server.conversations()[0]?.leads.map((lead) => lead.deduplicated)).toEqual([
+          false,
+          true,
+          true,
+          true,
+        ]);
+      });
+
       it('keeps different phones apart', async () => {
         await post(leadPath(), { phone_number: '415-555-0101' });
         await post(leadPath(), { phone_number: '415-555-0102' });
@@ -512,7 +529,9 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
       it('answers 400 in the flat shape for other bad bodies', async () => {
         const wrongType = await post(leadPath(), { phone_number: '415-555-0104', zip: 94103 });
         expect(wrongType.status).toBe(400);
-        expect(FlatErrorBody.parse(wrongType.json).error).toMatch(/^zip/);
+        expect(FlatErrorBody.parse(wrongType.json).error).toBe(
+          'zip: Invalid input: expected string, received number',
+        );
         const malformed = await post(leadPath(), '{');
         expect(malformed.status).toBe(400);
         expect(FlatErrorBody.parse(malformed.json).error).toMatch(/JSON/);
