@@ -21,16 +21,24 @@ const typescript = ['--conditions=@company-data/source', '--import', import.meta
 const cli = fileURLToPath(new URL('../packages/mock-server/src/bin.ts', import.meta.url));
 
 const mock = spawn(process.execPath, [...typescript, cli, '--port', '0', '--json'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
+  stdio: ['ignore', 'pipe', 'pipe'],
 });
+// The mock's own messages matter only when it fails to start; afterwards they would interleave with the example's.
+let mockErrors = '';
+mock.stderr.setEncoding('utf8').on('data', (text) => {
+  mockErrors += text;
+});
+const starting = new AbortController();
 const [firstLine] = await Promise.race([
   once(createInterface({ input: mock.stdout }), 'line'),
-  once(mock, 'exit').then(([code]) => {
+  once(mock, 'exit', { signal: starting.signal }).then(([code]) => {
+    console.error(mockErrors);
     throw new Error(`The mock server exited with code ${code} before it started`);
   }),
 ]);
+starting.abort();
 const { baseURL, apiRoot, keys, tokens } = JSON.parse(firstLine);
-console.error(`Mock server at ${baseURL}; it stops when the example ends.\n`);
+console.error(`Mock server at ${baseURL}; it stops when the example ends.`);
 
 const child = spawn(process.execPath, [...typescript, example, ...args], {
   stdio: 'inherit',
