@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { createMockServer } from '../src/index.js';
+
+// Bad input never yields a 5xx, a hang, or a half-written record, whatever reaches the server.
+describe('robustness', () => {
+  const server = createMockServer({ throttle: false, journalLimit: 0 });
+  const segment = fc.oneof(
+    fc.constantFrom(
+      'v1',
+      'users',
+      'teams',
+      'recordings',
+      'calls',
+      'transcript',
+      'outbound-campaigns',
+      'webhook',
+    ),
+    fc.constantFrom(
+      'messaging-agent',
+      '__admin',
+      '%',
+      '%E0%A4%A',
+      '..',
+      server.tokens.audience,
+      server.tokens.lead,
+    ),
+    fc.uuid(),
+    fc.string({ maxLength: 12 }).map(encodeURIComponent),
+  );
+  const path = fc
+    .tuple(fc.array(segment, { maxLength: 5 }), fc.boolean())
+    .map(([parts, slash]) => `/${parts.join('/')}${slash ? '/' : ''}`);
+  const query = fc.array(
+    fc.tuple(
+      fc.constantFrom('page', 'page_size', 'ordering', 'is_active', 'source', 'x'),
+      fc.oneof(fc.string({ maxLength: 6 }), fc.integer().map(String)),
+    ),
+    { maxLength: 3 },
+  );
+  const body = fc.oneof(
+    fc.constant(undefined),
+    fc.string({ maxLength: 40 }),
+    fc.json().map((text) => text),
+    fc
+      .record(
+        {
+          phone: fc.oneof(
+            fc.string({ maxLength: 16 }),
+            fc.constantFrom('(415) 555-0123', '+44 20 7946 0958'),
+          ),
+          email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 10 })),
+          phone_number: fc.oneof(fc.string({ maxLength: 16 }), fc.integer()),
+          custom_fields: fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue()),
+        },
+        { requiredKeys: [] },
+      )
+      .map((value) => JSON.stringify(value)),
+  );
+
+  it('answers every request with a status below 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+        path,
+        query,
+        body,
+        fc.constantFrom(
+          undefined,
+          'application/json',
+          'text/plain',
+          'application/merge-patch+json; charset=utf-8',
+        ),
+        fc.constantFrom(
+          undefined,
+          `Bearer ${server.keys.valid}`,
+          'Bearer',
+          'Basic x',
+          `Bearer ${server.keys.noPermissions}`,
+        ),
+        async (method, pathname, params, payload, contentType, authorization) => {
+          const search = new URLSearchParams(params).toString();
+          const headers: Record<string, string> = {};
+          if (contentType) headers['content-type'] = contentType;
+          if (authorization) headers.authorization = authorization;
+          const response = await request(`${server.apiRoot}${pathname}${search ? `?${search}` : ''}`, {
+            method: method as 'GET',
+            dispatcher: server.dispatcher,
+            headers,
+            body: method === 'GET' ? undefined : payload,
+          });
+          const text = await response.body.text();
+          expect(response.statusCode).toBeLessThan(500);
+          expect(response.statusCode).toBeGreaterThanOrEqual(200);
+          if (method !== 'OPTIONS' && text) expect(() => JSON.parse(text)).not.toThrow();
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // Every member written is whole: it has an id, a status and a phone or an e-mail.
+    for (const member of server.members(server.tokens.audience)) {
+      expect(member.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(member.status).toBe('active');
+      expect(member.phone !== '' || member.email !== '').toBe(true);
+    }
+  });
+});
