@@ -8,5 +8,5 @@ export const EXTRA_FILES = {
   // The OpenAPI document, exported as `@company-data/contract/openapi.json`.
   '@company-data/contract': ['openapi.json'],
   '@company-data/sdk': [],
-  '@company-data/mock-server': [],
+  '@company-data/mock-server': ['bin/company-data-mock.mjs'],
 };
