@@ -34,8 +34,26 @@ function envWith(variables: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', ...variables };
 }
 
-function start(args: readonly string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, { cwd: ROOT, env: envWith(env), stdio: ['ignore', 'pipe', 'pipe'] });
+// The tests run concurrently, but at most this many example processes at once: on a 2-core machine more
+// only make each one slower, and their time limit is counted from their start.
+const MAX_PROCESSES = 3;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** Starts a command once a process slot is free; the slot is freed when the process ends. */
+async function start(args: readonly string[], env: Record<string, string>): Promise<ChildProcess> {
+  if (running >= MAX_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: envWith(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.once('close', () => {
+    running--;
+    waiting.shift()?.();
+  });
+  return child;
 }
 
 /** Runs a command to its end (killed after RUN_TIMEOUT_MS) and collects its output. */
@@ -54,8 +72,12 @@ async function finish(child: ChildProcess): Promise<Run> {
   return { code, signal, stdout, stderr };
 }
 
-function runExample(script: string, args: readonly string[], env: Record<string, string>): Promise<Run> {
-  return finish(start([...TSX, join('examples', script), ...args], env));
+async function runExample(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<Run> {
+  return finish(await start([...TSX, join('examples', script), ...args], env));
 }
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
@@ -194,7 +216,7 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
     }) => {
       const mock = await mockServer(onTestFinished);
       // A bare token plus the base URL (the webhook URL works too: import-contacts uses it); no API key.
-      const server = start([...TSX, 'examples/lead-form-server.ts', '--port', '0'], {
+      const server = await start([...TSX, 'examples/lead-form-server.ts', '--port', '0'], {
         COMPANY_DATA_BASE_URL: mock.baseURL,
         COMPANY_DATA_LEAD_WEBHOOK: mock.tokens.lead,
       });
@@ -306,7 +328,7 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
 
   describe('with-mock.mjs', () => {
     it('runs an example against a throwaway mock server, as the README shows', async ({ expect }) => {
-      const run = await finish(start(['examples/with-mock.mjs', 'examples/list-active-users.ts'], {}));
+      const run = await finish(await start(['examples/with-mock.mjs', 'examples/list-active-users.ts'], {}));
       expect(run.code, run.stderr).toBe(0);
       expect(lines(run.stdout).length).toBeGreaterThan(0);
       expect(run.stderr).toMatch(/\d+ active users/);
