@@ -15,8 +15,9 @@ import { afterAll, describe, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** How the examples run from a clone: TypeScript through tsx, workspace packages from their sources. */
 const TSX = ['--conditions=@company-data/source', '--import', 'tsx'];
+/** An example process is killed after this long (counted from its start). */
 const RUN_TIMEOUT_MS = 30_000;
-// Each example is a few processes of tsx; the tests run concurrently, so each gets time for a busy machine.
+/** A test runs up to three example processes and may wait for a free process slot first. */
 const TEST_TIMEOUT_MS = 90_000;
 
 interface Run {
