@@ -14,11 +14,12 @@ const SPEC = FIGURES.find((f) => f.id === 'memory') as (typeof FIGURES)[number];
 const MB = 1024 * 1024;
 const PAGE_SIZE = 100;
 const MAX_SECONDS = 60;
+/** Forced-GC samples per pass: each one is a full collection of a heap that may hold hundreds of MB. */
+const SAMPLES = 10;
 
 function heapAfterGc(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
-  gc();
   gc();
   return process.memoryUsage().heapUsed;
 }
@@ -54,7 +55,7 @@ async function pass(total: number, yieldPerPage: boolean, log: (m: string) => vo
     throw new Error(`the mock lists ${first.pagination.count} calls, not ${total}`);
   await nextTurn();
   const baseline = heapAfterGc();
-  const samplesEvery = total / 20;
+  const samplesEvery = total / SAMPLES;
   const samples: number[] = [];
   const begin = performance.now();
   const stopAt = begin + MAX_SECONDS * 1000;
@@ -86,10 +87,10 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     `createMockServer({ sizes: { calls: ${total.toLocaleString('en-US')} } }) and the SDK with the mock's in-process ` +
       `dispatcher, in a process started with --expose-gc. Baseline heap after forced GC once the mock and client ` +
       `exist; then \`for await\` over every call (page_size ${PAGE_SIZE}), with a forced-GC sample of heapUsed every ` +
-      `${(total / 20).toLocaleString('en-US')} calls. Growth = highest sample − baseline. The plain pass is the figure; a ` +
+      `${(total / SAMPLES).toLocaleString('en-US')} calls. Growth = highest sample − baseline. The plain pass is the figure; a ` +
       `second pass (fresh mock and client) awaits one setImmediate per page, the event-loop turn a real socket ` +
       `forces, to tell the SDK's own retention from deferred runtime work. One pass each (capped at ${MAX_SECONDS} s): ` +
-      `the value is a maximum over 20 samples, not a timing.`,
+      `the value is a maximum over ${SAMPLES} samples, not a timing.`,
   );
   const plain = await pass(total, false, ctx.log);
   await nextTurn();

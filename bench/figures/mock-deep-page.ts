@@ -17,8 +17,8 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
   const total = ctx.quick ? 100_000 : 1_000_000;
   const deep = total / 25;
-  const rounds = ctx.quick ? 3 : 7;
-  const count = ctx.quick ? 200 : 1_000;
+  const rounds = ctx.quick ? 3 : 5;
+  const count = ctx.quick ? 200 : 600;
   r.method(
     `createMockServer({ sizes: { calls: ${total.toLocaleString('en-US')} } }), requests through its in-process ` +
       `dispatcher (so only the server's work and the client's parsing are timed): GET /v1/calls/?page_size=25 ` +

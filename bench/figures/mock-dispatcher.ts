@@ -16,8 +16,8 @@ const PATH = '/calls/?page_size=25';
 /** Runs figure 4b. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
-  const rounds = ctx.quick ? 3 : 7;
-  const count = ctx.quick ? 500 : 3_000;
+  const rounds = ctx.quick ? 3 : 5;
+  const count = ctx.quick ? 500 : 2_000;
   r.method(
     `One sequential loop of undici.request(GET /v1${PATH}) + body.text(): through createMockServer().dispatcher ` +
       `(same process, no socket) and, for scale, over HTTP to startMockServer in a child process. ` +

@@ -25,7 +25,7 @@ const LABELS: Record<HostedServer['kind'], string> = {
 /** Runs figure 4a. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
-  const rounds = ctx.quick ? 1 : 5;
+  const rounds = ctx.quick ? 1 : 4;
   const seconds = ctx.quick ? 2 : 3;
   const levels = [10, 50];
   r.method(

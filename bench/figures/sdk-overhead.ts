@@ -21,9 +21,9 @@ const API_KEY = 'svc_live_benchmark_key';
 /** Runs figure 1. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
-  const rounds = ctx.quick ? 3 : 9;
-  const count = ctx.quick ? 300 : 1_500;
-  const warmup = ctx.quick ? 200 : 1_000;
+  const rounds = ctx.quick ? 3 : 7;
+  const count = ctx.quick ? 300 : 1_000;
+  const warmup = ctx.quick ? 200 : 500;
   const body = callsPageBytes();
   r.method(
     `Sequential requests for one ${(body.length / 1024).toFixed(1)} KB page of 25 calls (valid against the contract's ` +
