@@ -16,6 +16,8 @@ export default defineConfig({
       reporter: ['text-summary', 'html'],
       thresholds: {
         'packages/contract/src/**': { lines: 90 },
+        'packages/sdk/src/**': { lines: 90 },
+        'packages/mock-server/src/**': { lines: 90 },
       },
     },
   },
