@@ -86,32 +86,16 @@ export class MockEngine {
     const state = this.#state;
     if (state.admin !== undefined && request.path.startsWith(ADMIN_PREFIX))
       return { response: state.admin(request) };
-    if (state.faults.size > 0) {
-      const fault = state.faults.take(request.method, request.path);
-      if (fault) {
-        if (fault.delayMs) await sleep(fault.delayMs, abort?.signal);
-        if (fault.drop) {
-          state.journal.record(state.clock.nowMs(), request, null, 'fault_injected');
-          return DROP;
-        }
-        if (fault.status !== undefined) {
-          const response = faultResponse(fault);
-          state.journal.record(state.clock.nowMs(), request, response.status, 'fault_injected');
-          return { response };
-        }
-        const resolved = this.resolve(request);
-        state.journal.record(
-          state.clock.nowMs(),
-          request,
-          resolved.response.status,
-          resolved.outcome,
-          resolved.keyName,
-        );
-        const response = fault.headers
-          ? { ...resolved.response, headers: { ...resolved.response.headers, ...lower(fault.headers) } }
-          : resolved.response;
-        return { response };
-      }
+    const fault = state.faults.size > 0 ? state.faults.take(request.method, request.path) : undefined;
+    if (fault?.delayMs) await sleep(fault.delayMs, abort?.signal);
+    if (fault?.drop) {
+      state.journal.record(state.clock.nowMs(), request, null, 'fault_injected');
+      return DROP;
+    }
+    if (fault?.status !== undefined) {
+      const response = faultResponse(fault);
+      state.journal.record(state.clock.nowMs(), request, response.status, 'fault_injected');
+      return { response };
     }
     const resolved = this.resolve(request);
     state.journal.record(
@@ -121,7 +105,10 @@ export class MockEngine {
       resolved.outcome,
       resolved.keyName,
     );
-    return { response: resolved.response };
+    if (!fault?.headers) return { response: resolved.response };
+    // A fault with headers only decorates the real response (e.g. a Retry-After on a 200).
+    const headers = { ...resolved.response.headers, ...lower(fault.headers) };
+    return { response: { ...resolved.response, headers } };
   }
 
   /**
