@@ -58,7 +58,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     ];
     const results = await interleave(variants, { rounds, count, warmup: 200, maxMs: 3_000, log: ctx.log });
     const medians = variants.map(
-      (v, i) => r.measure(measurement(v.label, 'µs/request', results[i] ?? [])).median,
+      (v, i) => r.measure(measurement(v.label, 'µs/request', results.wall[i] ?? [])).median,
     );
     const [first = 0, last = 0, firstAsc = 0, lastAsc = 0] = medians;
     const check = r.check(

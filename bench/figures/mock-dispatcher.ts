@@ -48,7 +48,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       ],
       { rounds, count, warmup: 500, maxMs: 3_000, log: ctx.log },
     );
-    const [inProcess = [], overHttp = []] = results;
+    const [inProcess = [], overHttp = []] = results.wall;
     const a = r.measure(
       measurement(
         'in-process dispatcher, one client loop',

@@ -9,11 +9,27 @@ export interface Variant {
   op: () => Promise<unknown>;
 }
 
+/** Mean cost of one operation in a block. */
+export interface BlockTiming {
+  /** Wall-clock microseconds per operation. */
+  wall: number;
+  /**
+   * CPU microseconds per operation spent by this process (user + system). Unlike wall time it barely moves
+   * when other processes compete for the cores, so it is the steadier measure of client-side overhead.
+   */
+  cpu: number;
+}
+
 /**
- * Runs `op` sequentially up to `count` times or until `maxMs` has passed, and returns the mean time per
- * operation in microseconds.
+ * Runs `op` sequentially up to `count` times or until `maxMs` has passed, and returns the mean wall and
+ * CPU time per operation in microseconds.
  */
-export async function timeBlock(op: () => Promise<unknown>, count: number, maxMs: number): Promise<number> {
+export async function timeBlock(
+  op: () => Promise<unknown>,
+  count: number,
+  maxMs: number,
+): Promise<BlockTiming> {
+  const cpuBefore = process.cpuUsage();
   const begin = performance.now();
   const stopAt = begin + maxMs;
   let done = 0;
@@ -23,7 +39,9 @@ export async function timeBlock(op: () => Promise<unknown>, count: number, maxMs
     // Checking the clock every few operations keeps the check itself out of the measurement.
     if ((done & 15) === 0 && performance.now() > stopAt) break;
   }
-  return ((performance.now() - begin) * 1000) / done;
+  const wall = ((performance.now() - begin) * 1000) / done;
+  const cpuUsed = process.cpuUsage(cpuBefore);
+  return { wall, cpu: (cpuUsed.user + cpuUsed.system) / done };
 }
 
 /** Runs `op` sequentially for up to `count` operations or `maxMs`, and returns how many were done. */
@@ -52,24 +70,35 @@ export interface InterleaveOptions {
   log?: (message: string) => void;
 }
 
+/** Per variant, one value per round. */
+export interface InterleaveResult {
+  /** Wall µs per operation, `[variant][round]`. */
+  wall: number[][];
+  /** CPU µs per operation in this process, `[variant][round]`. */
+  cpu: number[][];
+}
+
 /**
  * Measures several variants in interleaved rounds (A, B, C, then B, C, A, …) so slow phases of a shared
- * machine hit every variant alike. Returns µs/op per variant per round.
+ * machine hit every variant alike.
  */
 export async function interleave(
   variants: readonly Variant[],
   options: InterleaveOptions,
-): Promise<number[][]> {
+): Promise<InterleaveResult> {
   for (const variant of variants) await timeBlock(variant.op, options.warmup, options.maxMs);
-  const results = variants.map(() => [] as number[]);
+  const wall = variants.map(() => [] as number[]);
+  const cpu = variants.map(() => [] as number[]);
   for (let round = 0; round < options.rounds; round++) {
     for (const variant of rotate(variants, round)) {
-      const micros = await timeBlock(variant.op, options.count, options.maxMs);
-      results[variants.indexOf(variant)]?.push(micros);
+      const timing = await timeBlock(variant.op, options.count, options.maxMs);
+      const index = variants.indexOf(variant);
+      wall[index]?.push(timing.wall);
+      cpu[index]?.push(timing.cpu);
     }
     options.log?.(
-      `round ${round + 1}/${options.rounds}: ${variants.map((v, i) => `${v.label} ${Math.round(results[i]?.at(-1) ?? 0)} µs`).join(', ')}`,
+      `round ${round + 1}/${options.rounds}: ${variants.map((v, i) => `${v.label} ${Math.round(wall[i]?.at(-1) ?? 0)} µs`).join(', ')}`,
     );
   }
-  return results;
+  return { wall, cpu };
 }
