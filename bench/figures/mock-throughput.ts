@@ -147,7 +147,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       const cpu = (kind: string) => median(cpuPerRequest.get(`${kind}@${connections}`) ?? [Number.NaN]);
       if (!mockReady) break;
       r.note(
-        `Cross-check from server CPU time per request at ${connections} connections (insensitive to other load): ` +
+        `Cross-check from server CPU time per request at ${connections} connections (steadier than req/s when other work shares the cores, though not immune to it): ` +
           `bare / listener = ${(cpu('bare') / cpu('mock')).toFixed(2)}×, naive / listener = ` +
           `${(cpu('msw-naive') / cpu('mock')).toFixed(2)}× (the throughput ratios a saturated server would show).`,
       );
