@@ -41,9 +41,14 @@ function packageVersion(name: string): string {
 function gitCommit(): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'packages', 'bench'], {
-      encoding: 'utf8',
-    }).trim();
+    // The results files themselves do not make the measured code dirty.
+    const dirty = execFileSync(
+      'git',
+      ['status', '--porcelain', '--', 'packages', 'bench', ':!bench/results'],
+      {
+        encoding: 'utf8',
+      },
+    ).trim();
     return dirty ? `${head}+dirty` : head;
   } catch {
     return 'unknown';
