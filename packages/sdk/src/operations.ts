@@ -34,17 +34,12 @@ export function listOperation<Endpoint extends ListEndpoint>(
 ): PagePromise<ItemOf<Endpoint>> {
   type Item = ItemOf<Endpoint>;
   const given = (params ?? {}) as Record<string, unknown>;
+  // The parameters are checked, and their part of the query string built, once per list: only the page
+  // changes from one request to the next.
+  let fixedQuery: string | undefined;
   const fetch: PageFetcher<Item> = async (page, signal) => {
-    const query = validateInput(endpoint.query, { ...given, page }, 'list parameters') as Record<
-      string,
-      unknown
-    >;
-    const search = new URLSearchParams();
-    // Only what the caller gave (and the page) goes on the wire; the server applies its own defaults.
-    for (const name of Object.keys(query)) {
-      if (name === 'page' || given[name] !== undefined) search.set(name, String(query[name]));
-    }
-    const url = `${core.base(endpoint)}${endpoint.path}?${search}`;
+    fixedQuery ??= encodeFixedQuery(validateInput(endpoint.query, given, 'list parameters'), given);
+    const url = `${core.base(endpoint)}${endpoint.path}?${fixedQuery}page=${page}`;
     const { data, response } = await core.execute(
       { endpoint, url },
       { ...options, signal: signal ?? options.signal },
@@ -55,6 +50,19 @@ export function listOperation<Endpoint extends ListEndpoint>(
   const ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
   const firstPage = typeof given.page === 'number' ? given.page : 1;
   return new PagePromise(fetch, firstPage, ordering, options, core.logger);
+}
+
+/**
+ * The query string of everything but the page: only what the caller gave goes on the wire (the server
+ * applies its own defaults), validated and encoded.
+ */
+function encodeFixedQuery(query: Record<string, unknown>, given: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const name of Object.keys(query)) {
+    if (name !== 'page' && given[name] !== undefined) search.set(name, String(query[name]));
+  }
+  const encoded = search.toString();
+  return encoded === '' ? '' : `${encoded}&`;
 }
 
 /** A retrieve method, read off the endpoint table: validates the id, fetches, unwraps `data`. */
