@@ -1,59 +1,10 @@
 // A user's plain ESM script, run from a fresh project where the three packed tarballs were installed by name.
 // It must not import anything from the repository: only what `npm install` put into node_modules.
-import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { endpoints, User, UserList } from '@company-data/contract';
-import { startMockServer } from '@company-data/mock-server';
-import { CompanyData } from '@company-data/sdk';
+import * as contract from '@company-data/contract';
+import * as mockServer from '@company-data/mock-server';
+import * as sdk from '@company-data/sdk';
+import checks from './checks.cjs';
 
-function report(line) {
-  console.log(`esm: ${line}`);
-}
-
-const sampleUser = {
-  id: '5b3c1f0e-8d2a-4f6b-9c1d-2e3f4a5b6c7d',
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  full_name: 'Ada Lovelace',
-  is_active: true,
-  permissions: ['call_center_ai_coach'],
-  created_at: '2026-01-05T10:00:00Z',
-};
-
-// The contract: schemas parse, reject, and the OpenAPI document is reachable through the exports map.
-assert.deepEqual(User.parse(sampleUser), sampleUser);
-assert.equal(User.safeParse({ ...sampleUser, email: 'not an email' }).success, false);
 const openapi = createRequire(import.meta.url)('@company-data/contract/openapi.json');
-assert.match(openapi.openapi, /^3\.1\./);
-assert.ok(Object.keys(openapi.paths).length > 0, 'openapi.json has no paths');
-report(`ok contract (User schema, ${Object.keys(openapi.paths).length} OpenAPI paths)`);
-
-const server = await startMockServer({ port: 0 });
-try {
-  assert.match(server.baseURL, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-  // Plain HTTP first, as a client in any language would call it.
-  const response = await fetch(`${server.baseURL}${endpoints.listUsers.path}`, {
-    headers: { authorization: `Bearer ${server.keys.valid}` },
-  });
-  assert.equal(response.status, 200);
-  const users = UserList.parse(await response.json()).data;
-  assert.ok(users.length > 0, 'the mock server listed no users');
-  report(`ok mock-server on ${new URL(server.baseURL).host} (${users.length} users over fetch)`);
-
-  const client = new CompanyData({ apiKey: server.keys.valid, baseURL: server.baseURL });
-  try {
-    const page = await client.users.list();
-    assert.ok(page.data.length > 0, 'client.users.list() returned no users');
-    const first = User.parse(page.data[0]);
-    const user = await client.users.retrieve(first.id);
-    assert.equal(user.id, first.id);
-    report(`ok sdk (listed ${page.data.length} users, retrieved ${user.full_name})`);
-  } finally {
-    await client.close();
-  }
-} finally {
-  await server.close();
-}
-// The orchestrator requires the process to exit by itself after this line: nothing may keep it alive.
-report('done');
+await checks.runChecks({ contract, mockServer, sdk, openapi, report: (line) => console.log(`esm: ${line}`) });

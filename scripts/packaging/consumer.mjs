@@ -8,6 +8,8 @@ import { ROOT, readJson } from './workspace.mjs';
 
 const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
 const SCRIPTS = ['consumer.mjs', 'consumer.cjs'];
+// Copied beside the scripts, which share it.
+const SHARED = ['checks.cjs'];
 
 /**
  * Creates the consumer project in `projectDir` and installs the tarballs into it with npm, the way a user
@@ -19,7 +21,8 @@ export async function installConsumer(projectDir, packed) {
   await mkdir(projectDir, { recursive: true });
   const manifest = { name: 'company-data-pack-consumer', version: '0.0.0', private: true };
   await writeFile(path.join(projectDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  for (const script of SCRIPTS) await copyFile(path.join(FIXTURES, script), path.join(projectDir, script));
+  for (const file of [...SCRIPTS, ...SHARED])
+    await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
 
   const tarballs = packed.map(({ tarball }) => tarball);
   // --prefer-offline reuses cached registry metadata, which keeps the check fast; missing packages still download.
