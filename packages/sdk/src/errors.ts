@@ -368,8 +368,10 @@ export type ConfigurationErrorCode = 'missing_api_key' | 'missing_base_url' | 'i
  *
  * @example
  * ```ts
- * const client = new CompanyData({ baseURL }); // no apiKey, no COMPANY_DATA_API_KEY
- * await client.users.list().catch((error) => console.error(error.code)); // 'missing_api_key'
+ * const client = new CompanyData({ baseURL: 'https://api.example.com/v1' }); // no key, no COMPANY_DATA_API_KEY
+ * await client.users.list().catch((error) => {
+ *   if (error instanceof ConfigurationError) console.error(error.code); // 'missing_api_key'
+ * });
  * ```
  */
 export class ConfigurationError extends CompanyDataError {

@@ -159,7 +159,7 @@ export interface CountChangeEvent {
  *
  * @example
  * ```ts
- * for await (const call of client.calls.list({ page_size: 100 }, { concurrency: 4 })) export(call);
+ * for await (const call of client.calls.list({ page_size: 100 }, { concurrency: 4 })) save(call);
  * ```
  */
 export interface ListOptions extends RequestOptions {

@@ -1,0 +1,163 @@
+// Type-checks every ```ts block of every `@example` in the packages' TSDoc, and of every guide in docs/,
+// against the real public API.
+// Each block becomes its own module: the block's imports stay on top, the rest runs inside an async
+// function (top-level await, free to shadow), and every public export it does not import itself is in
+// scope. Names a snippet leaves to the reader (`json`, `id`…) are not errors; everything else is.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const PACKAGES = ['contract', 'mock-server', 'sdk'];
+// Where the virtual example modules pretend to live (nothing is written): inside the workspace, so the
+// packages resolve as they do for the tests.
+const OUT_DIR = path.join(ROOT, 'packages', '.doc-examples');
+// Placeholders a snippet may use without declaring them: reported names of this kind are fine.
+const IGNORED_CODES = new Set([2304, 2552, 2580, 2582]);
+// Well-known receivers get their real types so calls on them are checked.
+const RECEIVERS = `
+declare const client: import('@company-data/sdk').CompanyData;
+declare const mock: import('@company-data/mock-server').MockServer;
+declare const server: import('@company-data/mock-server').MockServer;
+`;
+
+function sourceFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function examplesOf(file) {
+  const text = readFileSync(file, 'utf8');
+  const blocks = [];
+  for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
+    const body = comment[0].replace(/^\s*\/?\*+\/?[ ]?/gm, '');
+    for (const example of body.split('@example').slice(1)) {
+      const match = /```ts\n([\s\S]*?)```/.exec(example.split(/\n@\w+/)[0] ?? '');
+      if (match) {
+        const line = text.slice(0, comment.index).split('\n').length;
+        blocks.push({ file: path.relative(ROOT, file), line, code: match[1] });
+      }
+    }
+  }
+  return blocks;
+}
+
+function guideBlocks(file) {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => ({
+    file: path.relative(ROOT, file),
+    line: text.slice(0, match.index).split('\n').length,
+    code: match[1],
+  }));
+}
+
+function exportedNames(program, pkg) {
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(path.join(ROOT, 'packages', pkg, 'src', 'index.ts'));
+  const symbol = source && checker.getSymbolAtLocation(source);
+  return symbol ? checker.getExportsOfModule(symbol).map((s) => s.getName()) : [];
+}
+
+const options = {
+  ...ts.getDefaultCompilerOptions(),
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  customConditions: ['@company-data/source'],
+  types: ['node'],
+  strict: true,
+  // Snippets may leave callback parameters untyped, as readers do.
+  noImplicitAny: false,
+  noEmit: true,
+  skipLibCheck: true,
+  allowImportingTsExtensions: false,
+};
+
+const indexes = PACKAGES.map((pkg) => path.join(ROOT, 'packages', pkg, 'src', 'index.ts'));
+const base = ts.createProgram(indexes, options);
+const owners = new Map();
+for (const pkg of PACKAGES) {
+  for (const name of exportedNames(base, pkg)) if (!owners.has(name)) owners.set(name, pkg);
+}
+
+const guides = readdirSync(path.join(ROOT, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => path.join(ROOT, 'docs', name));
+const examples = [
+  ...PACKAGES.flatMap((pkg) => sourceFiles(path.join(ROOT, 'packages', pkg, 'src')).flatMap(examplesOf)),
+  ...guides.flatMap(guideBlocks),
+];
+const virtual = new Map();
+examples.forEach((example, index) => {
+  const parsed = ts.createSourceFile('sample.ts', example.code, ts.ScriptTarget.ES2022, true);
+  const imports = [];
+  const rest = [];
+  const own = new Set();
+  for (const statement of parsed.statements) {
+    if (!ts.isImportDeclaration(statement)) {
+      rest.push(statement.getFullText());
+      continue;
+    }
+    const names = statement.importClause
+      ? [...statement.importClause.getText().matchAll(/\b(\w+)\b/g)].map((m) => m[1])
+      : [];
+    for (const name of names) own.add(name);
+    // The reader's own modules (`./my-app.js`) do not exist here: their bindings become untyped.
+    if (statement.moduleSpecifier.getText().slice(1).startsWith('.')) {
+      const bindings = names.filter((name) => name !== 'type' && name !== 'as');
+      imports.push(bindings.map((name) => `declare const ${name}: any;`).join('\n'));
+    } else {
+      imports.push(statement.getText());
+    }
+  }
+  const byPkg = new Map();
+  for (const [name, pkg] of owners) {
+    if (own.has(name)) continue;
+    byPkg.set(pkg, [...(byPkg.get(pkg) ?? []), name]);
+  }
+  const prelude = [...byPkg].map(
+    ([pkg, names]) => `import { ${names.join(', ')} } from '@company-data/${pkg}';`,
+  );
+  const text = [
+    ...imports,
+    ...prelude,
+    RECEIVERS,
+    'export async function example() {',
+    ...rest,
+    '}',
+    '',
+  ].join('\n');
+  virtual.set(path.join(OUT_DIR, `example-${index}.ts`), { text, example });
+});
+
+const host = ts.createCompilerHost(options);
+const readFile = host.readFile.bind(host);
+const fileExists = host.fileExists.bind(host);
+const getSourceFile = host.getSourceFile.bind(host);
+host.readFile = (name) => virtual.get(name)?.text ?? readFile(name);
+host.fileExists = (name) => virtual.has(name) || fileExists(name);
+host.getSourceFile = (name, version, onError, create) =>
+  virtual.has(name)
+    ? ts.createSourceFile(name, virtual.get(name).text, version, true)
+    : getSourceFile(name, version, onError, create);
+
+const program = ts.createProgram([...virtual.keys()], options, host);
+let failures = 0;
+for (const [name, { example }] of virtual) {
+  const source = program.getSourceFile(name);
+  for (const diagnostic of [
+    ...program.getSyntacticDiagnostics(source),
+    ...program.getSemanticDiagnostics(source),
+  ]) {
+    if (IGNORED_CODES.has(diagnostic.code)) continue;
+    if (diagnostic.code === 6133 || diagnostic.code === 6192) continue;
+    failures++;
+    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+    console.error(`${example.file}:${example.line}: TS${diagnostic.code} ${message}`);
+  }
+}
+console.log(`check-doc-samples: ${examples.length} code samples, ${failures} problem(s)`);
+process.exitCode = failures === 0 ? 0 : 1;
