@@ -1,4 +1,4 @@
-import { HttpResponse, http } from 'msw';
+import { getResponse, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../src/index.js';
@@ -17,6 +17,21 @@ describeBehaviour('msw handlers in setupServer, global fetch', async (options) =
 });
 
 describe('msw handlers', () => {
+  it('end quietly when the client aborts during an injected delay', async () => {
+    const server = createMockServer();
+    server.injectFault({ path: '/v1/teams/', delayMs: 10_000 });
+    const controller = new AbortController();
+    const request = new Request(`${server.baseURL}/teams/`, {
+      headers: { authorization: `Bearer ${server.keys.valid}` },
+      signal: controller.signal,
+    });
+    const answer = getResponse(server.handlers(), request);
+    controller.abort(new Error('client gave up'));
+    // A network-error response, not an exception msw would report as an unhandled handler failure.
+    expect((await answer)?.type).toBe('error');
+    await server.close();
+  });
+
   it('compose with the user’s own handlers', async () => {
     const server = createMockServer();
     msw.resetHandlers(
