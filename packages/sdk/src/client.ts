@@ -69,7 +69,7 @@ export class CompanyData {
       (this.baseURL === undefined ? undefined : deriveApiRoot(this.baseURL));
     const sleep = options.sleep ?? realSleep;
     const now = options.now ?? Date.now;
-    this.#transport = new Transport(options.dispatcher);
+    this.#transport = new Transport(options.dispatcher, options.fetch);
     this.#core = new Core({
       apiKey,
       baseURL: this.baseURL,

@@ -77,4 +77,5 @@ export { Recordings } from './resources/recordings.js';
 export { Teams } from './resources/teams.js';
 export { Users } from './resources/users.js';
 export type { Sleep } from './sleep.js';
+export type { FetchLike } from './transport.js';
 export { SDK_VERSION } from './version.js';

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { Sleep } from './sleep.js';
+import type { FetchLike } from './transport.js';
 
 /**
  * Passed to `onRateLimit` before the client pauses for a 429.
@@ -98,6 +99,12 @@ export interface ClientOptions {
    * dispatcher. The client does not close a dispatcher it was given. Default: its own keep-alive `Agent`.
    */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * Send through this `fetch` instead of undici, e.g. `fetch: globalThis.fetch` so that msw's
+   * `setupServer` in your tests intercepts the SDK's requests. Takes precedence over `dispatcher`.
+   * Default: undici with a keep-alive pool (faster).
+   */
+  fetch?: FetchLike | undefined;
   /** Check every response body against the contract's schema. Default: `true`. */
   validate?: boolean | undefined;
   /** Called before the client pauses for a 429; return `false` to throw instead. */

@@ -25,6 +25,19 @@ export interface TransportResponse {
 class Timeout extends Error {}
 
 /**
+ * The part of the WHATWG `fetch` the SDK uses: Node's global `fetch`, or any compatible function (for
+ * example one that msw's `setupServer` intercepts).
+ */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | null; signal: AbortSignal },
+) => Promise<{
+  status: number;
+  headers: { forEach(callback: (value: string, name: string) => void): void };
+  text(): Promise<string>;
+}>;
+
+/**
  * Sends requests with undici through a keep-alive connection pool (or the caller's dispatcher) and
  * turns transport failures into the SDK's errors: {@link TimeoutError}, {@link RequestAbortedError},
  * {@link ConnectionError}.
@@ -32,11 +45,16 @@ class Timeout extends Error {}
 export class Transport {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  readonly #fetch: FetchLike | undefined;
   #closing: Promise<void> | undefined;
 
-  /** @param dispatcher - the caller's dispatcher; when absent the transport creates (and owns) a pool. */
-  constructor(dispatcher?: Dispatcher) {
-    this.#ownsDispatcher = dispatcher === undefined;
+  /**
+   * @param dispatcher - the caller's dispatcher; when absent the transport creates (and owns) a pool.
+   * @param fetchImpl - send through this `fetch` instead of undici (e.g. one that msw intercepts).
+   */
+  constructor(dispatcher?: Dispatcher, fetchImpl?: FetchLike) {
+    this.#fetch = fetchImpl;
+    this.#ownsDispatcher = dispatcher === undefined && fetchImpl === undefined;
     this.#dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
   }
 
@@ -48,6 +66,7 @@ export class Transport {
     input.signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
       if (input.signal?.aborted) forwardAbort();
+      if (this.#fetch) return await sendWithFetch(this.#fetch, input, controller.signal);
       const response = await request(input.url, {
         method: input.method,
         headers: input.headers,
@@ -79,6 +98,25 @@ export class Transport {
     this.#closing ??= this.#ownsDispatcher ? this.#dispatcher.close() : Promise.resolve();
     await this.#closing;
   }
+}
+
+async function sendWithFetch(
+  fetchImpl: FetchLike,
+  input: TransportRequest,
+  signal: AbortSignal,
+): Promise<TransportResponse> {
+  const response = await fetchImpl(input.url, {
+    method: input.method,
+    headers: input.headers,
+    body: input.body ?? null,
+    signal,
+  });
+  const body = await response.text();
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: response.status, headers, body };
 }
 
 function normaliseHeaders(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
