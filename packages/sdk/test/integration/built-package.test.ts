@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type MockServer, startMockServer } from '@company-data/mock-server';
@@ -12,10 +13,35 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
   version: string;
 };
 
+const BUILT = ['packages/contract', 'packages/sdk'];
+
+/** Newest modification time under a folder (0 when it does not exist). */
+function newest(dir: string): number {
+  try {
+    return Math.max(
+      0,
+      ...readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => statSync(path.join(entry.parentPath, entry.name)).mtimeMs),
+    );
+  } catch {
+    return 0;
+  }
+}
+
+// `npm test` has just built every package; a test run on its own rebuilds when a source is newer.
+function buildIsStale(): boolean {
+  return BUILT.some((pkg) => {
+    const built = newest(path.join(root, pkg, 'dist'));
+    return built === 0 || newest(path.join(root, pkg, 'src')) > built;
+  });
+}
+
 describe('the built package', () => {
   let mock: MockServer;
   beforeAll(async () => {
-    await run('npm', ['run', 'build', '-w', 'packages/contract', '-w', 'packages/sdk'], { cwd: root });
+    if (buildIsStale())
+      await run('npm', ['run', 'build', ...BUILT.flatMap((pkg) => ['-w', pkg])], { cwd: root });
     mock = await startMockServer();
   }, 180_000);
   afterAll(() => mock?.close());
