@@ -23,13 +23,3 @@ export {
 } from './server.js';
 export type { Conversation, Lead } from './store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './store/store.js';
-
-/**
- * The name this package is published under.
- *
- * @example
- * ```ts
- * console.log(PACKAGE_NAME); // '@company-data/mock-server'
- * ```
- */
-export const PACKAGE_NAME = '@company-data/mock-server';
