@@ -1,8 +1,8 @@
 import { throttleDetail } from '@company-data/contract';
 import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ClientOptions, CompanyData, RateLimitError, type RateLimitEvent } from '../../src/index.js';
-import { clientFor, recordingLogger, type Target, targets } from '../support/harness.js';
+import { type ClientOptions, RateLimitError, type RateLimitEvent } from '../../src/index.js';
+import { clientFor, type Target, targets } from '../support/harness.js';
 
 const THROTTLED = (seconds: number) => ({ error: { detail: throttleDetail(seconds) } });
 const at = (entry: { at: string } | undefined) => Date.parse(entry?.at ?? '');
@@ -143,14 +143,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
     const mock = await target.start();
     opened.push(mock);
     const time = manualTime(mock);
-    const client = new CompanyData({
-      apiKey: mock.keys.valid,
-      baseURL: mock.baseURL,
-      dispatcher: target.dispatcher(mock),
-      sleep: time.sleep,
-      now: time.now,
-      logger: recordingLogger(),
-    });
+    const { client } = clientFor(target, mock, { sleep: time.sleep, now: time.now });
     opened.push(client);
     mock.injectFault({
       path: '/v1/users/',
@@ -179,13 +172,9 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
     opened.push(mock);
     const time = manualTime(mock);
     let throttled = 0;
-    const client = new CompanyData({
-      apiKey: mock.keys.valid,
-      baseURL: mock.baseURL,
-      dispatcher: target.dispatcher(mock),
+    const { client } = clientFor(target, mock, {
       sleep: time.sleep,
       now: time.now,
-      logger: recordingLogger(),
       onRateLimit: () => {
         throttled++;
       },
