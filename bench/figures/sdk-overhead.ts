@@ -94,22 +94,10 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       (v, i) =>
         r.measure(measurement(`${v.label} — client CPU`, 'CPU µs/request', results.cpu[i] ?? [])).median,
     );
-    const [raw, viaFetch, loose, strip, sdkOn, sdkOff] = medians as [
-      number,
-      number,
-      number,
-      number,
-      number?,
-      number?,
-    ];
-    const [rawCpu, fetchCpu, looseCpu, stripCpu, sdkOnCpu, sdkOffCpu] = cpu as [
-      number,
-      number,
-      number,
-      number,
-      number?,
-      number?,
-    ];
+    // Four baselines always run; the two SDK variants only once the SDK is there.
+    type PerVariant = [number, number, number, number, number?, number?];
+    const [raw, viaFetch, loose, strip, sdkOn, sdkOff] = medians as PerVariant;
+    const [rawCpu, fetchCpu, looseCpu, stripCpu, sdkOnCpu, sdkOffCpu] = cpu as PerVariant;
     const passThroughShare = (looseCpu - stripCpu) / Math.max(1, looseCpu - rawCpu);
     r.note(
       `Validation alone (contract CallList.parse of the 25-call page) costs ≈ ${Math.round(looseCpu - rawCpu)} µs of ` +
