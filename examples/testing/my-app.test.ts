@@ -104,7 +104,8 @@ describe('bookingRates', () => {
   });
 
   it('waits out a rate limit without real waiting', async () => {
-    const mock = startMock({ fixture });
+    // Frozen: the mock's clock moves only when the client sleeps, so the arithmetic below is exact.
+    const mock = startMock({ fixture, clock: 'frozen' });
     mock.injectFault({ path: '/v1/calls/', status: 429, headers: { 'Retry-After': '30' } });
     const before = mock.clock.nowMs();
     const rates = await bookingRates(clientFor(mock));

@@ -6,14 +6,31 @@
  * @packageDocumentation
  */
 export { ADMIN_PREFIX } from './admin/prefix.js';
-export { DEFAULT_NOW, MockClock, type TimeInput, toEpochMs } from './clock.js';
+export type { ServerSummary } from './admin/summary.js';
+export {
+  type ClockMode,
+  DEFAULT_NOW,
+  MockClock,
+  type MockClockOptions,
+  type TimeInput,
+  toEpochMs,
+} from './clock.js';
 export { FixtureError, type FixtureIssue } from './fixture/error.js';
 export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
 export type { MockKeys, MockTokens } from './generate/store.js';
 export type { FaultSpec } from './http/faults.js';
-export type { JournalEntry } from './http/journal.js';
-export { DEFAULT_THROTTLE, type ThrottleConfig } from './http/throttle.js';
+export type { JournalEntry, JournalFault } from './http/journal.js';
+export { OPENAPI_PATH } from './http/openapi.js';
+export {
+  formatRequestJson,
+  formatRequestText,
+  type RequestEvent,
+  type RequestOutcome,
+  redactTokens,
+} from './http/request-log.js';
+export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './http/throttle.js';
 export type { JournalOutcome, MockRequest, MockResponse } from './http/types.js';
+export type { ApiKeyInfo, AudienceInfo, LeadSourceInfo, MockWebhooks } from './inventory.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
 export {
   createMockServer,
@@ -23,3 +40,4 @@ export {
 } from './server.js';
 export type { Conversation, Lead } from './store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './store/store.js';
+export { MOCK_SERVER_VERSION } from './version.js';

@@ -1,5 +1,6 @@
-import type { TimeInput } from './clock.js';
+import type { ClockMode, TimeInput } from './clock.js';
 import type { Fixture } from './fixture/schema.js';
+import type { RequestEvent } from './http/request-log.js';
 import type { ThrottleConfig } from './http/throttle.js';
 
 /**
@@ -17,10 +18,24 @@ export interface MockServerOptions {
   sizes?: MockSizes;
   /** Load these companies, keys, records, audiences and lead sources instead of generating data (validated; see {@link FixtureSchema}). */
   fixture?: Fixture;
-  /** The clock's initial time (default `2026-06-01T12:00:00Z`). */
+  /** The clock's initial time (default `2026-06-01T12:00:00Z`); generated records are older. */
   now?: TimeInput;
-  /** Per-key quota, or false for none (default 1000 requests per 60 seconds). */
+  /**
+   * `'running'` (default): the clock moves with real time from `now`, so waiting out a `Retry-After`,
+   * the lead window or a key's expiry works as against the real API. `'frozen'`: it stands still until
+   * moved, so journal times and created members repeat exactly. Either way `clock.advance`/`set` move it.
+   */
+  clock?: ClockMode;
+  /**
+   * The quota of keys without their own, or false for none (default: none). The well-known
+   * `throttled` key and keys created with a `throttle` keep their own.
+   */
   throttle?: ThrottleConfig | false;
+  /**
+   * Told of every request once answered (admin and OpenAPI requests included), e.g. to write a
+   * request log with {@link formatRequestText}. Runs on the request path: keep it quick.
+   */
+  onRequest?: (event: RequestEvent) => void;
   /** Origin the in-process dispatcher and msw handlers answer (default `http://company-data.mock`). */
   origin?: string;
   /** Largest accepted request body in bytes; larger bodies get 413 (default 1 MiB). */

@@ -21,8 +21,10 @@ import type { AbortSource, EngineResult } from './http/engine.js';
 import { MockEngine } from './http/engine.js';
 import { FaultQueue, type FaultSpec } from './http/faults.js';
 import { Journal, type JournalEntry } from './http/journal.js';
-import { DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './http/throttle.js';
-import type { MockRequest } from './http/types.js';
+import { openApiResponse } from './http/openapi.js';
+import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './http/throttle.js';
+import type { MockRequest, MockResponse } from './http/types.js';
+import { type ApiKeyInfo, listApiKeys, listWebhooks, type MockWebhooks } from './inventory.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions, MockStore } from './store/store.js';
@@ -51,7 +53,10 @@ export interface MockServer {
   readonly tokens: MockTokens;
   /** Bearer token of the admin HTTP API (under `/__admin/`). */
   readonly adminToken: string;
-  /** The controllable clock: drives key expiry, throttle windows and the lead deduplication window. */
+  /**
+   * The clock: real time plus an offset, running unless created frozen. Drives key expiry, throttle
+   * windows, the lead deduplication window and the times of created members and leads.
+   */
   readonly clock: MockClock;
   /** An undici dispatcher answering in-process (URLs must use this server's origin). */
   readonly dispatcher: Dispatcher;
@@ -87,12 +92,24 @@ export interface MockServer {
    */
   expireKey(value: string): void;
   /**
-   * Replaces the per-key quota (and forgets current windows).
+   * Replaces the default quota of keys without their own (and forgets current windows).
    *
    * @param throttle - the quota, or false for none.
    * @throws RangeError for a non-positive limit or window.
    */
   setThrottle(throttle: ThrottleConfig | false): void;
+  /**
+   * Gives one key its own quota (and forgets its current window); the others keep theirs.
+   *
+   * @param value - the key value.
+   * @param throttle - the quota, false to never throttle it, or null for the default quota again.
+   * @throws Error when no key has this value; RangeError for a non-positive limit or window.
+   */
+  setKeyThrottle(value: string, throttle: ThrottleConfig | false | null): void;
+  /** Every API key of every company, without values, oldest first. */
+  apiKeys(): readonly ApiKeyInfo[];
+  /** Every audience and lead source of every company, live and deleted, with their webhook URLs. */
+  webhooks(): MockWebhooks;
   /**
    * Arms a fault for the next matching requests.
    *
@@ -205,6 +222,7 @@ class MockServerImpl implements MockServer {
   #seeded: SeededStore;
   #leadFailures = 0;
   #origin: string | undefined;
+  #openApi: { readonly origin: string; readonly response: MockResponse } | undefined;
   #dispatcher: Dispatcher | undefined;
   #close: (() => Promise<void>) | undefined;
   #closed: Promise<void> | undefined;
@@ -219,7 +237,7 @@ class MockServerImpl implements MockServer {
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!Number.isInteger(this.#maxBodyBytes) || this.#maxBodyBytes < 0)
       throw new RangeError('maxBodyBytes must be an integer ≥ 0');
-    this.clock = new MockClock(options.now);
+    this.clock = new MockClock(options.now, { mode: options.clock });
     this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
     this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
     this.#journal = new Journal(options.journalLimit);
@@ -241,6 +259,8 @@ class MockServerImpl implements MockServer {
         return true;
       },
       admin: createAdminApi(this, this.#maxBodyBytes),
+      openApi: () => this.#openApiResponse(),
+      onRequest: options.onRequest,
     });
   }
 
@@ -268,6 +288,12 @@ class MockServerImpl implements MockServer {
 
   get apiRoot(): string {
     return this.#originOrThrow;
+  }
+
+  #openApiResponse(): MockResponse {
+    const origin = this.#originOrThrow;
+    if (this.#openApi?.origin !== origin) this.#openApi = { origin, response: openApiResponse(origin) };
+    return this.#openApi.response;
   }
 
   get keys(): MockKeys {
@@ -319,6 +345,20 @@ class MockServerImpl implements MockServer {
 
   setThrottle(throttle: ThrottleConfig | false): void {
     this.#throttle.configure(throttle);
+  }
+
+  setKeyThrottle(value: string, throttle: ThrottleConfig | false | null): void {
+    const key = this.#store.keys.require(value);
+    key.throttle = throttle === null ? undefined : checkThrottle(throttle);
+    this.#throttle.forget(key.id);
+  }
+
+  apiKeys(): readonly ApiKeyInfo[] {
+    return listApiKeys(this.#store);
+  }
+
+  webhooks(): MockWebhooks {
+    return listWebhooks(this.#store, this.apiRoot, this.clock.nowMs());
   }
 
   injectFault(fault: FaultSpec): void {

@@ -10,7 +10,8 @@ type Loose = any;
 describe('admin HTTP API', () => {
   let server: MockServer;
   beforeEach(async () => {
-    server = await startMockServer({ port: 0, adminToken: 'admin-secret' });
+    // Frozen, so the times these tests read are exact; the running clock is tested below and in clock.test.ts.
+    server = await startMockServer({ port: 0, adminToken: 'admin-secret', clock: 'frozen' });
   });
   afterEach(() => server.close());
 
@@ -62,23 +63,91 @@ describe('admin HTTP API', () => {
     expect(json).toEqual({
       baseURL: server.baseURL,
       apiRoot: server.apiRoot,
+      openapiURL: `${server.apiRoot}/openapi.json`,
+      adminURL: `${server.apiRoot}/__admin/`,
       keys: server.keys,
       tokens: server.tokens,
       now: '2026-06-01T12:00:00.000Z',
+      clock: 'frozen',
+      webhooks: server.webhooks(),
     });
+    expect(json.webhooks.audiences.length).toBeGreaterThan(0);
   });
 
-  it('moves the clock', async () => {
-    expect((await admin('GET', 'clock')).json).toEqual({ now: '2026-06-01T12:00:00.000Z' });
+  it('moves, freezes and resumes the clock', async () => {
+    expect((await admin('GET', 'clock')).json).toEqual({ now: '2026-06-01T12:00:00.000Z', frozen: true });
     expect((await admin('POST', 'clock/advance', { ms: 60_000 })).json).toEqual({
       now: '2026-06-01T12:01:00.000Z',
+      frozen: true,
     });
     expect((await admin('POST', 'clock/set', { time: '2027-01-01T00:00:00Z' })).json.now).toBe(
       '2027-01-01T00:00:00.000Z',
     );
     expect(server.clock.now().toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect((await admin('POST', 'clock/resume')).json.frozen).toBe(false);
+    expect(server.clock.frozen).toBe(false);
+    const frozen = (await admin('POST', 'clock/freeze')).json;
+    expect(frozen.frozen).toBe(true);
+    expect(Date.parse(frozen.now)).toBeGreaterThanOrEqual(Date.parse('2027-01-01T00:00:00Z'));
+    expect(server.clock.now().toISOString()).toBe(frozen.now);
     expect((await admin('POST', 'clock/advance', { ms: -1 })).status).toBe(400);
     expect((await admin('POST', 'clock/set', { time: 'never' })).json.error.detail).toMatch(/valid time/);
+  });
+
+  it('lists keys without their values and gives one key its own quota', async () => {
+    const listed = (await admin('GET', 'keys')).json.data;
+    expect(JSON.stringify(listed)).not.toContain(server.keys.valid);
+    expect(listed.find((key: Loose) => key.name === 'Throttled')).toMatchObject({
+      throttle: { limit: 5, windowSeconds: 5 },
+      companyName: 'Acme Home Services',
+      revoked: false,
+      expiresAt: null,
+    });
+    expect(listed.find((key: Loose) => key.name === 'Full access').throttle).toBeNull();
+
+    const created = await admin('POST', 'keys', { name: 'slow', throttle: { limit: 1, windowSeconds: 30 } });
+    const slow: string = created.json.value;
+    expect((await api('/teams/', slow)).status).toBe(200);
+    expect((await api('/teams/', slow)).headers['retry-after']).toBe('30');
+    expect((await api('/teams/')).status).toBe(200);
+
+    expect((await admin('POST', 'keys/throttle', { value: slow, throttle: false })).status).toBe(200);
+    expect((await api('/teams/', slow)).status).toBe(200);
+    await admin('POST', 'keys/throttle', {
+      value: server.keys.valid,
+      throttle: { limit: 1, windowSeconds: 9 },
+    });
+    expect((await api('/teams/')).status).toBe(200);
+    expect((await api('/teams/')).headers['retry-after']).toBe('9');
+    await admin('POST', 'keys/throttle', { value: server.keys.valid, throttle: null });
+    expect((await api('/teams/')).status).toBe(200);
+
+    expect(
+      (await admin('POST', 'keys/throttle', { value: 'svc_live_nobody', throttle: false })).json.error.detail,
+    ).toBe('Unknown API key');
+    expect(
+      (await admin('POST', 'keys/throttle', { value: slow, throttle: { limit: 0, windowSeconds: 1 } }))
+        .status,
+    ).toBe(400);
+  });
+
+  it('lists every audience and lead source with its webhook URL', async () => {
+    const { audiences, leadSources } = (await admin('GET', 'webhooks')).json;
+    expect(audiences[0]).toMatchObject({
+      token: server.tokens.audience,
+      url: `${server.baseURL}/outbound-campaigns/webhook/${server.tokens.audience}/`,
+      companyName: 'Acme Home Services',
+    });
+    const deleted = leadSources.find((source: Loose) => source.token === server.tokens.deletedLead);
+    expect(deleted).toMatchObject({
+      deleted: true,
+      url: `${server.apiRoot}/messaging-agent/webhook/${deleted.token}/`,
+    });
+    expect(deleted.deletedAt < '2026-06-01T12:00:00.000Z').toBe(true);
+    expect(
+      leadSources.filter((source: Loose) => !source.deleted).map((source: Loose) => source.companyName),
+    ).toEqual(['Acme Home Services', 'Globex Contact Center']);
+    expect((await webhook(deleted.url, { phone_number: '415-555-0100' })).status).toBe(404);
   });
 
   it('creates, revokes and expires keys', async () => {

@@ -1,30 +1,7 @@
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createMockServer, DEFAULT_NOW, MockClock, startMockServer, toEpochMs } from '../src/index.js';
-
-describe('clock', () => {
-  it('advances, jumps and resets', () => {
-    const clock = new MockClock();
-    expect(clock.now().toISOString()).toBe('2026-06-01T12:00:00.000Z');
-    expect(clock.nowMs()).toBe(toEpochMs(DEFAULT_NOW));
-    clock.advance(1000);
-    clock.set(new Date('2030-01-01T00:00:00Z'));
-    expect(clock.nowMs()).toBe(Date.UTC(2030, 0, 1));
-    clock.set(0);
-    expect(clock.nowMs()).toBe(0);
-    clock.reset();
-    expect(clock.nowMs()).toBe(clock.initialMs());
-  });
-
-  it('refuses bad times', () => {
-    expect(() => new MockClock('not a time')).toThrow(RangeError);
-    const clock = new MockClock(0);
-    expect(() => clock.advance(-1)).toThrow(RangeError);
-    expect(() => clock.advance(Number.NaN)).toThrow(RangeError);
-    expect(() => clock.set('soon')).toThrow(RangeError);
-  });
-});
+import { createMockServer, startMockServer } from '../src/index.js';
 
 describe('controls', () => {
   it('validates keys, throttles and lead failures', () => {

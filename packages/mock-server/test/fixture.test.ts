@@ -32,7 +32,11 @@ async function get(server: MockServer, path: string, key = KEY) {
     dispatcher: server.dispatcher,
     headers: { authorization: `Bearer ${key}` },
   });
-  return { status: response.statusCode, json: (await response.body.json()) as Loose };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    json: (await response.body.json()) as Loose,
+  };
 }
 
 async function post(server: MockServer, url: string, body: unknown) {
@@ -137,6 +141,74 @@ describe('fixtures', () => {
       phone_number: '4155550100',
     });
     expect(deleted).toEqual({ status: 404, json: { error: 'Not found' } });
+  });
+
+  it('keeps key ids, creation times and quotas, audience creation times and lead source deletion times', async () => {
+    const keyId = 'f0000000-0000-4000-8000-000000000001';
+    const later = 'e0000000-0000-4000-8000-0000000000aa';
+    const server = createMockServer({
+      clock: 'frozen',
+      fixture: {
+        companies: [
+          {
+            name: 'Acme',
+            keys: [
+              { id: keyId, value: 'svc_live_dated', name: 'Dated', created_at: '2025-03-04T05:06:07Z' },
+              { value: 'svc_live_slow', name: 'Slow', throttle: { limit: 1, window_seconds: 20 } },
+              { value: 'svc_live_free', name: 'Free', throttle: false },
+            ],
+            audiences: [{ name: 'Old', token: AUDIENCE_TOKEN, created_at: '2025-01-01T00:00:00Z' }],
+            lead_sources: [
+              { name: 'Closing soon', token: later, deleted_at: '2026-06-01T13:00:00Z' },
+              { name: 'Gone', token: DELETED_LEAD_TOKEN, deleted_at: '2026-05-01T00:00:00Z' },
+              { name: 'Live', token: LEAD_TOKEN, deleted: false, deleted_at: null },
+            ],
+          },
+        ],
+      },
+    });
+    const keys = Object.fromEntries(server.apiKeys().map((key) => [key.name, key]));
+    expect(keys.Dated).toMatchObject({ id: keyId, createdAt: '2025-03-04T05:06:07.000Z', throttle: null });
+    expect(keys.Slow?.createdAt).toBe('2026-06-01T12:00:00.000Z');
+    expect(keys.Slow?.throttle).toEqual({ limit: 1, windowSeconds: 20 });
+    expect(keys.Free?.throttle).toBe(false);
+    expect(server.webhooks().audiences[0]).toMatchObject({
+      name: 'Old',
+      createdAt: '2025-01-01T00:00:00.000Z',
+    });
+
+    expect((await get(server, '/teams/', 'svc_live_slow')).status).toBe(200);
+    expect((await get(server, '/teams/', 'svc_live_slow')).headers['retry-after']).toBe('20');
+
+    const lead = (token: string) =>
+      post(server, `${server.apiRoot}/messaging-agent/webhook/${token}/`, { phone_number: '4155550100' });
+    expect((await lead(later)).status).toBe(200);
+    expect((await lead(DELETED_LEAD_TOKEN)).status).toBe(404);
+    expect(server.tokens.deletedLead).toBe(DELETED_LEAD_TOKEN);
+    server.clock.advance(60 * 60 * 1000);
+    expect((await lead(later)).status).toBe(404);
+    expect((await lead(LEAD_TOKEN)).status).toBe(200);
+    expect(server.webhooks().leadSources.find((source) => source.token === later)).toMatchObject({
+      deleted: true,
+      deletedAt: '2026-06-01T13:00:00.000Z',
+    });
+  });
+
+  it('refuses a lead source that is both not deleted and deleted at a time', () => {
+    expect(() =>
+      createMockServer({
+        fixture: {
+          companies: [
+            {
+              name: 'A',
+              lead_sources: [
+                { name: 'X', token: LEAD_TOKEN, deleted: false, deleted_at: '2026-01-01T00:00:00Z' },
+              ],
+            },
+          ],
+        },
+      }),
+    ).toThrow(/lead_sources\[0\]\.deleted: deleted is false but deleted_at is set/);
   });
 
   it('adds an empty second company and the missing tokens for a minimal fixture', async () => {

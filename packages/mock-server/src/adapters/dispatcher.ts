@@ -124,7 +124,6 @@ async function drive(
     const mark = rawPath.indexOf('?');
     const collector = new BodyCollector(maxBodyBytes);
     await readBody(options.body, collector);
-    if (controller.aborted) return;
     const request: MockRequest = {
       method,
       path: mark < 0 ? rawPath : rawPath.slice(0, mark),
@@ -133,6 +132,10 @@ async function drive(
       body: collector.body(),
       bodyTooLarge: collector.tooLarge,
     };
+    if (controller.aborted) {
+      engine.abandoned(request);
+      return;
+    }
     const result = await engine.handle(request, controller);
     // A real socket answers in a later macrotask. Without this turn a tight `for await` over many pages
     // never returns to the event loop, and undici's per-response cleanup (queued with setImmediate)

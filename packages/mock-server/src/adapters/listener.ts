@@ -67,18 +67,25 @@ async function serve(engine: MockEngine, maxBodyBytes: number, req: IncomingMess
   const hasBody =
     req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
   const collector = new BodyCollector(maxBodyBytes);
-  if (hasBody) {
-    // Read to the end even past the limit (discarding), so the 413 reaches a client still sending.
-    for await (const chunk of req) collector.push(chunk as Buffer);
-  }
-  const request: MockRequest = {
+  const read = () => ({
     method: req.method ?? 'GET',
     path: mark < 0 ? url : url.slice(0, mark),
     search: mark < 0 ? '' : url.slice(mark + 1),
     headers: flatten(req.headers),
     body: collector.body(),
     bodyTooLarge: collector.tooLarge,
-  };
+  });
+  if (hasBody) {
+    try {
+      // Read to the end even past the limit (discarding), so the 413 reaches a client still sending.
+      for await (const chunk of req) collector.push(chunk as Buffer);
+    } catch {
+      // The client went away mid-body: nobody to answer, but the journal still hears of it.
+      engine.abandoned(read());
+      return;
+    }
+  }
+  const request: MockRequest = read();
   // The abort signal is only built if an injected delay asks for it: most requests never do.
   let abort: AbortController | undefined;
   const source = {
@@ -93,13 +100,7 @@ async function serve(engine: MockEngine, maxBodyBytes: number, req: IncomingMess
       return abort.signal;
     },
   };
-  let result: Awaited<ReturnType<MockEngine['handle']>>;
-  try {
-    result = await engine.handle(request, source);
-  } catch (error) {
-    if (abort?.signal.aborted) return;
-    throw error;
-  }
+  const result = await engine.handle(request, source);
   if (result.drop) {
     req.socket.destroy();
     return;

@@ -42,24 +42,18 @@ export function createHandlers(target: MswTarget, maxBodyBytes: number): Request
         request.headers.forEach((value, name) => {
           headers[name] = value;
         });
-        let result: EngineResult;
-        try {
-          result = await target.handle(
-            {
-              method: request.method.toUpperCase(),
-              path: url.pathname,
-              search: url.search.slice(1),
-              headers,
-              body: collector.body(),
-              bodyTooLarge: collector.tooLarge,
-            },
-            request,
-          );
-        } catch (error) {
-          // The client aborted during an injected delay: nobody is waiting for an answer any more.
-          if (request.signal.aborted) return HttpResponse.error();
-          throw error;
-        }
+        const result = await target.handle(
+          {
+            method: request.method.toUpperCase(),
+            path: url.pathname,
+            search: url.search.slice(1),
+            headers,
+            body: collector.body(),
+            bodyTooLarge: collector.tooLarge,
+          },
+          request,
+        );
+        // A drop, or a client that gave up during an injected delay: a network error either way.
         if (result.drop) return HttpResponse.error();
         const { response } = result;
         return new HttpResponse(response.body === '' ? null : response.body, {

@@ -7,6 +7,7 @@ import { json } from '../http/responses.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
 import type { MockServer } from '../server.js';
 import { ADMIN_PREFIX } from './prefix.js';
+import { describeServer } from './summary.js';
 
 /** What the admin API drives: a mock server's controls. */
 export type AdminTarget = Pick<
@@ -22,6 +23,9 @@ export type AdminTarget = Pick<
   | 'revokeKey'
   | 'expireKey'
   | 'setThrottle'
+  | 'setKeyThrottle'
+  | 'apiKeys'
+  | 'webhooks'
   | 'injectFault'
   | 'injectLeadFailure'
   | 'journal'
@@ -34,6 +38,7 @@ export type AdminTarget = Pick<
 >;
 
 const Time = z.union([z.string(), z.number()]);
+const Quota = z.strictObject({ limit: z.int().positive(), windowSeconds: z.number().positive() });
 const Bodies = {
   advance: z.strictObject({ ms: z.number().nonnegative() }),
   set: z.strictObject({ time: Time }),
@@ -43,12 +48,11 @@ const Bodies = {
     value: z.string().optional(),
     expiresAt: Time.nullable().optional(),
     permissions: z.array(z.enum(DATA_RESOURCES)).optional(),
+    throttle: z.union([z.literal(false), Quota]).optional(),
   }),
   keyValue: z.strictObject({ value: z.string() }),
-  throttle: z.union([
-    z.literal(false),
-    z.strictObject({ limit: z.int().positive(), windowSeconds: z.number().positive() }),
-  ]),
+  keyThrottle: z.strictObject({ value: z.string(), throttle: z.union([z.literal(false), z.null(), Quota]) }),
+  throttle: z.union([z.literal(false), Quota]),
   fault: z.strictObject({
     method: z.string().optional(),
     path: z.string().optional(),
@@ -89,25 +93,31 @@ function parse<Schema extends z.ZodType>(schema: Schema, body: unknown): z.outpu
 }
 
 const ok = (value: unknown = { ok: true }, status = 200) => json(status, value);
-const info = (target: AdminTarget) => ({
-  baseURL: target.baseURL,
-  apiRoot: target.apiRoot,
-  keys: target.keys,
-  tokens: target.tokens,
+const info = (target: AdminTarget) => describeServer(target);
+const clock = (target: AdminTarget) => ({
   now: target.clock.now().toISOString(),
+  frozen: target.clock.frozen,
 });
 
 /** The admin routes: `METHOD path` (relative to the prefix, `*` = one segment) → action. */
 const ROUTES: Record<string, Action> = {
   'GET ': (target) => ok(info(target)),
-  'GET clock': (target) => ok({ now: target.clock.now().toISOString() }),
+  'GET clock': (target) => ok(clock(target)),
   'POST clock/advance': (target, body) => {
     target.clock.advance(parse(Bodies.advance, body).ms);
-    return ok({ now: target.clock.now().toISOString() });
+    return ok(clock(target));
   },
   'POST clock/set': (target, body) => {
     target.clock.set(parse(Bodies.set, body).time);
-    return ok({ now: target.clock.now().toISOString() });
+    return ok(clock(target));
+  },
+  'POST clock/freeze': (target) => {
+    target.clock.freeze();
+    return ok(clock(target));
+  },
+  'POST clock/resume': (target) => {
+    target.clock.resume();
+    return ok(clock(target));
   },
   'POST reset': (target) => {
     target.reset();
@@ -121,7 +131,13 @@ const ROUTES: Record<string, Action> = {
     target.reseed(parse(Bodies.seed, body));
     return ok(info(target));
   },
+  'GET keys': (target) => ok({ data: target.apiKeys() }),
   'POST keys': (target, body) => ok({ value: target.createKey(parse(Bodies.key, body)) }, 201),
+  'POST keys/throttle': (target, body) => {
+    const { value, throttle } = parse(Bodies.keyThrottle, body);
+    target.setKeyThrottle(value, throttle);
+    return ok();
+  },
   'POST keys/revoke': (target, body) => {
     target.revokeKey(parse(Bodies.keyValue, body).value);
     return ok();
@@ -150,6 +166,7 @@ const ROUTES: Record<string, Action> = {
     target.clearJournal();
     return ok();
   },
+  'GET webhooks': (target) => ok(target.webhooks()),
   'GET audiences/*/members': (target, _body, token) => ok({ data: target.members(token) }),
   'GET conversations': (target) => ok({ data: target.conversations() }),
   'GET leads': (target) => ok({ data: target.leads() }),

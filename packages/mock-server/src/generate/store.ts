@@ -1,6 +1,7 @@
-import { hashInts, Prng } from '../random/prng.js';
+import { THROTTLED_KEY_QUOTA } from '../http/throttle.js';
+import { hashInts, hashString, Prng } from '../random/prng.js';
 import { createAudience } from '../store/audiences.js';
-import { MockStore } from '../store/store.js';
+import { LIVE_KEY_PREFIX, MockStore } from '../store/store.js';
 import { type CompanySizes, generateCompany } from './company.js';
 
 /** The default record counts of the primary company. */
@@ -29,6 +30,8 @@ export interface MockKeys {
   readonly noPermissions: string;
   /** The second company, all permissions (the primary company's ids are 404 to it). */
   readonly otherCompany: string;
+  /** Primary company, all permissions, its own quota of 5 requests per 5 seconds: a 429 on the sixth quick request. */
+  readonly throttled: string;
 }
 
 /**
@@ -92,23 +95,29 @@ export function generateStore(seed: number, sizes: CompanySizes, nowMs: number):
   const keys = addWellKnownKeys(store, random, other.id, nowMs);
 
   const tokens: MockTokens = { audience: random.uuid(), lead: random.uuid(), deletedLead: random.uuid() };
-  store.audiences.set(
-    tokens.audience,
-    createAudience(random.uuid(), primary.id, 'Spring promotion', tokens.audience),
-  );
-  const otherAudience = random.uuid();
-  store.audiences.set(otherAudience, createAudience(random.uuid(), other.id, 'Win-back', otherAudience));
+  const audience = (token: string, companyId: string, name: string, ageDays: number) =>
+    store.audiences.set(
+      token,
+      createAudience({ id: random.uuid(), companyId, name, token, createdAt: nowMs - ageDays * DAY_MS }),
+    );
+  audience(tokens.audience, primary.id, 'Spring promotion', 20);
+  audience(random.uuid(), other.id, 'Win-back', 45);
   const sources = [
-    { token: tokens.lead, companyId: primary.id, name: 'Website form', deleted: false },
-    { token: tokens.deletedLead, companyId: primary.id, name: 'Old landing page', deleted: true },
-    { token: random.uuid(), companyId: other.id, name: 'Partner referrals', deleted: false },
+    { token: tokens.lead, companyId: primary.id, name: 'Website form', deletedAt: null },
+    {
+      token: tokens.deletedLead,
+      companyId: primary.id,
+      name: 'Old landing page',
+      deletedAt: nowMs - 7 * DAY_MS,
+    },
+    { token: random.uuid(), companyId: other.id, name: 'Partner referrals', deletedAt: null },
   ];
   for (const source of sources) store.leadSources.set(source.token, { id: random.uuid(), ...source });
   return { store, keys, tokens };
 }
 
 /**
- * Creates the six well-known keys: five of the primary company, one of `otherCompanyId`.
+ * Creates the well-known keys: six of the primary company, one of `otherCompanyId`.
  *
  * @returns their values.
  */
@@ -119,8 +128,9 @@ export function addWellKnownKeys(
   nowMs: number,
 ): MockKeys {
   const key = (name: string, extra: Parameters<MockStore['createKey']>[0] = {}) =>
-    store.createKey({ name, value: `svc_live_${random.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS).value;
-  const keys: MockKeys = {
+    store.createKey({ name, value: `${LIVE_KEY_PREFIX}${random.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS)
+      .value;
+  const keys: Omit<MockKeys, 'throttled'> = {
     valid: key('Full access'),
     expired: key('Expired', { expiresAt: nowMs - DAY_MS }),
     revoked: key('Revoked'),
@@ -129,5 +139,11 @@ export function addWellKnownKeys(
     otherCompany: key('Other company full access', { company: otherCompanyId }),
   };
   store.keys.require(keys.revoked).revoked = true;
-  return keys;
+  // Drawn from its own stream: the keys and tokens generated before it came keep their values.
+  const own = new Prng(hashString(keys.valid));
+  const throttled = store.createKey(
+    { name: 'Throttled', value: `${LIVE_KEY_PREFIX}${own.base62(40)}`, throttle: THROTTLED_KEY_QUOTA },
+    nowMs - 30 * DAY_MS,
+  ).value;
+  return { ...keys, throttled };
 }

@@ -7,7 +7,9 @@ import { DATA_RESOLVERS } from '../resolvers/data.js';
 import { submitLead } from '../resolvers/lead.js';
 import type { MockStore } from '../store/store.js';
 import type { FaultQueue, FaultSpec } from './faults.js';
-import type { Journal } from './journal.js';
+import { appliedFault, type Journal } from './journal.js';
+import { OPENAPI_PATH } from './openapi.js';
+import { type RequestEvent, type RequestOutcome, redactTokens } from './request-log.js';
 import { COMMON, errorResponse, json, nestedError } from './responses.js';
 import { RouteTable } from './routes.js';
 import type { Throttle } from './throttle.js';
@@ -45,6 +47,19 @@ export interface EngineState {
   takeLeadFailure(): boolean;
   /** The admin API, answering paths under {@link ADMIN_PREFIX} (never journaled, never faulted). */
   readonly admin?: ((request: MockRequest) => MockResponse) | undefined;
+  /** The OpenAPI document served at {@link OPENAPI_PATH} (never journaled, never faulted). */
+  readonly openApi?: (() => MockResponse) | undefined;
+  /** Told of every request once it is answered (or abandoned). */
+  readonly onRequest?: ((event: RequestEvent) => void) | undefined;
+}
+
+/** How a request was served, before it is journaled and reported. */
+interface Served {
+  readonly result: EngineResult;
+  readonly status: number | null;
+  readonly outcome: RequestOutcome;
+  readonly keyName?: string | undefined;
+  readonly fault?: FaultSpec | undefined;
 }
 
 const ROUTES = new RouteTable();
@@ -53,6 +68,11 @@ const UNAUTHENTICATED = { 'www-authenticate': 'Bearer realm="api"' } as const;
 const INVALID_KEY = nestedError(401, ERROR_DETAILS.invalidKey, UNAUTHENTICATED);
 const EXPIRED_KEY = nestedError(401, ERROR_DETAILS.expiredKey, UNAUTHENTICATED);
 const DROP: EngineResult = { drop: true };
+const OPENAPI_METHOD_NOT_ALLOWED = json(
+  405,
+  { error: { detail: 'Method not allowed: use GET.' } },
+  { allow: 'GET' },
+);
 
 /**
  * The transport-free core: a request in, a response out. Every way in (dispatcher, listener, msw
@@ -76,7 +96,8 @@ export class MockEngine {
   }
 
   /**
-   * Answers a request: applies an armed fault if one matches, otherwise resolves it, and journals it.
+   * Answers a request: applies an armed fault if one matches, otherwise resolves it; journals it
+   * (also when its client gives up during an injected delay) and reports it to `onRequest`.
    *
    * @param request - the request, already read.
    * @param abort - aborts an injected delay.
@@ -84,31 +105,73 @@ export class MockEngine {
    */
   async handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
     const state = this.#state;
+    const startedAt = state.onRequest === undefined ? 0 : performance.now();
+    const atMs = state.clock.nowMs();
+    const served = await this.#serve(request, abort);
+    const { status, outcome, keyName, fault } = served;
+    if (outcome !== 'admin' && outcome !== 'openapi')
+      state.journal.record({ atMs, request, status, outcome, keyName, fault });
+    state.onRequest?.(this.#event(request, atMs, served, performance.now() - startedAt));
+    return served.result;
+  }
+
+  #event(
+    request: MockRequest,
+    atMs: number,
+    { status, outcome, keyName, fault }: Omit<Served, 'result'>,
+    durationMs: number,
+  ): RequestEvent {
+    return {
+      at: new Date(atMs).toISOString(),
+      method: request.method,
+      path: redactTokens(request.path),
+      query: request.search,
+      status,
+      outcome,
+      keyName: keyName ?? null,
+      durationMs,
+      fault: fault === undefined ? null : appliedFault(fault),
+    };
+  }
+
+  /**
+   * Journals (and reports) a request its client abandoned before it was fully received, e.g. mid-body.
+   *
+   * @param request - what was received of it.
+   */
+  abandoned(request: MockRequest): void {
+    const atMs = this.#state.clock.nowMs();
+    this.#state.journal.record({ atMs, request, status: null, outcome: 'client_aborted' });
+    this.#state.onRequest?.(this.#event(request, atMs, { status: null, outcome: 'client_aborted' }, 0));
+  }
+
+  async #serve(request: MockRequest, abort: AbortSource | undefined): Promise<Served> {
+    const state = this.#state;
     if (state.admin !== undefined && request.path.startsWith(ADMIN_PREFIX))
-      return { response: state.admin(request) };
+      return answered(state.admin(request), 'admin');
+    if (state.openApi !== undefined && request.path === OPENAPI_PATH)
+      return answered(request.method === 'GET' ? state.openApi() : OPENAPI_METHOD_NOT_ALLOWED, 'openapi');
     const fault = state.faults.size > 0 ? state.faults.take(request.method, request.path) : undefined;
-    if (fault?.delayMs) await sleep(fault.delayMs, abort?.signal);
-    if (fault?.drop) {
-      state.journal.record(state.clock.nowMs(), request, null, 'fault_injected');
-      return DROP;
+    if (fault?.delayMs) {
+      try {
+        await sleep(fault.delayMs, abort?.signal);
+      } catch {
+        // The client gave up while the delay ran: nothing is answered, but the request happened.
+        return { result: DROP, status: null, outcome: 'client_aborted', fault };
+      }
     }
-    if (fault?.status !== undefined) {
-      const response = faultResponse(fault);
-      state.journal.record(state.clock.nowMs(), request, response.status, 'fault_injected');
-      return { response };
-    }
+    if (fault?.drop) return { result: DROP, status: null, outcome: 'fault_injected', fault };
+    if (fault?.status !== undefined) return { ...answered(faultResponse(fault), 'fault_injected'), fault };
     const resolved = this.resolve(request);
-    state.journal.record(
-      state.clock.nowMs(),
-      request,
-      resolved.response.status,
-      resolved.outcome,
-      resolved.keyName,
-    );
-    if (!fault?.headers) return { response: resolved.response };
+    const served: Served = {
+      ...answered(resolved.response, resolved.outcome),
+      keyName: resolved.keyName,
+      fault,
+    };
+    if (!fault?.headers) return served;
     // A fault with headers only decorates the real response (e.g. a Retry-After on a 200).
     const headers = { ...resolved.response.headers, ...lower(fault.headers) };
-    return { response: { ...resolved.response, headers } };
+    return { ...served, result: { response: { ...resolved.response, headers } } };
   }
 
   /**
@@ -166,13 +229,14 @@ export class MockEngine {
     const state = this.#state;
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match) return INVALID_KEY;
-    const key = state.store.keys.authenticate(match[1] as string, state.clock.nowMs());
+    const nowMs = state.clock.nowMs();
+    const key = state.store.keys.authenticate(match[1] as string, nowMs);
     if (key === 'invalid') return INVALID_KEY;
     if (key === 'expired') return { ...EXPIRED_KEY, keyName: undefined };
     const keyName = key.name;
     if (resource === undefined || !key.permissions.has(resource as never))
       return { ...COMMON.forbidden, keyName };
-    const wait = state.throttle.take(key.id, state.clock.nowMs());
+    const wait = state.throttle.take(key.id, nowMs, key.throttle);
     if (wait > 0) {
       return { ...nestedError(429, throttleDetail(wait), { 'retry-after': String(wait) }), keyName };
     }
@@ -181,6 +245,10 @@ export class MockEngine {
     if (!company || !resolver) return { ...COMMON.notFound, keyName };
     return { ...resolver(company, params, request.search), keyName };
   }
+}
+
+function answered(response: MockResponse, outcome: RequestOutcome): Served {
+  return { result: { response }, status: response.status, outcome };
 }
 
 function faultResponse(fault: FaultSpec): MockResponse {

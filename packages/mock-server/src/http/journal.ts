@@ -1,4 +1,15 @@
+import type { FaultSpec } from './faults.js';
 import type { JournalOutcome, MockRequest } from './types.js';
+
+/**
+ * The fault an entry's request met: what was injected, without the matching rules.
+ *
+ * @example
+ * ```ts
+ * expect(server.journal().at(-1)?.fault).toEqual({ delayMs: 5000 });
+ * ```
+ */
+export type JournalFault = Pick<FaultSpec, 'status' | 'headers' | 'delayMs' | 'drop'>;
 
 /**
  * One request as the journal recorded it.
@@ -10,7 +21,7 @@ import type { JournalOutcome, MockRequest } from './types.js';
  * ```
  */
 export interface JournalEntry {
-  /** Mock-clock time of the request (ISO 8601). */
+  /** Mock-clock time the request arrived (ISO 8601). */
   readonly at: string;
   /** HTTP method. */
   readonly method: string;
@@ -22,20 +33,30 @@ export interface JournalEntry {
   readonly headers: Readonly<Record<string, string>>;
   /** The body: parsed JSON when it was JSON, otherwise the text; undefined when none. */
   readonly body: unknown;
-  /** The answered status, or null when the connection was dropped. */
+  /** The answered status, or null when nothing was answered (a dropped connection, a client that gave up). */
   readonly status: number | null;
   /** What happened. */
   readonly outcome: JournalOutcome;
   /** Name of the API key used, when one was recognised. */
   readonly keyName: string | null;
+  /** The injected fault the request met, or null. */
+  readonly fault: JournalFault | null;
 }
 
-interface RawEntry {
+/** What the engine records of a request; decoded into a {@link JournalEntry} only when read. */
+export interface RawEntry {
+  /** Arrival time on the mock clock, epoch ms. */
   readonly atMs: number;
+  /** The request as received. */
   readonly request: MockRequest;
+  /** The answered status, or null. */
   readonly status: number | null;
+  /** What happened. */
   readonly outcome: JournalOutcome;
-  readonly keyName: string | null;
+  /** Name of the API key used, when recognised. */
+  readonly keyName?: string | undefined;
+  /** The fault applied, if any. */
+  readonly fault?: FaultSpec | undefined;
 }
 
 /** The default number of entries the journal keeps (oldest dropped first). */
@@ -56,15 +77,8 @@ export class Journal {
   }
 
   /** Records a request. */
-  record(
-    atMs: number,
-    request: MockRequest,
-    status: number | null,
-    outcome: JournalOutcome,
-    keyName?: string,
-  ): void {
+  record(entry: RawEntry): void {
     if (this.#limit === 0) return;
-    const entry: RawEntry = { atMs, request, status, outcome, keyName: keyName ?? null };
     if (this.#ring.length < this.#limit) this.#ring.push(entry);
     else this.#ring[this.#next] = entry;
     this.#next = (this.#next + 1) % this.#limit;
@@ -86,7 +100,7 @@ export class Journal {
   }
 }
 
-function decode({ atMs, request, status, outcome, keyName }: RawEntry): JournalEntry {
+function decode({ atMs, request, status, outcome, keyName, fault }: RawEntry): JournalEntry {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -101,8 +115,24 @@ function decode({ atMs, request, status, outcome, keyName }: RawEntry): JournalE
     body: decodeBody(request.body),
     status,
     outcome,
-    keyName,
+    keyName: keyName ?? null,
+    fault: fault === undefined ? null : appliedFault(fault),
   };
+}
+
+/**
+ * What a journal entry says of a fault: what was injected, without the matching rules.
+ *
+ * @param fault - the fault as armed.
+ * @returns its status, headers, delay and drop, as far as given.
+ */
+export function appliedFault({ status, headers, delayMs, drop }: FaultSpec): JournalFault {
+  const applied: JournalFault = {};
+  if (status !== undefined) applied.status = status;
+  if (headers !== undefined) applied.headers = headers;
+  if (delayMs !== undefined) applied.delayMs = delayMs;
+  if (drop !== undefined) applied.drop = drop;
+  return applied;
 }
 
 function redact(value: string): string {

@@ -1,5 +1,5 @@
 /**
- * A per-key request quota: at most `limit` requests per window of `windowSeconds`.
+ * A request quota: at most `limit` requests per window of `windowSeconds`.
  *
  * @example
  * ```ts
@@ -14,23 +14,39 @@ export interface ThrottleConfig {
 }
 
 /**
- * The default quota (1000 requests per 60 seconds per key): generous, so only tests that lower it
- * ever see a 429.
+ * The default quota of keys without their own: none. A long export or a large test suite against a
+ * default server never meets a 429 it did not ask for; the well-known `throttled` key, a per-key
+ * quota or `setThrottle` bring them in.
  *
  * @example
  * ```ts
- * server.setThrottle(DEFAULT_THROTTLE); // back to the default
+ * server.setThrottle(DEFAULT_THROTTLE); // back to no quota
  * ```
  */
-export const DEFAULT_THROTTLE: ThrottleConfig = { limit: 1000, windowSeconds: 60 };
+export const DEFAULT_THROTTLE: ThrottleConfig | false = false;
 
 /**
- * Validates a throttle setting.
+ * The quota of the well-known `throttled` key (`server.keys.throttled`): 5 requests per 5 seconds,
+ * so a sixth quick request gets a 429 whose `Retry-After` is at most 5 seconds.
  *
+ * @example
+ * ```ts
+ * for (let i = 0; i <= THROTTLED_KEY_QUOTA.limit; i++) await get('/v1/teams/', server.keys.throttled);
+ * ```
+ */
+export const THROTTLED_KEY_QUOTA: ThrottleConfig = { limit: 5, windowSeconds: 5 };
+
+/**
+ * Validates a quota.
+ *
+ * @param config - the quota, or false for none.
+ * @returns the same quota.
  * @throws RangeError when the limit or the window is not a positive number.
  */
 export function checkThrottle(config: ThrottleConfig | false): ThrottleConfig | false {
   if (config === false) return false;
+  if (typeof config !== 'object' || config === null)
+    throw new RangeError('throttle must be { limit, windowSeconds } or false');
   if (!Number.isInteger(config.limit) || config.limit < 1)
     throw new RangeError('throttle.limit must be an integer ≥ 1');
   if (!Number.isFinite(config.windowSeconds) || config.windowSeconds <= 0)
@@ -40,30 +56,37 @@ export function checkThrottle(config: ThrottleConfig | false): ThrottleConfig | 
 
 /**
  * Fixed-window quotas per API key, on the mock clock. A window opens at a key's first request;
- * once `limit` requests were counted in it, requests are refused until it closes.
+ * once `limit` requests were counted in it, requests are refused until it closes. A key's own quota
+ * wins over the default one.
  */
 export class Throttle {
-  #config: ThrottleConfig | false;
+  #default: ThrottleConfig | false;
   readonly #windows = new Map<string, { start: number; count: number }>();
 
-  /** @param config - the quota, or false for none. */
+  /** @param config - the default quota, or false for none. */
   constructor(config: ThrottleConfig | false) {
-    this.#config = checkThrottle(config);
+    this.#default = checkThrottle(config);
   }
 
-  /** Replaces the quota and forgets every window. */
+  /** Replaces the default quota and forgets every window. */
   configure(config: ThrottleConfig | false): void {
-    this.#config = checkThrottle(config);
+    this.#default = checkThrottle(config);
     this.#windows.clear();
+  }
+
+  /** Forgets one key's window (its quota changed). */
+  forget(keyId: string): void {
+    this.#windows.delete(keyId);
   }
 
   /**
    * Counts a request of `keyId` at `nowMs`.
    *
+   * @param own - the key's own quota; undefined for the default one.
    * @returns 0 when allowed, otherwise the whole seconds until the key's window closes (≥ 1).
    */
-  take(keyId: string, nowMs: number): number {
-    const config = this.#config;
+  take(keyId: string, nowMs: number, own?: ThrottleConfig | false): number {
+    const config = own ?? this.#default;
     if (config === false) return 0;
     const windowMs = config.windowSeconds * 1000;
     const window = this.#windows.get(keyId);
@@ -75,6 +98,7 @@ export class Throttle {
       window.count++;
       return 0;
     }
+    // Rounded up, so a client that waits exactly this long finds the window closed.
     return Math.max(1, Math.ceil((window.start + windowMs - nowMs) / 1000));
   }
 }

@@ -46,6 +46,8 @@ export interface MockResponse {
  * - `lead_queued` / `lead_deduplicated` / `lead_failed`: the lead webhook started a conversation, joined an
  *   existing one within 15 minutes, or failed internally (all answered 200);
  * - `throttled`: 429; `fault_injected`: an injected fault answered or dropped the request;
+ * - `client_aborted`: the client gave up (closed the connection or aborted) before an answer, e.g. during an
+ *   injected delay;
  * - `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405),
  *   `invalid_request` (400, 413, 415).
  *
@@ -63,6 +65,7 @@ export type JournalOutcome =
   | 'lead_failed'
   | 'throttled'
   | 'fault_injected'
+  | 'client_aborted'
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'

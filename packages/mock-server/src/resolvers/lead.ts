@@ -2,7 +2,7 @@ import { ERROR_DETAILS, LeadInput, type LeadReceived } from '@company-data/contr
 import { isObject, readJsonBody } from '../http/body.js';
 import { errorResponse, json } from '../http/responses.js';
 import type { MockRequest, Resolved } from '../http/types.js';
-import type { Lead, LeadSource } from '../store/leads.js';
+import { isDeleted, type Lead, type LeadSource } from '../store/leads.js';
 import { normalizePhone } from '../store/phone.js';
 import type { ResolveContext } from './context.js';
 import { describeIssue } from './issues.js';
@@ -16,7 +16,8 @@ const RECEIVED = json(200, { received: true } satisfies LeadReceived);
  */
 export function submitLead(context: ResolveContext, request: MockRequest, token: string): Resolved {
   const source = context.store.leadSources.get(token.toLowerCase());
-  if (!source || source.deleted) return errorResponse('flat', 404, ERROR_DETAILS.leadNotFound);
+  if (!source || isDeleted(source, context.clock.nowMs()))
+    return errorResponse('flat', 404, ERROR_DETAILS.leadNotFound);
   const body = readJsonBody(request, context.maxBodyBytes);
   if (!body.ok) return errorResponse('flat', body.status, body.message);
   if (!isObject(body.value)) return errorResponse('flat', 400, 'Expected a JSON object');

@@ -10,6 +10,8 @@ export interface Audience {
   readonly name: string;
   /** The secret webhook token (uuid). */
   readonly token: string;
+  /** Creation time, epoch ms. */
+  readonly createdAt: number;
   /** Members, in the order they were added. */
   readonly members: AudienceMember[];
   /** Members by E.164 phone. */
@@ -39,8 +41,10 @@ export interface MemberCandidate {
  *
  * @returns the audience.
  */
-export function createAudience(id: string, companyId: string, name: string, token: string): Audience {
-  return { id, companyId, name, token, members: [], byPhone: new Map(), byEmail: new Map() };
+export function createAudience(
+  audience: Pick<Audience, 'id' | 'companyId' | 'name' | 'token' | 'createdAt'>,
+): Audience {
+  return { ...audience, members: [], byPhone: new Map(), byEmail: new Map() };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataResource } from '@company-data/contract';
+import type { ThrottleConfig } from '../http/throttle.js';
 
 /** An API key as the store keeps it: never the value, only its SHA-256. */
 export interface ApiKeyRecord {
@@ -21,6 +22,8 @@ export interface ApiKeyRecord {
   revoked: boolean;
   /** The data resources the key may read. */
   readonly permissions: ReadonlySet<DataResource>;
+  /** The key's own quota (false: never throttled); undefined: the server's default quota. */
+  throttle: ThrottleConfig | false | undefined;
 }
 
 /** Why a presented key was refused. */

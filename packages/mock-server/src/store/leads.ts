@@ -1,6 +1,6 @@
 import { LEAD_DEDUP_WINDOW_MS } from '@company-data/contract';
 
-/** A lead source with its webhook token; a deleted one answers 404. */
+/** A lead source with its webhook token; once deleted it answers 404. */
 export interface LeadSource {
   /** Lead source id. */
   readonly id: string;
@@ -10,8 +10,18 @@ export interface LeadSource {
   readonly name: string;
   /** The secret webhook token (uuid). */
   readonly token: string;
-  /** Whether the lead source was deleted. */
-  deleted: boolean;
+  /** When the lead source was (or will be) deleted, epoch ms; null while it lives. */
+  deletedAt: number | null;
+}
+
+/**
+ * Whether a lead source is deleted at a time: from its deletion on, its webhook answers 404.
+ *
+ * @param source - the lead source.
+ * @param nowMs - the mock time.
+ */
+export function isDeleted(source: LeadSource, nowMs: number): boolean {
+  return source.deletedAt !== null && source.deletedAt <= nowMs;
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { DataResource } from '@company-data/contract';
+import { DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { toEpochMs } from '../clock.js';
+import { checkThrottle, type ThrottleConfig } from '../http/throttle.js';
 import { Prng } from '../random/prng.js';
 import type { Audience } from './audiences.js';
 import type { CompanyData } from './company.js';
@@ -22,6 +23,7 @@ export const LIVE_KEY_PREFIX = 'svc_live_';
  * @example
  * ```ts
  * const key = server.createKey({ name: 'CI', permissions: ['users'], expiresAt: '2026-07-01T00:00:00Z' });
+ * const slow = server.createKey({ name: 'Throttled CI', throttle: { limit: 2, windowSeconds: 10 } });
  * ```
  */
 export interface KeyOptions {
@@ -35,6 +37,16 @@ export interface KeyOptions {
   expiresAt?: Date | string | number | null;
   /** Readable resources (default: all). */
   permissions?: readonly DataResource[];
+  /** The key's own quota, or false to never throttle it (default: the server's `throttle`). */
+  throttle?: ThrottleConfig | false;
+}
+
+/** What a fixture may fix beyond {@link KeyOptions}: the key's id and creation time. */
+export interface StoredKeyOptions extends KeyOptions {
+  /** Key id (default: a seeded uuid). */
+  id?: string | undefined;
+  /** Creation time in epoch ms (default: now). */
+  createdAt?: number | undefined;
 }
 
 /**
@@ -89,25 +101,27 @@ export class MockStore {
   /**
    * Creates an API key.
    *
-   * @param options - company, name, value, expiry and permissions.
-   * @param nowMs - the creation time.
+   * @param options - company, name, value, expiry, permissions and quota.
+   * @param nowMs - the creation time, unless `options.createdAt` says otherwise.
    * @returns the key value (shown once: the store keeps only its hash) and its record.
-   * @throws Error for an unknown company, an empty or duplicate value or an invalid expiry.
+   * @throws Error for an unknown company, an empty or duplicate value, an invalid expiry or quota.
    */
-  createKey(options: KeyOptions, nowMs: number): { value: string; record: ApiKeyRecord } {
+  createKey(options: StoredKeyOptions, nowMs: number): { value: string; record: ApiKeyRecord } {
     const company = options.company === undefined ? this.primary : this.company(options.company);
     const value = options.value ?? `${LIVE_KEY_PREFIX}${this.random.base62(40)}`;
     if (value.length === 0 || /\s/.test(value))
       throw new Error('An API key value must be non-empty with no spaces');
     const expiresAt = options.expiresAt == null ? null : toEpochMs(options.expiresAt);
+    const throttle = options.throttle === undefined ? undefined : checkThrottle(options.throttle);
     const record = this.keys.add(value, {
-      id: this.newId(),
+      id: options.id ?? this.newId(),
       companyId: company.id,
       name: options.name ?? 'API key',
-      createdAt: nowMs,
+      createdAt: options.createdAt ?? nowMs,
       expiresAt,
       revoked: false,
-      permissions: new Set(options.permissions ?? ['users', 'teams', 'recordings', 'calls']),
+      permissions: new Set(options.permissions ?? DATA_RESOURCES),
+      throttle,
     });
     return { value, record };
   }

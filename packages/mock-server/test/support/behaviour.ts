@@ -1,6 +1,7 @@
 import {
   ApiErrorBody,
   AudienceMember,
+  buildOpenApiDocument,
   CallList,
   CallResponse,
   CallTranscriptResponse,
@@ -16,8 +17,13 @@ import {
   UserList,
   UserResponse,
 } from '@company-data/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServerOptions } from '../../src/index.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  formatRequestText,
+  type MockServerOptions,
+  type RequestEvent,
+  THROTTLED_KEY_QUOTA,
+} from '../../src/index.js';
 import type { Harness, TestRequest, TestResponse } from './send.js';
 
 /** Starts a harness for one test. */
@@ -55,7 +61,8 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
     const leadPath = (token = h.server.tokens.lead) => `/messaging-agent/webhook/${token}/`;
 
     beforeEach(async () => {
-      h = await start();
+      // Frozen: these tests check each time rule to the millisecond. The running clock has its own block.
+      h = await start({ clock: 'frozen' });
       auth = { authorization: `Bearer ${h.server.keys.valid}` };
     });
     afterEach(async () => {
@@ -302,6 +309,87 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
       it('can be switched off', async () => {
         h.server.setThrottle(false);
         for (let i = 0; i < 20; i++) expect((await get('/v1/teams/')).status).toBe(200);
+      });
+
+      it('has no default quota, and a throttled key out of the box', async () => {
+        for (let i = 0; i < 30; i++) expect((await get('/v1/teams/')).status).toBe(200);
+        const throttled = h.server.keys.throttled;
+        for (let i = 0; i < THROTTLED_KEY_QUOTA.limit; i++)
+          expect((await get('/v1/teams/', throttled)).status).toBe(200);
+        const refused = await get('/v1/teams/', throttled);
+        expect(refused.status).toBe(429);
+        expect(refused.headers['retry-after']).toBe(String(THROTTLED_KEY_QUOTA.windowSeconds));
+        expect(h.server.journal().at(-1)).toMatchObject({ outcome: 'throttled', keyName: 'Throttled' });
+      });
+
+      it('gives one key its own quota, leaving the others to the default', async () => {
+        h.server.setKeyThrottle(h.server.keys.valid, { limit: 1, windowSeconds: 30 });
+        expect((await get('/v1/teams/')).status).toBe(200);
+        expect((await get('/v1/teams/')).headers['retry-after']).toBe('30');
+        expect((await get('/v1/teams/', h.server.keys.otherCompany)).status).toBe(200);
+
+        // A key's own quota wins over the default, in both directions.
+        h.server.setThrottle({ limit: 1, windowSeconds: 60 });
+        h.server.setKeyThrottle(h.server.keys.valid, false);
+        for (let i = 0; i < 5; i++) expect((await get('/v1/teams/')).status).toBe(200);
+        expect((await get('/v1/teams/', h.server.keys.otherCompany)).status).toBe(200);
+        expect((await get('/v1/teams/', h.server.keys.otherCompany)).status).toBe(429);
+
+        h.server.setKeyThrottle(h.server.keys.valid, null);
+        expect((await get('/v1/teams/')).status).toBe(200);
+        expect((await get('/v1/teams/')).status).toBe(429);
+
+        const own = h.server.createKey({ name: 'Own quota', throttle: { limit: 2, windowSeconds: 5 } });
+        h.server.setThrottle(false);
+        expect((await get('/v1/teams/', own)).status).toBe(200);
+        expect((await get('/v1/teams/', own)).status).toBe(200);
+        expect((await get('/v1/teams/', own)).headers['retry-after']).toBe('5');
+        expect(() => h.server.setKeyThrottle('svc_live_nobody', false)).toThrow(/Unknown API key/);
+        expect(() => h.server.setKeyThrottle(own, { limit: 0, windowSeconds: 1 })).toThrow(RangeError);
+      });
+    });
+
+    describe('the running clock (the default)', () => {
+      // Real time is Date.now: faking only Date lets a test pass seconds of it at once.
+      afterEach(() => {
+        vi.useRealTimers();
+      });
+
+      it('moves by itself, so waiting out a Retry-After gets the request through', async () => {
+        vi.useFakeTimers({ toFake: ['Date'] });
+        const running = await start();
+        try {
+          expect(running.server.clock.frozen).toBe(false);
+          const key = { authorization: `Bearer ${running.server.keys.throttled}` };
+          for (let i = 0; i < THROTTLED_KEY_QUOTA.limit; i++)
+            expect((await running.send({ path: '/v1/teams/', headers: key })).status).toBe(200);
+          const refused = await running.send({ path: '/v1/teams/', headers: key });
+          expect(refused.status).toBe(429);
+          vi.setSystemTime(Date.now() + Number(refused.headers['retry-after']) * 1000 - 1);
+          expect((await running.send({ path: '/v1/teams/', headers: key })).status).toBe(429);
+          vi.setSystemTime(Date.now() + 1);
+          expect((await running.send({ path: '/v1/teams/', headers: key })).status).toBe(200);
+        } finally {
+          await running.close();
+        }
+      });
+
+      it('stamps members and the journal with the time that has passed', async () => {
+        vi.useFakeTimers({ toFake: ['Date'] });
+        const running = await start({ now: '2026-06-01T12:00:00Z' });
+        try {
+          vi.setSystemTime(Date.now() + 90_000);
+          const created = await running.send({
+            method: 'POST',
+            path: `/v1/outbound-campaigns/webhook/${running.server.tokens.audience}/`,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'later@example.com' }),
+          });
+          expect(created.json.created_at).toBe('2026-06-01T12:01:30.000Z');
+          expect(running.server.journal()[0]?.at).toBe('2026-06-01T12:01:30.000Z');
+        } finally {
+          await running.close();
+        }
       });
     });
 
@@ -607,7 +695,113 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
       });
     });
 
+    describe('OpenAPI document', () => {
+      it('is served at /openapi.json with this server as its server, to anyone, unjournaled', async () => {
+        const served = await h.send({ path: '/openapi.json' });
+        expect(served.status).toBe(200);
+        expect(served.headers['content-type']).toMatch(/^application\/json/);
+        expect(served.json).toEqual({
+          ...buildOpenApiDocument(),
+          servers: [{ url: h.server.apiRoot, description: 'This Company Data mock server.' }],
+        });
+        const posted = await h.send({ method: 'POST', path: '/openapi.json', body: '{}' });
+        expect(posted.status).toBe(405);
+        expect(posted.headers.allow).toBe('GET');
+        h.server.setThrottle({ limit: 1, windowSeconds: 60 });
+        expect((await h.send({ path: '/openapi.json', headers: auth })).status).toBe(200);
+        expect((await h.send({ path: '/openapi.json', headers: auth })).status).toBe(200);
+        expect(h.server.journal()).toEqual([]);
+      });
+    });
+
+    describe('request events', () => {
+      it('reports every request to onRequest, safe to log', async () => {
+        const events: RequestEvent[] = [];
+        const logged = await start({ clock: 'frozen', onRequest: (event) => events.push(event) });
+        try {
+          const key = { authorization: `Bearer ${logged.server.keys.valid}` };
+          await logged.send({ path: '/v1/calls/?page_size=2', headers: key });
+          await logged.send({
+            method: 'POST',
+            path: `/messaging-agent/webhook/${logged.server.tokens.lead}/`,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ phone_number: '415-555-0100' }),
+          });
+          logged.server.injectFault({ path: '/v1/teams/', status: 503 });
+          await logged.send({ path: '/v1/teams/', headers: key });
+          await logged.send({ path: '/openapi.json' });
+          await logged.send({
+            path: '/__admin/clock',
+            headers: { authorization: `Bearer ${logged.server.adminToken}` },
+          });
+          expect(events.map(({ durationMs, ...event }) => event)).toEqual([
+            {
+              at: '2026-06-01T12:00:00.000Z',
+              method: 'GET',
+              path: '/v1/calls/',
+              query: 'page_size=2',
+              status: 200,
+              outcome: 'served',
+              keyName: 'Full access',
+              fault: null,
+            },
+            expect.objectContaining({
+              path: '/messaging-agent/webhook/{token}/',
+              status: 200,
+              outcome: 'lead_queued',
+            }),
+            expect.objectContaining({
+              path: '/v1/teams/',
+              status: 503,
+              outcome: 'fault_injected',
+              fault: { status: 503 },
+            }),
+            expect.objectContaining({
+              path: '/openapi.json',
+              status: 200,
+              outcome: 'openapi',
+              keyName: null,
+            }),
+            expect.objectContaining({ path: '/__admin/clock', status: 200, outcome: 'admin' }),
+          ]);
+          expect(events.every((event) => event.durationMs >= 0)).toBe(true);
+          const text = events.map((event) => formatRequestText(event)).join('\n');
+          expect(text).not.toContain(logged.server.keys.valid);
+          expect(text).not.toContain(logged.server.tokens.lead);
+        } finally {
+          await logged.close();
+        }
+      });
+    });
+
     describe('journal and reset', () => {
+      it('journals a request whose client gave up during an injected delay, with the fault', async () => {
+        h.server.injectFault({ path: '/v1/teams/', delayMs: 60_000 });
+        const controller = new AbortController();
+        const abandoned = h.send({ path: '/v1/teams/', headers: auth, signal: controller.signal });
+        await new Promise((resolve) => setTimeout(resolve, 100)); // for the request to reach the server
+        controller.abort();
+        await expect(abandoned).rejects.toThrow();
+        await vi.waitFor(() => expect(h.server.journal()).toHaveLength(1));
+        expect(h.server.journal()[0]).toMatchObject({
+          path: '/v1/teams/',
+          status: null,
+          outcome: 'client_aborted',
+          fault: { delayMs: 60_000 },
+          at: '2026-06-01T12:00:00.000Z',
+        });
+      });
+
+      it('records the fault a request met', async () => {
+        h.server.injectFault({ path: '/v1/teams/', status: 503, headers: { 'Retry-After': '2' } });
+        await get('/v1/teams/');
+        await get('/v1/teams/');
+        expect(h.server.journal().map((entry) => [entry.status, entry.outcome, entry.fault])).toEqual([
+          [503, 'fault_injected', { status: 503, headers: { 'Retry-After': '2' } }],
+          [200, 'served', null],
+        ]);
+      });
+
       it('records what the client sent, with the key redacted', async () => {
         await get('/v1/users/?page=2&page_size=5');
         await post(audiencePath(), { email: 'journal@example.com' }, { 'x-trace': 'abc' });

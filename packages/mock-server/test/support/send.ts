@@ -8,6 +8,8 @@ export interface TestRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
+  /** Gives up on the request. */
+  signal?: AbortSignal;
 }
 
 /** What the suite reads back. */
@@ -50,11 +52,12 @@ function flatten(headers: Record<string, string | string[] | undefined>): Record
 
 /** Sends with undici.request, through a dispatcher or (none given) over the network. */
 export function undiciSend(server: MockServer, viaDispatcher: boolean): Send {
-  return async ({ method = 'GET', path, headers, body }) => {
+  return async ({ method = 'GET', path, headers, body, signal }) => {
     const response = await request(`${server.apiRoot}${path}`, {
       method: method as 'GET',
       headers,
       body,
+      signal,
       ...(viaDispatcher ? { dispatcher: server.dispatcher } : {}),
     });
     return parse(response.statusCode, flatten(response.headers), await response.body.text());
@@ -63,11 +66,12 @@ export function undiciSend(server: MockServer, viaDispatcher: boolean): Send {
 
 /** Sends with the global fetch (what msw's setupServer intercepts). */
 export function fetchSend(server: MockServer): Send {
-  return async ({ method = 'GET', path, headers, body }) => {
+  return async ({ method = 'GET', path, headers, body, signal }) => {
     const response = await fetch(`${server.apiRoot}${path}`, {
       method,
       headers,
       body: body as string | undefined,
+      signal,
     });
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => {

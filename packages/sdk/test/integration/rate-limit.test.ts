@@ -24,10 +24,14 @@ function manualTime(mock: MockServer) {
   };
 }
 
+// The mock's clock is frozen here: these tests check waits to the millisecond, and the client's sleep
+// moves the mock's clock. The running clock with real waits is tested in over-time.test.ts.
+const FROZEN = { clock: 'frozen' } as const;
+
 describe.each(targets)('rate limits ($name)', (target: Target) => {
   const opened: { close(): Promise<void> }[] = [];
   async function setup(options: ClientOptions = {}, throttle?: { limit: number; windowSeconds: number }) {
-    const mock = await target.start(throttle ? { throttle } : {});
+    const mock = await target.start(throttle ? { ...FROZEN, throttle } : FROZEN);
     const harness = clientFor(target, mock, options);
     opened.push(harness.client, mock);
     return { mock, ...harness };
@@ -140,7 +144,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
   });
 
   it('one 429 pauses every request of the client: nothing is sent until the wait has passed', async () => {
-    const mock = await target.start();
+    const mock = await target.start(FROZEN);
     opened.push(mock);
     const time = manualTime(mock);
     const { client } = clientFor(target, mock, { sleep: time.sleep, now: time.now });
@@ -168,7 +172,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
   });
 
   it('concurrent requests hitting a real quota pause together: one sleep per window, no stampede', async () => {
-    const mock = await target.start({ throttle: { limit: 3, windowSeconds: 60 } });
+    const mock = await target.start({ ...FROZEN, throttle: { limit: 3, windowSeconds: 60 } });
     opened.push(mock);
     const time = manualTime(mock);
     let throttled = 0;
@@ -200,6 +204,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
 
   it('prefetching pages never outruns the gate', async () => {
     const mock = await target.start({
+      ...FROZEN,
       sizes: { users: 2, calls: 100 },
       throttle: { limit: 4, windowSeconds: 10 },
     });

@@ -1,0 +1,98 @@
+import type { JournalFault } from './journal.js';
+import type { JournalOutcome } from './types.js';
+
+/**
+ * What happened to a request, for a request log: a journal outcome, or `admin` and `openapi` for the
+ * admin API and the served OpenAPI document (which the journal leaves out).
+ *
+ * @example
+ * ```ts
+ * const outcome: RequestOutcome = 'admin';
+ * ```
+ */
+export type RequestOutcome = JournalOutcome | 'admin' | 'openapi';
+
+/**
+ * One request as {@link MockServerOptions.onRequest} reports it, safe to write to a log: the API key
+ * is named, never shown, and webhook tokens in the path are replaced by `{token}`.
+ *
+ * @example
+ * ```ts
+ * const server = await startMockServer({ onRequest: (event: RequestEvent) => console.error(formatRequestText(event)) });
+ * ```
+ */
+export interface RequestEvent {
+  /** Mock-clock time the request arrived (ISO 8601). */
+  readonly at: string;
+  /** HTTP method. */
+  readonly method: string;
+  /** URL path, webhook tokens replaced by `{token}`. */
+  readonly path: string;
+  /** The query string without `?` ('' when none). */
+  readonly query: string;
+  /** The answered status, or null when nothing was answered. */
+  readonly status: number | null;
+  /** What happened. */
+  readonly outcome: RequestOutcome;
+  /** Name of the API key used, when one was recognised. */
+  readonly keyName: string | null;
+  /** Real milliseconds from arrival to answer (an injected delay included). */
+  readonly durationMs: number;
+  /** The injected fault the request met, or null. */
+  readonly fault: JournalFault | null;
+}
+
+const TOKEN_SEGMENT = /\/(webhook|audiences)\/[^/?]+/g;
+
+/**
+ * Replaces the secret tokens of webhook (and admin audience) paths by `{token}`.
+ *
+ * @param path - a URL path.
+ * @returns the path, safe to log.
+ * @example
+ * ```ts
+ * redactTokens('/messaging-agent/webhook/0b6f…/'); // '/messaging-agent/webhook/{token}/'
+ * ```
+ */
+export function redactTokens(path: string): string {
+  return path.replace(TOKEN_SEGMENT, '/$1/{token}');
+}
+
+/**
+ * One line of text for a request event: time, method, path, status, outcome, duration, key name and fault.
+ *
+ * @param event - the event.
+ * @returns the line, without a newline.
+ * @example
+ * ```ts
+ * formatRequestText(event); // '2026-06-01T12:00:03.120Z GET /v1/calls/?page=2 200 served 0.4ms key="Full access"'
+ * ```
+ */
+export function formatRequestText(event: RequestEvent): string {
+  const target = event.query === '' ? event.path : `${event.path}?${event.query}`;
+  const parts = [
+    event.at,
+    event.method,
+    target,
+    event.status === null ? '-' : String(event.status),
+    event.outcome,
+    `${event.durationMs.toFixed(1)}ms`,
+  ];
+  if (event.keyName !== null) parts.push(`key=${JSON.stringify(event.keyName)}`);
+  if (event.fault !== null) parts.push(`fault=${JSON.stringify(event.fault)}`);
+  return parts.join(' ');
+}
+
+/**
+ * One JSON line for a request event (the event's fields, `durationMs` rounded to 0.1 ms).
+ *
+ * @param event - the event.
+ * @returns the JSON text, without a newline.
+ * @example
+ * ```ts
+ * JSON.parse(formatRequestJson(event)).status; // 200
+ * ```
+ */
+export function formatRequestJson(event: RequestEvent): string {
+  return JSON.stringify({ ...event, durationMs: Math.round(event.durationMs * 10) / 10 });
+}
