@@ -1,5 +1,6 @@
 // The packed-tarball consumer test: a fresh project outside the workspace installs the three tarballs by file
-// and runs a plain ESM and a plain CJS script that use them by package name.
+// and runs a plain ESM and a plain CJS script that use them by package name, and a script that runs the
+// installed company-data-mock command over a real socket.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { cleanEnv, run } from './process.mjs';
 import { ROOT, readJson } from './workspace.mjs';
 
 const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
-const SCRIPTS = ['consumer.mjs', 'consumer.cjs'];
+const SCRIPTS = ['consumer.mjs', 'consumer.cjs', 'cli.mjs'];
 // Copied beside the scripts, which share it.
 const SHARED = ['checks.cjs'];
 

@@ -1,22 +1,31 @@
 #!/usr/bin/env node
-// The `company-data-mock` command: start the mock server, stop cleanly on SIGINT/SIGTERM.
+// The `company-data-mock` command: start the mock server; stop cleanly on SIGINT/SIGTERM, and on
+// the end of standard input or of a parent process when asked to.
+import { watchLifetime } from './cli/lifetime.js';
 import { runCli } from './cli/run.js';
 
-const result = await runCli(process.argv.slice(2), {
+const outcome = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
 });
-if (typeof result === 'number') {
-  process.exitCode = result;
-} else if (result !== undefined) {
-  const server = result;
-  const stop = (signal: NodeJS.Signals) => {
-    process.stderr.write(`\nReceived ${signal}, stopping.\n`);
+if (outcome.kind === 'exit') {
+  process.exitCode = outcome.code;
+} else {
+  const { server, request } = outcome;
+  let stopping = false;
+  const stop = (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`\ncompany-data-mock: ${reason}, stopping.\n`);
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('received SIGINT'));
+  process.once('SIGTERM', () => stop('received SIGTERM'));
+  watchLifetime(
+    { stdin: request.exitOnStdinClose ? process.stdin : undefined, parentPid: request.parentPid },
+    stop,
+  );
 }

@@ -1,19 +1,24 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLI_PORT, parseCliArgs } from '../src/cli/args.js';
-import { runCli } from '../src/cli/run.js';
-import type { MockServer } from '../src/index.js';
+import { MAX_LISTED_ISSUES } from '../src/cli/fixture-file.js';
+import { type CliOutcome, runCli } from '../src/cli/run.js';
+import { fixtureJsonSchema, MOCK_SERVER_VERSION, type MockServer } from '../src/index.js';
 import { sampleFixture } from './support/fixture-sample.js';
 
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
   return { out, err, io: { out: (text: string) => out.push(text), err: (text: string) => err.push(text) } };
+}
+
+function serving(outcome: CliOutcome): MockServer {
+  if (outcome.kind !== 'serving') throw new Error(`expected a running server, got exit ${outcome.code}`);
+  return outcome.server;
 }
 
 async function firstPage(baseURL: string, key: string) {
@@ -23,18 +28,26 @@ async function firstPage(baseURL: string, key: string) {
   return { status: response.statusCode, json: (await response.body.json()) as { data: unknown[] } };
 }
 
+const tempDir = () => mkdtempSync(join(tmpdir(), 'company-data-mock-'));
+
 describe('CLI arguments', () => {
   it('has defaults', () => {
     expect(parseCliArgs([])).toEqual({
       options: { port: DEFAULT_CLI_PORT, host: '127.0.0.1', sizes: {} },
       fixturePath: undefined,
+      keyThrottles: [],
+      log: 'off',
       json: false,
+      exitOnStdinClose: false,
+      parentPid: undefined,
       help: false,
+      version: false,
+      fixtureSchema: false,
     });
   });
 
   it('reads every option', () => {
-    const { options, fixturePath, json } = parseCliArgs([
+    const request = parseCliArgs([
       '--port=0',
       '--host',
       '0.0.0.0',
@@ -48,8 +61,12 @@ describe('CLI arguments', () => {
       '1000000',
       '--now',
       '2027-01-01T00:00:00Z',
+      '--freeze',
       '--throttle',
       '10/1.5',
+      '--throttle-key',
+      'valid=2/10',
+      '--throttle-key=svc_live_x=y=off',
       '--max-body-bytes',
       '2048',
       '--admin-token',
@@ -57,132 +74,302 @@ describe('CLI arguments', () => {
       '--fixture',
       'f.json',
       '--json',
+      '--log',
+      'json',
+      '--exit-on-stdin-close',
+      '--parent-pid',
+      '4242',
     ]);
-    expect(options).toEqual({
+    expect(request.options).toEqual({
       port: 0,
       host: '0.0.0.0',
       seed: 7,
       sizes: { users: 3, teams: 2, recordings: 1, calls: 1_000_000 },
       now: '2027-01-01T00:00:00Z',
+      clock: 'frozen',
       throttle: { limit: 10, windowSeconds: 1.5 },
       maxBodyBytes: 2048,
       adminToken: 'tok',
     });
-    expect(fixturePath).toBe('f.json');
-    expect(json).toBe(true);
+    expect(request).toMatchObject({
+      fixturePath: 'f.json',
+      json: true,
+      log: 'json',
+      exitOnStdinClose: true,
+      parentPid: 4242,
+      keyThrottles: [
+        { key: 'valid', throttle: { limit: 2, windowSeconds: 10 } },
+        { key: 'svc_live_x=y', throttle: false },
+      ],
+    });
     expect(parseCliArgs(['--throttle', 'off']).options.throttle).toBe(false);
     expect(parseCliArgs(['-h']).help).toBe(true);
+    expect(parseCliArgs(['-v']).version).toBe(true);
+    expect(parseCliArgs(['--fixture-schema']).fixtureSchema).toBe(true);
   });
 
   it.each([
-    [['--port', 'eighty'], /--port expects a whole number/],
-    [['--throttle', 'lots'], /--throttle expects/],
+    [['--port', 'eighty'], /--port expects a whole number from 0 to 65535, got "eighty"/],
+    [['--port', '99999'], /--port expects a whole number from 0 to 65535, got "99999"/],
+    [['--calls=-5'], /--calls expects a whole number from 0/],
+    [['--parent-pid', '0'], /--parent-pid expects a whole number from 1/],
+    [['--now', 'yesterday'], /--now expects an ISO 8601 time such as 2026-06-01T12:00:00Z, got "yesterday"/],
+    [
+      ['--throttle', 'lots'],
+      /--throttle expects <limit>\/<seconds> with both above 0 \(e.g. 100\/60\) or "off"/,
+    ],
+    [['--throttle', '0/60'], /--throttle expects/],
+    [['--throttle-key', 'valid'], /--throttle-key expects <key>=<limit>\/<seconds> or <key>=off/],
+    [['--throttle-key', 'valid=fast'], /--throttle-key valid expects <limit>\/<seconds>/],
+    [['--log', 'loud'], /--log expects off, text or json, got "loud"/],
     [['--nope'], /Unknown option/],
     [['positional'], /positional/],
-  ])('rejects %j', (argv, message) => {
+  ])('rejects %j with how to fix it', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(message);
   });
 });
 
 describe('runCli', () => {
-  it('prints JSON with the addresses, keys, tokens and admin token', async () => {
+  it('prints one JSON line with everything a harness needs', async () => {
     const { out, io } = capture();
-    const server = (await runCli(['--port', '0', '--json', '--seed', '3'], io)) as MockServer;
+    const server = serving(await runCli(['--port', '0', '--json', '--seed', '3'], io));
     try {
-      const printed = JSON.parse(out.join(''));
-      expect(printed).toMatchObject({
+      expect(out).toHaveLength(1);
+      const printed = JSON.parse(out[0] as string);
+      expect(printed).toEqual({
+        pid: process.pid,
+        version: MOCK_SERVER_VERSION,
         baseURL: server.baseURL,
         apiRoot: server.apiRoot,
+        openapiURL: `${server.apiRoot}/openapi.json`,
+        adminURL: `${server.apiRoot}/__admin/`,
         keys: server.keys,
         tokens: server.tokens,
+        now: expect.stringMatching(/^2026-06-01T12:00:0\d\.\d{3}Z$/),
+        clock: 'running',
+        webhooks: server.webhooks(),
+        adminToken: server.adminToken,
       });
-      expect(printed.adminToken).toBe(server.adminToken);
       expect(printed.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const { audiences, leadSources } = printed.webhooks;
+      expect(audiences.map((audience: { token: string }) => audience.token)).toContain(
+        server.tokens.audience,
+      );
+      const tokens = leadSources.map((source: { token: string }) => source.token);
+      expect(tokens).toEqual(expect.arrayContaining([server.tokens.lead, server.tokens.deletedLead]));
+      expect(leadSources.some((source: { deleted: boolean }) => source.deleted)).toBe(true);
       expect((await firstPage(printed.baseURL, printed.keys.valid)).json.data).toHaveLength(5);
     } finally {
       await server.close();
     }
   });
 
-  it('prints the addresses, keys and tokens in words', async () => {
+  it('prints the addresses, keys, webhooks and clock in words', async () => {
     const { out, io } = capture();
-    const server = (await runCli(['--port', '0', '--host', '0.0.0.0'], io)) as MockServer;
+    const server = serving(await runCli(['--port', '0', '--host', '0.0.0.0', '--freeze'], io));
     try {
       const text = out.join('');
       for (const value of [
         server.baseURL,
         server.apiRoot,
         server.adminToken,
+        `${server.apiRoot}/openapi.json`,
         ...Object.values(server.keys),
-        ...Object.values(server.tokens),
+        ...server.webhooks().audiences.map((audience) => audience.url),
+        ...server.webhooks().leadSources.map((source) => source.url),
       ]) {
         expect(text).toContain(value);
       }
       expect(text).toMatch(/limited +svc_live_\S+ +\(users and teams only\)/);
+      expect(text).toMatch(/throttled +svc_live_\S+ +\(429 after 5 requests in 5 s\)/);
+      expect(text).toMatch(/Clock +2026-06-01T12:00:00.000Z, frozen/);
+      expect(text).toMatch(/Quota +none; the throttled key: 5 requests per 5 s per key/);
+      expect(text).toContain(`pid ${process.pid}`);
+      expect(text).toContain('--log text');
     } finally {
       await server.close();
     }
   });
 
-  it('loads a fixture file and reports a bad one with the path of the bad field', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'company-data-mock-'));
-    const good = join(dir, 'good.json');
-    writeFileSync(good, JSON.stringify(sampleFixture()));
-    const server = (await runCli(['--port', '0', '--fixture', good, '--json'], capture().io)) as MockServer;
-    expect((await firstPage(server.baseURL, 'svc_live_fixture_key')).json.data).toHaveLength(2);
-    await server.close();
-
-    const bad = join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ companies: [{ name: 'A', users: [{ id: 1 }] }] }));
+  it('gives the keys named by --throttle-key their own quota, and refuses an unknown key', async () => {
+    const server = serving(
+      await runCli(
+        ['--port', '0', '--throttle-key', 'valid=1/30', '--throttle-key', 'throttled=off'],
+        capture().io,
+      ),
+    );
+    try {
+      const quotas = Object.fromEntries(server.apiKeys().map((key) => [key.name, key.throttle]));
+      expect(quotas['Full access']).toEqual({ limit: 1, windowSeconds: 30 });
+      expect(quotas.Throttled).toBe(false);
+      expect(quotas.Limited ?? null).toBeNull();
+      expect((await firstPage(server.baseURL, server.keys.valid)).status).toBe(200);
+      expect((await firstPage(server.baseURL, server.keys.valid)).status).toBe(429);
+    } finally {
+      await server.close();
+    }
     const failed = capture();
-    expect(await runCli(['--fixture', bad], failed.io)).toBe(1);
-    expect(failed.err.join('')).toMatch(/companies\[0\]\.users\[0\]\.id/);
-
-    const broken = join(dir, 'broken.json');
-    writeFileSync(broken, '{');
-    const unparsable = capture();
-    expect(await runCli(['--fixture', broken], unparsable.io)).toBe(1);
-    expect(unparsable.err.join('')).toMatch(/not valid JSON/);
+    expect(await runCli(['--port', '0', '--throttle-key', 'nobody=1/1'], failed.io)).toEqual({
+      kind: 'exit',
+      code: 2,
+    });
+    expect(failed.err.join('')).toMatch(
+      /no key "nobody"\. Use a well-known key's name \(valid, expired, .*throttled\)/,
+    );
   });
 
-  it('shows the usage for --help and for bad arguments', async () => {
+  it('logs each request on stderr as text or JSON, naming the key and hiding webhook tokens', async () => {
+    for (const format of ['text', 'json'] as const) {
+      const { err, io } = capture();
+      const server = serving(await runCli(['--port', '0', '--log', format], io));
+      try {
+        await firstPage(server.baseURL, server.keys.valid);
+        await request(`${server.apiRoot}/messaging-agent/webhook/${server.tokens.lead}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ phone_number: '415-555-0100' }),
+        });
+        const lines = err.join('').trimEnd().split('\n');
+        expect(lines).toHaveLength(2);
+        const all = lines.join('\n');
+        expect(all).not.toContain(server.keys.valid);
+        expect(all).not.toContain(server.tokens.lead);
+        if (format === 'json') {
+          const [list, lead] = lines.map((line) => JSON.parse(line));
+          expect(list).toMatchObject({
+            method: 'GET',
+            path: '/v1/calls/',
+            query: 'page_size=5',
+            status: 200,
+          });
+          expect(list).toMatchObject({ outcome: 'served', keyName: 'Full access', fault: null });
+          expect(list.durationMs).toBeGreaterThanOrEqual(0);
+          expect(lead).toMatchObject({ path: '/messaging-agent/webhook/{token}/', outcome: 'lead_queued' });
+        } else {
+          expect(lines[0]).toMatch(
+            /^\S+Z GET \/v1\/calls\/\?page_size=5 200 served \d+\.\dms key="Full access"$/,
+          );
+          expect(lines[1]).toMatch(/POST \/messaging-agent\/webhook\/\{token\}\/ 200 lead_queued/);
+        }
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('prints the version, the usage and the fixture JSON Schema', async () => {
+    const version = capture();
+    expect(await runCli(['--version'], version.io)).toEqual({ kind: 'exit', code: 0 });
+    expect(version.out.join('')).toBe(`${MOCK_SERVER_VERSION}\n`);
     const help = capture();
-    expect(await runCli(['--help'], help.io)).toBeUndefined();
+    expect(await runCli(['--help'], help.io)).toEqual({ kind: 'exit', code: 0 });
     expect(help.out.join('')).toMatch(/Usage: company-data-mock/);
+    const schema = capture();
+    expect(await runCli(['--fixture-schema'], schema.io)).toEqual({ kind: 'exit', code: 0 });
+    expect(JSON.parse(schema.out.join(''))).toEqual(fixtureJsonSchema());
     const bad = capture();
-    expect(await runCli(['--port', 'x'], bad.io)).toBe(2);
-    expect(bad.err.join('')).toMatch(/--port expects/);
+    expect(await runCli(['--port', 'x'], bad.io)).toEqual({ kind: 'exit', code: 2 });
+    expect(bad.err.join('')).toMatch(/--port expects[\s\S]*Usage:/);
   });
 });
 
-describe('company-data-mock process', () => {
-  const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+describe('runCli with a fixture file', () => {
+  async function fails(args: string[], cwd?: string): Promise<string> {
+    const failed = capture();
+    expect(await runCli(['--port', '0', ...args], failed.io, cwd)).toEqual({ kind: 'exit', code: 1 });
+    return failed.err.join('');
+  }
 
-  it.each(['SIGTERM', 'SIGINT'] as const)(
-    'serves a page to a printed key and stops cleanly on %s',
-    async (signal) => {
-      const child = spawn(
-        process.execPath,
-        ['--conditions=@company-data/source', '--import', 'tsx', bin, '--port', '0', '--json'],
-        {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+  it('loads a fixture file given relative to the working directory', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'good.json'), JSON.stringify(sampleFixture()));
+    const server = serving(await runCli(['--port', '0', '--fixture', 'good.json'], capture().io, dir));
+    try {
+      expect((await firstPage(server.baseURL, 'svc_live_fixture_key')).json.data).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('names the absolute path of a missing file, a directory or an unreadable file, and what to do', async () => {
+    const dir = tempDir();
+    expect(await fails(['--fixture', 'missing.json'], dir)).toBe(
+      `company-data-mock: Fixture file not found: ${join(dir, 'missing.json')} ("missing.json" from ${dir}). Check the path, or leave out --fixture to serve generated data.\n`,
+    );
+    mkdirSync(join(dir, 'folder'));
+    expect(await fails(['--fixture', 'folder'], dir)).toMatch(
+      /is a directory: .*folder\. Give the JSON file inside it/,
+    );
+    if (process.getuid?.() !== 0) {
+      writeFileSync(join(dir, 'secret.json'), '{}');
+      chmodSync(join(dir, 'secret.json'), 0o000);
+      expect(await fails(['--fixture', join(dir, 'secret.json')])).toMatch(
+        /permission denied\. Make it readable/,
       );
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      let stdout = '';
-      const printed = await new Promise<{ baseURL: string; keys: { valid: string } }>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const line = stdout.split('\n')[0];
-          if (stdout.includes('\n') && line) resolve(JSON.parse(line));
-        });
-        child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-      });
-      const page = await firstPage(printed.baseURL, printed.keys.valid);
-      expect(page.status).toBe(200);
-      expect(page.json.data).toHaveLength(5);
-      child.kill(signal);
-      expect(await exited).toBe(0);
-    },
-  );
+    }
+  });
+
+  it('points at the line and column of a syntax error', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{\n  "companies": [\n    { "name": "A" }\n    { "name": "B" }\n  ]\n}\n');
+    expect(await fails(['--fixture', file])).toMatch(
+      new RegExp(`^company-data-mock: ${file}:4:5: not valid JSON: comma expected\\. Fix the file`),
+    );
+    writeFileSync(file, '{"companies": [');
+    expect(await fails(['--fixture', file])).toMatch(new RegExp(`${file}:1:16: not valid JSON`));
+  });
+
+  it('lists every schema problem with its line and column, up to a cap', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'bad.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ companies: [{ name: 'A', users: [{ id: 1 }], lead_source: [] }] }, null, 2),
+    );
+    const message = await fails(['--fixture', file]);
+    expect(message).toMatch(
+      /^company-data-mock: The fixture .*bad\.json is not valid \(\d+ problems; nothing was loaded\):\n/,
+    );
+    expect(message).toContain(
+      `${file}:7:17  companies[0].users[0].id: Invalid input: expected string, received number`,
+    );
+    expect(message).toContain(`${file}:6:9  companies[0].users[0].email:`);
+    expect(message).toMatch(new RegExp(`${file}:3:\\d+  companies\\[0\\]: Unrecognized key: "lead_source"`));
+    expect(message).toContain('--fixture-schema');
+
+    const many = { companies: [{ name: 'A', users: Array.from({ length: 30 }, () => ({ id: 'x' })) }] };
+    writeFileSync(file, JSON.stringify(many));
+    const capped = await fails(['--fixture', file]);
+    expect(capped.match(/companies\[0\]\.users\[\d+\]/g)?.length).toBe(MAX_LISTED_ISSUES);
+    expect(capped).toMatch(/… and \d+ more/);
+  });
+});
+
+describe('runCli listen errors', () => {
+  it('says the port is busy and how to choose another', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const failed = capture();
+      expect(await runCli(['--port', String(port)], failed.io)).toEqual({ kind: 'exit', code: 1 });
+      expect(failed.err.join('')).toBe(
+        `company-data-mock: port ${port} on 127.0.0.1 is already in use (another company-data-mock?). Stop that process, or choose another port: --port <n>, or --port 0 for any free one.\n`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('says a host is not an address of this machine', async () => {
+    const failed = capture();
+    expect(await runCli(['--port', '0', '--host', '192.0.2.1'], failed.io)).toEqual({
+      kind: 'exit',
+      code: 1,
+    });
+    expect(failed.err.join('')).toMatch(
+      /cannot listen on host "192\.0\.2\.1": it is not an address of this machine/,
+    );
+  });
 });

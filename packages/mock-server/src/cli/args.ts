@@ -1,5 +1,18 @@
 import { parseArgs } from 'node:util';
+import { toEpochMs } from '../clock.js';
+import type { ThrottleConfig } from '../http/throttle.js';
 import type { StartMockServerOptions } from '../server.js';
+
+/** How the CLI logs requests on stderr. */
+export type LogFormat = 'off' | 'text' | 'json';
+
+/** A quota the command line gives one key. */
+export interface KeyThrottleRequest {
+  /** A well-known key's name (`valid`, `throttled`, …) or a key value (e.g. one from the fixture). */
+  readonly key: string;
+  /** The quota, or false to never throttle the key. */
+  readonly throttle: ThrottleConfig | false;
+}
 
 /** What the command line asked for. */
 export interface CliRequest {
@@ -7,10 +20,22 @@ export interface CliRequest {
   readonly options: StartMockServerOptions;
   /** Path of a fixture JSON file. */
   readonly fixturePath?: string | undefined;
+  /** Per-key quotas to apply once started. */
+  readonly keyThrottles: readonly KeyThrottleRequest[];
+  /** The request log on stderr. */
+  readonly log: LogFormat;
   /** Print machine-readable JSON instead of words. */
   readonly json: boolean;
+  /** Stop when standard input ends (the harness closed it, or died). */
+  readonly exitOnStdinClose: boolean;
+  /** Stop when the process with this pid is gone. */
+  readonly parentPid?: number | undefined;
   /** Print the usage and exit. */
   readonly help: boolean;
+  /** Print the version and exit. */
+  readonly version: boolean;
+  /** Print the fixture JSON Schema and exit. */
+  readonly fixtureSchema: boolean;
 }
 
 /** The default port of the CLI. */
@@ -21,29 +46,48 @@ export const USAGE = `Usage: company-data-mock [options]
 
 Serves a stateful mock of the Company Data API on a local port.
 
-Options:
-  --port <n>             port to listen on, 0 for any free port (default ${DEFAULT_CLI_PORT})
-  --host <host>          interface to bind (default 127.0.0.1)
-  --seed <n>             seed of the generated data (default 1)
-  --fixture <file>       load companies, keys and records from a JSON fixture instead
-  --users <n>            users of the primary company (default 12)
-  --teams <n>            teams (default 4)
-  --recordings <n>       field recordings (default 60)
-  --calls <n>            calls (default 240)
-  --now <time>           initial time of the mock clock (default 2026-06-01T12:00:00Z)
-  --throttle <n>/<s>     per-key quota, e.g. 100/60, or "off" (default 1000/60)
-  --max-body-bytes <n>   request body limit (default 1048576)
-  --admin-token <token>  token of the admin API under /__admin/ (default: random)
-  --json                 print the addresses, keys and tokens as JSON
-  -h, --help             show this help
+Data
+  --seed <n>               seed of the generated data (default 1)
+  --users <n>              users of the primary company (default 12)
+  --teams <n>              teams (default 4)
+  --recordings <n>         field recordings (default 60)
+  --calls <n>              calls (default 240)
+  --fixture <file>         load companies, keys and records from a JSON fixture instead
+  --fixture-schema         print the fixture's JSON Schema and exit
+
+Time and quotas
+  --now <time>             initial time of the mock clock (default 2026-06-01T12:00:00Z)
+  --freeze                 keep the clock still (it moves only through the admin API);
+                           by default it runs with real time, so a 429's Retry-After comes true
+  --throttle <n>/<s>       quota of keys without their own, e.g. 100/60, or "off" (default off)
+  --throttle-key <k>=<n>/<s>
+                           one key's own quota, or <k>=off; <k> is a well-known key's name
+                           (valid, limited, throttled, ...) or a key value; repeatable
+
+Server
+  --port <n>               port to listen on, 0 for any free port (default ${DEFAULT_CLI_PORT})
+  --host <host>            interface to bind (default 127.0.0.1)
+  --max-body-bytes <n>     request body limit (default 1048576)
+  --admin-token <token>    token of the admin API under /__admin/ (default: random)
+
+Output and lifetime
+  --json                   print the addresses, keys, webhooks, pid and admin token as one JSON line
+  --log <format>           log each request on stderr: off (default), text or json
+  --exit-on-stdin-close    stop when standard input ends: spawn with a stdin pipe, close it to stop
+  --parent-pid <pid>       stop when that process is gone (e.g. the test harness's own pid)
+  -v, --version            print the version and exit
+  -h, --help               show this help
 `;
+
+const LOG_FORMATS: readonly LogFormat[] = ['off', 'text', 'json'];
+const MAX_SIZE = 0xffffffff;
 
 /**
  * Parses the command line.
  *
  * @param argv - arguments after the program name.
  * @returns what to start.
- * @throws Error with a readable message for an unknown option or a bad value.
+ * @throws Error with a readable message (saying how to fix it) for an unknown option or a bad value.
  */
 export function parseCliArgs(argv: readonly string[]): CliRequest {
   const { values } = parseArgs({
@@ -55,54 +99,98 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       host: { type: 'string' },
       seed: { type: 'string' },
       fixture: { type: 'string' },
+      'fixture-schema': { type: 'boolean', default: false },
       users: { type: 'string' },
       teams: { type: 'string' },
       recordings: { type: 'string' },
       calls: { type: 'string' },
       now: { type: 'string' },
+      freeze: { type: 'boolean', default: false },
       throttle: { type: 'string' },
+      'throttle-key': { type: 'string', multiple: true, default: [] },
       'max-body-bytes': { type: 'string' },
       'admin-token': { type: 'string' },
       json: { type: 'boolean', default: false },
+      log: { type: 'string', default: 'off' },
+      'exit-on-stdin-close': { type: 'boolean', default: false },
+      'parent-pid': { type: 'string' },
+      version: { type: 'boolean', short: 'v', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const sizes = {
-    users: integer('users', values.users),
-    teams: integer('teams', values.teams),
-    recordings: integer('recordings', values.recordings),
-    calls: integer('calls', values.calls),
+    users: integer('users', values.users, 0, MAX_SIZE),
+    teams: integer('teams', values.teams, 0, MAX_SIZE),
+    recordings: integer('recordings', values.recordings, 0, MAX_SIZE),
+    calls: integer('calls', values.calls, 0, MAX_SIZE),
   };
   const options: StartMockServerOptions = {
-    port: integer('port', values.port) ?? DEFAULT_CLI_PORT,
+    port: integer('port', values.port, 0, 65_535) ?? DEFAULT_CLI_PORT,
     host: values.host ?? '127.0.0.1',
-    seed: integer('seed', values.seed),
+    seed: integer('seed', values.seed, 0, MAX_SIZE),
     sizes: Object.fromEntries(Object.entries(sizes).filter(([, value]) => value !== undefined)),
-    now: values.now,
-    throttle: throttle(values.throttle),
-    maxBodyBytes: integer('max-body-bytes', values['max-body-bytes']),
+    now: time('now', values.now),
+    clock: values.freeze ? 'frozen' : undefined,
+    throttle: values.throttle === undefined ? undefined : quota('--throttle', values.throttle),
+    maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 0, Number.MAX_SAFE_INTEGER),
     adminToken: values['admin-token'],
   };
+  if (!LOG_FORMATS.includes(values.log as LogFormat))
+    throw new Error(`--log expects off, text or json, got "${values.log}"`);
   return {
     options: dropUndefined(options),
     fixturePath: values.fixture,
+    keyThrottles: values['throttle-key'].map(keyThrottle),
+    log: values.log as LogFormat,
     json: values.json,
+    exitOnStdinClose: values['exit-on-stdin-close'],
+    parentPid: integer('parent-pid', values['parent-pid'], 1, 0x7fffffff),
     help: values.help,
+    version: values.version,
+    fixtureSchema: values['fixture-schema'],
   };
 }
 
-function integer(name: string, raw: string | undefined): number | undefined {
+function integer(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new Error(`--${name} expects a whole number, got "${raw}"`);
-  return Number(raw);
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max))
+    throw new Error(`--${name} expects a whole number from ${min} to ${max}, got "${raw}"`);
+  return value;
 }
 
-function throttle(raw: string | undefined): StartMockServerOptions['throttle'] {
+function time(name: string, raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
+  try {
+    toEpochMs(raw);
+  } catch {
+    throw new Error(`--${name} expects an ISO 8601 time such as 2026-06-01T12:00:00Z, got "${raw}"`);
+  }
+  return raw;
+}
+
+function quota(flag: string, raw: string): ThrottleConfig | false {
   if (raw === 'off') return false;
   const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw);
-  if (!match) throw new Error(`--throttle expects <limit>/<seconds> (e.g. 100/60) or "off", got "${raw}"`);
-  return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+  const limit = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2]);
+  if (!match || limit < 1 || windowSeconds <= 0)
+    throw new Error(
+      `${flag} expects <limit>/<seconds> with both above 0 (e.g. 100/60) or "off", got "${raw}"`,
+    );
+  return { limit, windowSeconds };
+}
+
+function keyThrottle(raw: string): KeyThrottleRequest {
+  const equals = raw.lastIndexOf('=');
+  if (equals <= 0)
+    throw new Error(
+      `--throttle-key expects <key>=<limit>/<seconds> or <key>=off (e.g. valid=10/60), got "${raw}"`,
+    );
+  return {
+    key: raw.slice(0, equals),
+    throttle: quota(`--throttle-key ${raw.slice(0, equals)}`, raw.slice(equals + 1)),
+  };
 }
 
 function dropUndefined<T extends object>(value: T): T {

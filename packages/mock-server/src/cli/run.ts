@@ -1,80 +1,119 @@
-import { readFile } from 'node:fs/promises';
-import { ADMIN_PREFIX } from '../admin/prefix.js';
-import type { Fixture } from '../fixture/schema.js';
-import { type MockServer, startMockServer } from '../server.js';
-import { parseCliArgs, USAGE } from './args.js';
+import { describeServer } from '../admin/summary.js';
+import { fixtureJsonSchema } from '../fixture/schema.js';
+import { formatRequestJson, formatRequestText, type RequestEvent } from '../http/request-log.js';
+import { THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../http/throttle.js';
+import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
+import { MOCK_SERVER_VERSION } from '../version.js';
+import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
+import { readFixtureFile } from './fixture-file.js';
+import { listenErrorMessage } from './listen-error.js';
 
 /** Where the CLI writes. */
 export interface CliOutput {
   /** Normal output. */
   out(text: string): void;
-  /** Errors. */
+  /** Errors and the request log. */
   err(text: string): void;
 }
+
+/** What became of a CLI run: an exit code, or a server serving until something stops it. */
+export type CliOutcome =
+  | { readonly kind: 'exit'; readonly code: number }
+  | { readonly kind: 'serving'; readonly server: MockServer; readonly request: CliRequest };
 
 /**
  * Runs the CLI: parses the arguments, starts the server and prints how to reach it.
  *
  * @param argv - arguments after the program name.
  * @param output - where to write.
- * @returns the running server (undefined after `--help`), or an exit code on a usage or fixture error.
+ * @param cwd - what a relative fixture path is relative to.
+ * @returns the running server with what was asked, or an exit code (0 after --help, --version and
+ * --fixture-schema; 2 for a bad argument; 1 when the fixture or the port fails).
  */
 export async function runCli(
   argv: readonly string[],
   output: CliOutput,
-): Promise<MockServer | number | undefined> {
-  let request: ReturnType<typeof parseCliArgs>;
+  cwd: string = process.cwd(),
+): Promise<CliOutcome> {
+  const exit = (code: number): CliOutcome => ({ kind: 'exit', code });
+  let request: CliRequest;
   try {
     request = parseCliArgs(argv);
   } catch (error) {
     output.err(`company-data-mock: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
+    return exit(2);
   }
-  if (request.help) {
-    output.out(USAGE);
-    return undefined;
-  }
+  if (request.help) output.out(USAGE);
+  else if (request.version) output.out(`${MOCK_SERVER_VERSION}\n`);
+  else if (request.fixtureSchema) output.out(`${JSON.stringify(fixtureJsonSchema(), null, 2)}\n`);
+  if (request.help || request.version || request.fixtureSchema) return exit(0);
+
+  const options: StartMockServerOptions = { ...request.options, onRequest: requestLog(request.log, output) };
   let server: MockServer;
   try {
-    const fixture = request.fixturePath === undefined ? undefined : await readFixture(request.fixturePath);
-    server = await startMockServer({
-      ...request.options,
-      ...(fixture === undefined ? {} : { fixture: fixture as Fixture }),
-    });
+    if (request.fixturePath !== undefined) options.fixture = await readFixtureFile(request.fixturePath, cwd);
+    server = await startMockServer(options);
   } catch (error) {
-    output.err(`company-data-mock: ${(error as Error).message}\n`);
-    return 1;
+    const message = listenErrorMessage(error, options) ?? (error as Error).message;
+    output.err(`company-data-mock: ${message}\n`);
+    return exit(1);
   }
-  output.out(request.json ? `${JSON.stringify(summary(server))}\n` : describe(server));
-  return server;
-}
-
-async function readFixture(path: string): Promise<unknown> {
-  const text = await readFile(path, 'utf8');
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
+  for (const { key, throttle } of request.keyThrottles) {
+    try {
+      server.setKeyThrottle(keyValue(server, key), throttle);
+    } catch {
+      await server.close();
+      const names = Object.keys(server.keys).join(', ');
+      output.err(
+        `company-data-mock: --throttle-key: no key "${key}". Use a well-known key's name (${names}) or the value of a key in your fixture.\n`,
+      );
+      return exit(2);
+    }
   }
+  output.out(
+    request.json
+      ? `${JSON.stringify({ pid: process.pid, version: MOCK_SERVER_VERSION, ...describeServer(server), adminToken: server.adminToken })}\n`
+      : banner(server, request),
+  );
+  return { kind: 'serving', server, request };
 }
 
-function summary(server: MockServer) {
-  return {
-    baseURL: server.baseURL,
-    apiRoot: server.apiRoot,
-    keys: server.keys,
-    tokens: server.tokens,
-    adminToken: server.adminToken,
-    adminURL: `${server.apiRoot}${ADMIN_PREFIX}`,
-  };
+function requestLog(format: LogFormat, output: CliOutput): ((event: RequestEvent) => void) | undefined {
+  if (format === 'off') return undefined;
+  const line = format === 'json' ? formatRequestJson : formatRequestText;
+  return (event) => output.err(`${line(event)}\n`);
 }
 
-function describe(server: MockServer): string {
-  const { keys, tokens } = server;
-  return `Company Data mock server listening
+function keyValue(server: MockServer, key: string): string {
+  return Object.hasOwn(server.keys, key) ? server.keys[key as keyof MockServer['keys']] : key;
+}
+
+function quotaText(quota: ThrottleConfig | false | undefined): string {
+  return quota ? `${quota.limit} requests per ${quota.windowSeconds} s per key` : 'none';
+}
+
+function banner(server: MockServer, request: CliRequest): string {
+  const { keys, openapiURL, adminURL, webhooks } = describeServer(server);
+  const { audiences, leadSources } = webhooks;
+  const webhookLines = [
+    ...audiences.map(
+      (audience) => `    audience      POST ${audience.url}   (${audience.name}, ${audience.companyName})`,
+    ),
+    ...leadSources.map(
+      (source) =>
+        `    lead          POST ${source.url}   (${source.name}, ${source.companyName}${source.deleted ? ', deleted: 404' : ''})`,
+    ),
+  ];
+  const clock = server.clock.frozen
+    ? `${server.clock.now().toISOString()}, frozen (moves only through the admin API)`
+    : `${server.clock.now().toISOString()}, running with real time (--freeze keeps it still)`;
+  return `Company Data mock server ${MOCK_SERVER_VERSION} listening (pid ${process.pid})
 
   Base URL   ${server.baseURL}
   API root   ${server.apiRoot}
+  OpenAPI    ${openapiURL}
+  Clock      ${clock}
+  Quota      ${quotaText(request.options.throttle)}; the throttled key: ${quotaText(THROTTLED_KEY_QUOTA)}
 
   API keys (Authorization: Bearer <key>)
     valid           ${keys.valid}
@@ -83,16 +122,15 @@ function describe(server: MockServer): string {
     limited         ${keys.limited}   (users and teams only)
     noPermissions   ${keys.noPermissions}
     otherCompany    ${keys.otherCompany}   (another company)
+    throttled       ${keys.throttled}   (429 after ${THROTTLED_KEY_QUOTA.limit} requests in ${THROTTLED_KEY_QUOTA.windowSeconds} s)
 
   Webhooks (no key)
-    audience        POST ${server.baseURL}/outbound-campaigns/webhook/${tokens.audience}/
-    lead            POST ${server.apiRoot}/messaging-agent/webhook/${tokens.lead}/
-    deleted lead    POST ${server.apiRoot}/messaging-agent/webhook/${tokens.deletedLead}/   (404)
+${webhookLines.join('\n')}
 
-  Admin API        ${server.apiRoot}${ADMIN_PREFIX}   (Authorization: Bearer ${server.adminToken})
+  Admin API        ${adminURL}   (Authorization: Bearer ${server.adminToken})
 
   Try: curl -H "Authorization: Bearer ${keys.valid}" "${server.baseURL}/calls/?page_size=5"
-
+${request.log === 'off' ? '  Each request logged: --log text (or json).\n' : ''}
 Press Ctrl+C to stop.
 `;
 }

@@ -1,0 +1,263 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildOpenApiDocument, LEAD_DEDUP_WINDOW_MS } from '@company-data/contract';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOCK_SERVER_VERSION } from '../src/index.js';
+import { type CliProcess, runCliToEnd, startCli } from './support/cli-process.js';
+import { sampleFixture } from './support/fixture-sample.js';
+
+// Each test starts the real CLI in a child process (a harness in any language does the same) and talks
+// to it over a loopback socket. Where a rule is about time, real time passes: these are the tests that
+// show the running clock keeps its promises.
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely.
+type Loose = any;
+
+async function get(cli: CliProcess, path: string, key: string) {
+  const response = await request(`${cli.summary.baseURL}${path}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    json: (await response.body.json()) as Loose,
+  };
+}
+
+async function admin(cli: CliProcess, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const response = await request(`${cli.summary.adminURL}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${cli.summary.adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await response.body.json()) as Loose;
+}
+
+async function postLead(cli: CliProcess, phone: string) {
+  const response = await request(
+    `${cli.summary.apiRoot}/messaging-agent/webhook/${cli.summary.tokens.lead}/`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone_number: phone }),
+    },
+  );
+  await response.body.dump();
+  return response.statusCode;
+}
+
+describe('company-data-mock in a child process', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'serves its printed key and stops cleanly on %s',
+    async (signal) => {
+      const cli = await startCli();
+      expect(cli.summary.pid).toBe(cli.child.pid);
+      expect(cli.summary.version).toBe(MOCK_SERVER_VERSION);
+      const page = await get(cli, '/calls/?page_size=5', cli.summary.keys.valid);
+      expect(page.status).toBe(200);
+      expect(page.json.data).toHaveLength(5);
+      cli.child.kill(signal);
+      expect(await cli.exited).toBe(0);
+      expect(cli.stderr.join('\n')).toContain(`received ${signal}, stopping`);
+    },
+  );
+
+  it('clears a 429 once its Retry-After has passed in real time', async () => {
+    const cli = await startCli(['--throttle', '3/1']);
+    try {
+      const key = cli.summary.keys.valid;
+      for (let i = 0; i < 3; i++) expect((await get(cli, '/teams/', key)).status).toBe(200);
+      const throttled = await get(cli, '/teams/', key);
+      expect(throttled.status).toBe(429);
+      expect(throttled.headers['retry-after']).toBe('1');
+      expect(throttled.json.error.detail).toBe('Request was throttled. Expected available in 1 second.');
+      await sleep(Number(throttled.headers['retry-after']) * 1000);
+      expect((await get(cli, '/teams/', key)).status).toBe(200);
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  it('keeps today’s behaviour with --freeze: the window never passes by itself', async () => {
+    const cli = await startCli(['--throttle', '1/1', '--freeze']);
+    try {
+      const key = cli.summary.keys.valid;
+      expect((await get(cli, '/teams/', key)).status).toBe(200);
+      expect((await get(cli, '/teams/', key)).status).toBe(429);
+      await sleep(1200);
+      expect((await get(cli, '/teams/', key)).status).toBe(429);
+      await admin(cli, 'POST', 'clock/advance', { ms: 1000 });
+      expect((await get(cli, '/teams/', key)).status).toBe(200);
+      expect(cli.summary.clock).toBe('frozen');
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  it('throttles only the key whose fixture entry has a quota', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'company-data-mock-'));
+    const fixture = sampleFixture();
+    const company = fixture.companies[0] as Loose;
+    company.keys = [
+      { value: 'svc_live_fixture_key' },
+      { value: 'svc_live_slow_key', name: 'Slow', throttle: { limit: 2, window_seconds: 60 } },
+    ];
+    writeFileSync(join(dir, 'fixture.json'), JSON.stringify(fixture));
+    const cli = await startCli(['--fixture', join(dir, 'fixture.json')]);
+    try {
+      for (let i = 0; i < 2; i++) expect((await get(cli, '/users/', 'svc_live_slow_key')).status).toBe(200);
+      const throttled = await get(cli, '/users/', 'svc_live_slow_key');
+      expect(throttled.status).toBe(429);
+      expect(throttled.headers['retry-after']).toBe('60');
+      for (let i = 0; i < 10; i++)
+        expect((await get(cli, '/users/', 'svc_live_fixture_key')).status).toBe(200);
+      const listed = (await admin(cli, 'GET', 'keys')).data.find((key: Loose) => key.name === 'Slow');
+      expect(listed.throttle).toEqual({ limit: 2, windowSeconds: 60 });
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  it('starts a new conversation for a lead repeated once the window has passed in real time', async () => {
+    const cli = await startCli();
+    try {
+      expect(await postLead(cli, '415-555-0101')).toBe(200);
+      expect(await postLead(cli, '415-555-0102')).toBe(200);
+      // Nearly the whole window in one step; the last 2 seconds pass for real.
+      await admin(cli, 'POST', 'clock/advance', { ms: LEAD_DEDUP_WINDOW_MS - 2000 });
+      expect(await postLead(cli, '415-555-0101')).toBe(200);
+      await sleep(2500);
+      expect(await postLead(cli, '415-555-0102')).toBe(200);
+      const leads = (await admin(cli, 'GET', 'leads')).data.map((lead: Loose) => [
+        lead.phone,
+        lead.deduplicated,
+      ]);
+      expect(leads).toEqual([
+        ['+14155550101', false],
+        ['+14155550102', false],
+        ['+14155550101', true],
+        ['+14155550102', false],
+      ]);
+      expect((await admin(cli, 'GET', 'conversations')).data).toHaveLength(3);
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  describe('one running mock', () => {
+    let cli: CliProcess;
+    beforeAll(async () => {
+      cli = await startCli(['--log', 'json']);
+    });
+    afterAll(() => cli.stop());
+
+    it('serves the OpenAPI document with its own address as the server', async () => {
+      const response = await request(cli.summary.openapiURL);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      const served = await response.body.json();
+      expect(served).toEqual({
+        ...buildOpenApiDocument(),
+        servers: [{ url: cli.summary.apiRoot, description: 'This Company Data mock server.' }],
+      });
+      expect(cli.summary.openapiURL).toBe(`${cli.summary.apiRoot}/openapi.json`);
+      const journal = (await admin(cli, 'GET', 'journal')).data;
+      expect(journal.some((entry: Loose) => entry.path === '/openapi.json')).toBe(false);
+    });
+
+    it('journals a request whose client gave up during an injected delay, with the fault', async () => {
+      await admin(cli, 'POST', 'faults', { path: '/v1/teams/', delayMs: 5000 });
+      const controller = new AbortController();
+      const abandoned = request(`${cli.summary.baseURL}/teams/`, {
+        headers: { authorization: `Bearer ${cli.summary.keys.valid}` },
+        signal: controller.signal,
+      });
+      await sleep(200);
+      controller.abort();
+      await expect(abandoned).rejects.toThrow();
+      let entry: Loose;
+      for (let tries = 0; tries < 50 && !entry; tries++) {
+        entry = (await admin(cli, 'GET', 'journal')).data.find(
+          (item: Loose) => item.outcome === 'client_aborted',
+        );
+        if (!entry) await sleep(20);
+      }
+      expect(entry).toMatchObject({ path: '/v1/teams/', status: null, fault: { delayMs: 5000 } });
+    });
+
+    it('logs every request as a JSON line that never holds a key or a token', async () => {
+      const { keys, tokens } = cli.summary;
+      await get(cli, '/users/?page_size=2', keys.valid);
+      await get(cli, '/calls/', keys.limited);
+      expect(await postLead(cli, '415-555-0177')).toBe(200);
+      await sleep(50);
+      const lines = cli.stderr.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+      expect(lines.length).toBeGreaterThanOrEqual(3);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ method: 'GET', path: '/v1/users/', status: 200, keyName: 'Full access' }),
+          expect.objectContaining({ path: '/v1/calls/', status: 403, outcome: 'forbidden' }),
+          expect.objectContaining({ path: '/messaging-agent/webhook/{token}/', outcome: 'lead_queued' }),
+        ]),
+      );
+      const text = cli.stderr.join('\n');
+      for (const secret of [...Object.values(keys), ...Object.values(tokens), cli.summary.adminToken])
+        expect(text).not.toContain(secret);
+    });
+  });
+
+  it('prints the fix for a busy port and exits 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const run = await runCliToEnd(['--port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(run.stderr).toContain('--port 0 for any free one');
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('prints the fix for a bad flag value and exits 2', async () => {
+    const run = await runCliToEnd(['--port', '99999']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^company-data-mock: --port expects a whole number from 0 to 65535, got "99999"/,
+    );
+    expect(run.stderr).not.toMatch(/ERR_|RangeError|at .*\.js/);
+  });
+
+  it('prints its version', async () => {
+    const run = await runCliToEnd(['--version']);
+    expect(run).toEqual({ code: 0, stdout: `${MOCK_SERVER_VERSION}\n`, stderr: '' });
+  });
+
+  it('stops when its standard input closes (--exit-on-stdin-close)', async () => {
+    const cli = await startCli(['--exit-on-stdin-close'], 'pipe');
+    expect((await get(cli, '/teams/', cli.summary.keys.valid)).status).toBe(200);
+    cli.child.stdin?.end();
+    expect(await cli.exited).toBe(0);
+    expect(cli.stderr.join('\n')).toContain('standard input closed, stopping');
+  });
+
+  it('stops when the process named by --parent-pid is gone', async () => {
+    const parent = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const cli = await startCli(['--parent-pid', String(parent.pid)]);
+    try {
+      expect((await get(cli, '/teams/', cli.summary.keys.valid)).status).toBe(200);
+      parent.kill('SIGKILL');
+      expect(await cli.exited).toBe(0);
+      expect(cli.stderr.join('\n')).toContain(`process ${parent.pid} is gone, stopping`);
+    } finally {
+      parent.kill('SIGKILL');
+      await cli.stop();
+    }
+  });
+});
