@@ -349,6 +349,16 @@ describe('fixtures', () => {
     expect((await get(server, '/users/', KEY)).status).toBe(401);
   });
 
+  it('loads the example fixture of docs/fixtures.md', () => {
+    const docs = readFileSync(new URL('../../../docs/fixtures.md', import.meta.url), 'utf8');
+    const example = /## The format\n\n```json\n([\s\S]*?)\n```/.exec(docs)?.[1];
+    const server = createMockServer({ fixture: JSON.parse(example ?? 'null') });
+    expect(server.apiKeys().find((key) => key.prefix === 'svc_live_slo')?.throttle).toEqual({
+      limit: 2,
+      windowSeconds: 10,
+    });
+  });
+
   it('exports the schema, and docs/fixtures.md shows the same JSON Schema', () => {
     expect(FixtureSchema.safeParse(sampleFixture()).success).toBe(true);
     const docs = readFileSync(new URL('../../../docs/fixtures.md', import.meta.url), 'utf8');

@@ -8,6 +8,7 @@ import { ADMIN_PREFIX } from './prefix.js';
  *
  * @example
  * ```ts
+ * const headers = { authorization: `Bearer ${server.adminToken}` };
  * const { keys, webhooks }: ServerSummary = await (await fetch(`${server.apiRoot}/__admin/`, { headers })).json();
  * ```
  */

@@ -65,7 +65,8 @@ export function redactTokens(path: string): string {
  * @returns the line, without a newline.
  * @example
  * ```ts
- * formatRequestText(event); // '2026-06-01T12:00:03.120Z GET /v1/calls/?page=2 200 served 0.4ms key="Full access"'
+ * // 2026-06-01T12:00:03.120Z GET /v1/calls/?page=2 200 served 0.4ms key="Full access"
+ * const server = await startMockServer({ onRequest: (event) => process.stderr.write(`${formatRequestText(event)}\n`) });
  * ```
  */
 export function formatRequestText(event: RequestEvent): string {
@@ -90,7 +91,7 @@ export function formatRequestText(event: RequestEvent): string {
  * @returns the JSON text, without a newline.
  * @example
  * ```ts
- * JSON.parse(formatRequestJson(event)).status; // 200
+ * const server = await startMockServer({ onRequest: (event) => process.stderr.write(`${formatRequestJson(event)}\n`) });
  * ```
  */
 export function formatRequestJson(event: RequestEvent): string {
