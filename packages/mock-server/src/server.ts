@@ -67,7 +67,7 @@ export interface MockServer {
    * @returns the handlers, to spread into `setupServer(...)` next to your own.
    */
   handlers(): RequestHandler[];
-  /** Back to the initial data, keys, clock and throttle; no faults, empty journal. */
+  /** Back to the initial data, keys, quotas and clock (its initial time, running or frozen); no faults, empty journal. */
   reset(): void;
   /**
    * Creates an API key.
@@ -222,7 +222,7 @@ class MockServerImpl implements MockServer {
   #seeded: SeededStore;
   #leadFailures = 0;
   #origin: string | undefined;
-  #openApi: { readonly origin: string; readonly response: MockResponse } | undefined;
+  #openApi: MockResponse | undefined;
   #dispatcher: Dispatcher | undefined;
   #close: (() => Promise<void>) | undefined;
   #closed: Promise<void> | undefined;
@@ -291,9 +291,9 @@ class MockServerImpl implements MockServer {
   }
 
   #openApiResponse(): MockResponse {
-    const origin = this.#originOrThrow;
-    if (this.#openApi?.origin !== origin) this.#openApi = { origin, response: openApiResponse(origin) };
-    return this.#openApi.response;
+    // Built on first request: by then a listener knows its port, and the origin never changes after.
+    this.#openApi ??= openApiResponse(this.#originOrThrow);
+    return this.#openApi;
   }
 
   get keys(): MockKeys {
