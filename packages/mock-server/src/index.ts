@@ -30,7 +30,13 @@ export {
 } from './http/request-log.js';
 export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './http/throttle.js';
 export type { JournalOutcome, MockRequest, MockResponse } from './http/types.js';
-export type { ApiKeyInfo, AudienceInfo, LeadSourceInfo, MockWebhooks } from './inventory.js';
+export type {
+  ApiKeyInfo,
+  AudienceInfo,
+  LeadSourceInfo,
+  MockWebhooks,
+  WebhookInfo,
+} from './inventory.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
 export {
   createMockServer,

@@ -41,7 +41,30 @@ export interface ApiKeyInfo {
 }
 
 /**
- * An outbound-campaign audience and the webhook URL that adds members to it.
+ * What audiences and lead sources share: who owns them and the webhook URL that posts to them.
+ *
+ * @example
+ * ```ts
+ * const urls = [...server.webhooks().audiences, ...server.webhooks().leadSources].map((hook: WebhookInfo) => hook.url);
+ * ```
+ */
+export interface WebhookInfo {
+  /** Audience or lead source id. */
+  readonly id: string;
+  /** Id of the owning company. */
+  readonly companyId: string;
+  /** Name of that company. */
+  readonly companyName: string;
+  /** Display name. */
+  readonly name: string;
+  /** The secret webhook token. */
+  readonly token: string;
+  /** The webhook URL, token included. */
+  readonly url: string;
+}
+
+/**
+ * An outbound-campaign audience; its `url` is `{base_url}/outbound-campaigns/webhook/{token}/`.
  *
  * @example
  * ```ts
@@ -49,44 +72,20 @@ export interface ApiKeyInfo {
  * await fetch(first.url, { method: 'POST', body: JSON.stringify({ email: 'a@example.com' }) });
  * ```
  */
-export interface AudienceInfo {
-  /** Audience id. */
-  readonly id: string;
-  /** Id of the owning company. */
-  readonly companyId: string;
-  /** Name of that company. */
-  readonly companyName: string;
-  /** Display name. */
-  readonly name: string;
-  /** The secret webhook token. */
-  readonly token: string;
-  /** The webhook URL: `{base_url}/outbound-campaigns/webhook/{token}/`. */
-  readonly url: string;
+export interface AudienceInfo extends WebhookInfo {
   /** Creation time (ISO 8601). */
   readonly createdAt: string;
 }
 
 /**
- * A lead source and the webhook URL that submits leads to it; a deleted one answers 404.
+ * A lead source; its `url` is `{api_root}/messaging-agent/webhook/{token}/`, which answers 404 once deleted.
  *
  * @example
  * ```ts
  * const live = server.webhooks().leadSources.filter((source: LeadSourceInfo) => !source.deleted);
  * ```
  */
-export interface LeadSourceInfo {
-  /** Lead source id. */
-  readonly id: string;
-  /** Id of the owning company. */
-  readonly companyId: string;
-  /** Name of that company. */
-  readonly companyName: string;
-  /** Display name. */
-  readonly name: string;
-  /** The secret webhook token. */
-  readonly token: string;
-  /** The webhook URL: `{api_root}/messaging-agent/webhook/{token}/`. */
-  readonly url: string;
+export interface LeadSourceInfo extends WebhookInfo {
   /** Whether it is deleted now (its webhook answers 404). */
   readonly deleted: boolean;
   /** When it was, or will be, deleted (ISO 8601); null while it lives. */
