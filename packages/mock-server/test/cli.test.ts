@@ -183,7 +183,7 @@ describe('runCli', () => {
       expect(text).toMatch(/limited +svc_live_\S+ +\(users and teams only\)/);
       expect(text).toMatch(/throttled +svc_live_\S+ +\(429 after 5 requests in 5 s\)/);
       expect(text).toMatch(/Clock +2026-06-01T12:00:00.000Z, frozen/);
-      expect(text).toMatch(/Quota +none; the throttled key: 5 requests per 5 s per key/);
+      expect(text).toMatch(/Quota +none per key by default; own quotas: throttled 5\/5 s\n/);
       expect(text).toContain(`pid ${process.pid}`);
       expect(text).toContain('--log text');
     } finally {
@@ -192,13 +192,26 @@ describe('runCli', () => {
   });
 
   it('gives the keys named by --throttle-key their own quota, and refuses an unknown key', async () => {
+    const { out, io } = capture();
     const server = serving(
       await runCli(
-        ['--port', '0', '--throttle-key', 'valid=1/30', '--throttle-key', 'throttled=off'],
-        capture().io,
+        [
+          '--port',
+          '0',
+          '--throttle',
+          '9/9',
+          '--throttle-key',
+          'valid=1/30',
+          '--throttle-key',
+          'throttled=off',
+        ],
+        io,
       ),
     );
     try {
+      expect(out.join('')).toMatch(
+        /Quota +9 requests per 9 s per key by default; own quotas: throttled off, valid 1\/30 s\n/,
+      );
       const quotas = Object.fromEntries(server.apiKeys().map((key) => [key.name, key.throttle]));
       expect(quotas['Full access']).toEqual({ limit: 1, windowSeconds: 30 });
       expect(quotas.Throttled).toBe(false);

@@ -89,7 +89,17 @@ function keyValue(server: MockServer, key: string): string {
 }
 
 function quotaText(quota: ThrottleConfig | false | undefined): string {
-  return quota ? `${quota.limit} requests per ${quota.windowSeconds} s per key` : 'none';
+  return quota ? `${quota.limit} requests per ${quota.windowSeconds} s` : 'none';
+}
+
+/** The default quota, then each key's own: the throttled key's, and those set with --throttle-key. */
+function quotaLine(request: CliRequest): string {
+  const own = new Map<string, ThrottleConfig | false>([['throttled', THROTTLED_KEY_QUOTA]]);
+  for (const { key, throttle } of request.keyThrottles) own.set(key, throttle);
+  const keys = [...own]
+    .map(([key, quota]) => `${key} ${quota ? `${quota.limit}/${quota.windowSeconds} s` : 'off'}`)
+    .join(', ');
+  return `${quotaText(request.options.throttle)} per key by default; own quotas: ${keys}`;
 }
 
 function banner(server: MockServer, request: CliRequest): string {
@@ -113,7 +123,7 @@ function banner(server: MockServer, request: CliRequest): string {
   API root   ${server.apiRoot}
   OpenAPI    ${openapiURL}
   Clock      ${clock}
-  Quota      ${quotaText(request.options.throttle)}; the throttled key: ${quotaText(THROTTLED_KEY_QUOTA)}
+  Quota      ${quotaLine(request)}
 
   API keys (Authorization: Bearer <key>)
     valid           ${keys.valid}
