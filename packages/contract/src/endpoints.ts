@@ -101,7 +101,8 @@ export const CallTranscriptResponse = dataEnvelope(CallTranscript);
 
 const dataErrors = {
   list: { specErrors: [401, 429], errors: [400, 401, 403, 429] },
-  retrieve: { specErrors: [401, 404], errors: [401, 403, 404, 429] },
+  // 400: a by-id endpoint takes no query parameters, and refuses any, as lists refuse unknown ones.
+  retrieve: { specErrors: [401, 404], errors: [400, 401, 403, 404, 429] },
 } as const;
 
 function list<Resource extends DataResource, Query extends z.ZodObject, Response extends z.ZodType>(

@@ -8,6 +8,7 @@ export * from './endpoints.js';
 export * from './openapi.js';
 export * from './paths.js';
 export * from './query.js';
+export * from './query-wire.js';
 export * from './schemas/envelopes.js';
 export * from './schemas/errors.js';
 export * from './schemas/primitives.js';

@@ -73,7 +73,7 @@ const namedSchemas: Record<string, z.ZodType> = {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',
-  400: 'Bad request: an invalid query parameter or body',
+  400: 'Bad request: an unknown, repeated or invalid query parameter, or an invalid body',
   401: 'Missing, invalid or expired API key',
   403: 'The API key lacks permission for this resource',
   404: 'Not found',

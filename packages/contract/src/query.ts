@@ -14,6 +14,16 @@ export const LIST_LIMITS = {
 export const ORDERINGS = ['created_at', '-created_at'] as const;
 
 /**
+ * The ordering of a list whose request names none: newest first.
+ *
+ * @example
+ * ```ts
+ * const descending = (params.ordering ?? DEFAULT_ORDERING).startsWith('-');
+ * ```
+ */
+export const DEFAULT_ORDERING = '-created_at' satisfies (typeof ORDERINGS)[number];
+
+/**
  * List ordering by creation time. Closed: the spec says "one of".
  *
  * @example
@@ -26,15 +36,16 @@ export const Ordering = z.enum(ORDERINGS);
 export type Ordering = z.infer<typeof Ordering>;
 
 /**
- * The query parameters every list endpoint accepts, with the spec's defaults.
+ * The query parameters every list endpoint accepts, with the spec's defaults. Strict: an unknown
+ * parameter is an error, in the SDK as on the mock server (a typo such as `pagesize` must not pass).
  *
  * @example
  * ```ts
  * ListQuery.parse({}); // { ordering: '-created_at', page: 1, page_size: 25 }
  * ```
  */
-export const ListQuery = z.object({
-  ordering: Ordering.default('-created_at').describe("Sort by creation time; '-' means descending."),
+export const ListQuery = z.strictObject({
+  ordering: Ordering.default(DEFAULT_ORDERING).describe("Sort by creation time; '-' means descending."),
   page: z.int().min(LIST_LIMITS.minPage).default(LIST_LIMITS.defaultPage).describe('Page number, from 1.'),
   page_size: z
     .int()

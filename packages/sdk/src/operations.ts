@@ -1,4 +1,4 @@
-import { type EndpointDefinition, fillPath, type Pagination } from '@company-data/contract';
+import { DEFAULT_ORDERING, type EndpointDefinition, fillPath, type Pagination } from '@company-data/contract';
 import type { z } from 'zod';
 import { APIPromise } from './api-promise.js';
 import { type Core, validateInput } from './core.js';
@@ -19,8 +19,6 @@ export type ItemOf<Endpoint extends EndpointDefinition> =
 /** The record type of a retrieve endpoint. */
 export type RecordOf<Endpoint extends EndpointDefinition> =
   z.output<Endpoint['response']> extends { data: infer Data } ? Data : never;
-
-const DEFAULT_ORDERING = '-created_at';
 
 /**
  * A list method, read off the endpoint table: validates the parameters, then returns a

@@ -53,7 +53,13 @@ export const AudienceMemberInput = z
   .looseObject({
     first_name: z.string().optional(),
     last_name: z.string().optional(),
-    phone: z.string().trim().min(1, 'phone must not be empty').optional(),
+    // The pattern says in JSON Schema what trim().min(1) says here: something besides white space.
+    phone: z
+      .string()
+      .regex(/\S/, 'phone must not be empty')
+      .trim()
+      .min(1, 'phone must not be empty')
+      .optional(),
     email: z.email().optional(),
     custom_fields: CustomFieldsMap.optional(),
   })
@@ -74,7 +80,11 @@ export type AudienceMemberInput = z.input<typeof AudienceMemberInput>;
  * ```
  */
 export const LeadInput = z.looseObject({
-  phone_number: z.string({ error: 'phone_number is required' }).trim().min(1, 'phone_number is required'),
+  phone_number: z
+    .string({ error: 'phone_number is required' })
+    .regex(/\S/, 'phone_number is required')
+    .trim()
+    .min(1, 'phone_number is required'),
   customer_name: z.string().optional(),
   email: z.string().optional(),
   address: z.string().optional(),

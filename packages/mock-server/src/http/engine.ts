@@ -1,17 +1,15 @@
-import { ERROR_DETAILS, throttleDetail } from '@company-data/contract';
+import { throttleDetail } from '@company-data/contract';
 import { ADMIN_PREFIX } from '../admin/prefix.js';
 import type { MockClock } from '../clock.js';
-import { addAudienceMember } from '../resolvers/audience.js';
 import type { ResolveContext } from '../resolvers/context.js';
-import { DATA_RESOLVERS } from '../resolvers/data.js';
-import { submitLead } from '../resolvers/lead.js';
+import { RESOLVERS } from '../resolvers/table.js';
 import type { MockStore } from '../store/store.js';
 import type { FaultQueue, FaultSpec } from './faults.js';
 import { appliedFault, type Journal } from './journal.js';
 import { OPENAPI_PATH } from './openapi.js';
 import { type RequestEvent, type RequestOutcome, redactTokens } from './request-log.js';
-import { COMMON, errorResponse, json, nestedError } from './responses.js';
-import { RouteTable } from './routes.js';
+import { errorResponse, json, notFound } from './responses.js';
+import { type DataHandler, type Route, RouteTable } from './routes.js';
 import type { Throttle } from './throttle.js';
 import type { MockRequest, MockResponse, Resolved } from './types.js';
 
@@ -62,11 +60,8 @@ interface Served {
   readonly fault?: FaultSpec | undefined;
 }
 
-const ROUTES = new RouteTable();
+const ROUTES = new RouteTable(RESOLVERS);
 const BEARER = /^bearer +(\S+) *$/i;
-const UNAUTHENTICATED = { 'www-authenticate': 'Bearer realm="api"' } as const;
-const INVALID_KEY = nestedError(401, ERROR_DETAILS.invalidKey, UNAUTHENTICATED);
-const EXPIRED_KEY = nestedError(401, ERROR_DETAILS.expiredKey, UNAUTHENTICATED);
 const DROP: EngineResult = { drop: true };
 const OPENAPI_METHOD_NOT_ALLOWED = json(
   405,
@@ -207,13 +202,10 @@ export class MockEngine {
   #resolve(request: MockRequest): Resolved {
     const found = ROUTES.find(request.method, request.path);
     if (found.kind === 'none') {
-      const notFound = errorResponse(
-        found.shape,
-        404,
-        found.shape === 'flat' ? ERROR_DETAILS.leadNotFound : ERROR_DETAILS.notFound,
-        found.missingSlash ? { 'x-mock-hint': 'Paths end with a trailing slash.' } : undefined,
-      );
-      return notFound;
+      if (!found.missingSlash) return notFound(found.shape);
+      const { response } = notFound(found.shape);
+      const headers = { ...response.headers, 'x-mock-hint': 'Paths end with a trailing slash.' };
+      return { response: { ...response, headers }, outcome: 'not_found' };
     }
     if (found.kind === 'method') {
       return errorResponse(found.shape, 405, `Method "${request.method}" not allowed.`, {
@@ -221,42 +213,40 @@ export class MockEngine {
       });
     }
     const { route, params } = found;
-    switch (route.operationId) {
-      case 'addAudienceMember':
-        return addAudienceMember(this.#context, request, params.webhook_token ?? '');
-      case 'submitLead':
-        return submitLead(this.#context, request, params.webhook_token ?? '');
-      default:
-        return this.#data(request, route.operationId, route.endpoint.resource, params);
-    }
+    const { handler } = route;
+    if (handler.auth === 'pathToken')
+      return handler.resolve(this.#context, request, params.webhook_token ?? '', route.endpoint.errorShape);
+    return this.#data(request, route, handler, params);
   }
 
-  #data(
-    request: MockRequest,
-    operationId: keyof typeof DATA_RESOLVERS,
-    resource: string | undefined,
-    params: Record<string, string>,
-  ): Resolved {
+  /** A data endpoint: key (401), permission (403), quota (429), query (400), then the resolver (404). */
+  #data(request: MockRequest, route: Route, handler: DataHandler, params: Record<string, string>): Resolved {
     const state = this.#state;
     const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match) return INVALID_KEY;
+    if (!match) return handler.invalidKey;
     const nowMs = state.clock.nowMs();
     const key = state.store.keys.authenticate(match[1] as string, nowMs);
-    if (key === 'invalid') return INVALID_KEY;
-    if (key === 'expired') return { ...EXPIRED_KEY, keyName: undefined };
+    if (key === 'invalid') return handler.invalidKey;
+    if (key === 'expired') return handler.expiredKey;
     const keyName = key.name;
-    if (resource === undefined || !key.permissions.has(resource as never))
-      return { ...COMMON.forbidden, keyName };
+    if (!key.permissions.has(handler.resource)) return withKey(handler.forbidden, keyName);
+    const shape = route.endpoint.errorShape;
     const wait = state.throttle.take(key.id, nowMs, key.throttle);
     if (wait > 0) {
-      return { ...nestedError(429, throttleDetail(wait), { 'retry-after': String(wait) }), keyName };
+      const throttled = errorResponse(shape, 429, throttleDetail(wait), { 'retry-after': String(wait) });
+      return withKey(throttled, keyName);
     }
-    const company = state.store.companies.find((candidate) => candidate.id === key.companyId);
-    const resolver = DATA_RESOLVERS[operationId];
-    if (!company || !resolver) return { ...COMMON.notFound, keyName };
-    const { response, outcome } = resolver(company, params, request.search);
-    return { response, outcome, keyName };
+    const query = handler.query.parse(request.search);
+    if (!query.ok) return withKey(errorResponse(shape, 400, query.detail), keyName);
+    const company = state.store.companyById(key.companyId);
+    const resolved = handler.resolve(company, params, query.values, handler.filters);
+    return withKey(resolved ?? handler.notFound, keyName);
   }
+}
+
+/** A resolved answer with the key that asked for it (an object literal: this runs per request). */
+function withKey({ response, outcome }: Resolved, keyName: string): Resolved {
+  return { response, outcome, keyName };
 }
 
 function answered(

@@ -61,10 +61,16 @@ export function nestedError(
   return errorResponse('nested', status, detail, headers);
 }
 
-/** Prebuilt answers of the hot error paths. */
-export const COMMON = {
-  invalidKey: nestedError(401, ERROR_DETAILS.invalidKey),
-  expiredKey: nestedError(401, ERROR_DETAILS.expiredKey),
-  forbidden: nestedError(403, ERROR_DETAILS.permissionDenied),
-  notFound: nestedError(404, ERROR_DETAILS.notFound),
-} as const;
+const NOT_FOUND: Readonly<Record<ErrorShape, Resolved>> = {
+  nested: nestedError(404, ERROR_DETAILS.notFound),
+  flat: errorResponse('flat', 404, ERROR_DETAILS.leadNotFound),
+};
+
+/**
+ * The 404 of an area, prebuilt: `{error:{detail:'Not found.'}}` (nested) or `{error:'Not found'}` (flat).
+ *
+ * @param shape - the error shape of the endpoint or area.
+ */
+export function notFound(shape: ErrorShape): Resolved {
+  return NOT_FOUND[shape];
+}

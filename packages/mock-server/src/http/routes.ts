@@ -1,13 +1,55 @@
 import {
   compilePath,
+  compileWireQuery,
+  type DataResource,
   type EndpointDefinition,
+  ERROR_DETAILS,
   type ErrorShape,
   endpoints,
+  ListQuery,
   type OperationId,
   rootPath,
+  type WireQuery,
 } from '@company-data/contract';
+import { z } from 'zod';
+import type { DataResolver, ResolverTable, WebhookResolver } from '../resolvers/types.js';
+import { errorResponse, notFound } from './responses.js';
+import type { Resolved } from './types.js';
 
-/** One precompiled route: an operation of the endpoint table and its path matcher. */
+/** How a route authenticates and what it runs, compiled from its row: the row's `auth` decides which. */
+export type RouteHandler = DataHandler | WebhookHandler;
+
+/** An API-key route: a data endpoint. */
+export interface DataHandler {
+  /** Authenticated by an API key. */
+  readonly auth: 'apiKey';
+  /** The resource a key needs permission for. */
+  readonly resource: DataResource;
+  /** The row's query rules (a row without query parameters accepts none). */
+  readonly query: WireQuery;
+  /** The row's filter parameters: those beyond page, page_size and ordering. */
+  readonly filters: readonly string[];
+  /** Answers 401 for an invalid key, in the row's error shape. */
+  readonly invalidKey: Resolved;
+  /** Answers 401 for an expired key. */
+  readonly expiredKey: Resolved;
+  /** Answers 403. */
+  readonly forbidden: Resolved;
+  /** Answers 404, when the resolver finds no record. */
+  readonly notFound: Resolved;
+  /** Answers the request, or finds no record (undefined). */
+  readonly resolve: DataResolver;
+}
+
+/** A path-token route: a webhook. */
+export interface WebhookHandler {
+  /** Authenticated by the token in its path. */
+  readonly auth: 'pathToken';
+  /** Answers the request. */
+  readonly resolve: WebhookResolver;
+}
+
+/** One precompiled route: an operation of the endpoint table, its path matcher and its handler. */
 export interface Route {
   /** Operation name. */
   readonly operationId: OperationId;
@@ -17,6 +59,8 @@ export interface Route {
   readonly template: string;
   /** Matches a path, giving its decoded parameters. */
   readonly match: (path: string) => Record<string, string> | undefined;
+  /** What runs for it. */
+  readonly handler: RouteHandler;
 }
 
 /** Where a request lands. */
@@ -25,19 +69,32 @@ export type RouteResult =
   | { readonly kind: 'method'; readonly allow: string; readonly shape: ErrorShape }
   | { readonly kind: 'none'; readonly shape: ErrorShape; readonly missingSlash: boolean };
 
+const NO_QUERY = z.object({});
+const UNAUTHENTICATED = { 'www-authenticate': 'Bearer realm="api"' } as const;
+
 /**
- * The route table, compiled once from the contract's endpoint table. Routes are bucketed by their
- * first two path segments, so a request tests at most three patterns.
+ * The route table, compiled once from the contract's endpoint table and one resolver per row. Routes
+ * are bucketed by their first two path segments, so a request tests at most three patterns.
  */
 export class RouteTable {
   readonly #buckets = new Map<string, Route[]>();
+  /** The error shape of each first path segment, e.g. `v1` → nested, `messaging-agent` → flat. */
+  readonly #shapes = new Map<string, ErrorShape>();
 
-  constructor() {
+  /** @param resolvers - a resolver for every row of the endpoint table. */
+  constructor(resolvers: ResolverTable<typeof endpoints>) {
     for (const [operationId, endpoint] of Object.entries(endpoints) as [OperationId, EndpointDefinition][]) {
       const template = rootPath(endpoint);
-      const route: Route = { operationId, endpoint, template, match: compilePath(template) };
+      const route: Route = {
+        operationId,
+        endpoint,
+        template,
+        match: compilePath(template),
+        handler: compileHandler(endpoint, resolvers[operationId]),
+      };
       const key = bucketOf(template);
       this.#buckets.set(key, [...(this.#buckets.get(key) ?? []), route]);
+      this.#shapes.set(firstSegment(template), endpoint.errorShape);
     }
   }
 
@@ -50,7 +107,8 @@ export class RouteTable {
   }
 
   #find(method: string, path: string): RouteResult {
-    const shape: ErrorShape = path.startsWith('/messaging-agent/') ? 'flat' : 'nested';
+    // A path no route matches answers in the shape of the area it is in (nested outside any known area).
+    const shape = this.#shapes.get(firstSegment(path)) ?? 'nested';
     const bucket = this.#buckets.get(bucketOf(path));
     let allow: string | undefined;
     if (bucket) {
@@ -65,6 +123,30 @@ export class RouteTable {
       ? { kind: 'none', shape, missingSlash: false }
       : { kind: 'method', allow, shape };
   }
+}
+
+function compileHandler(endpoint: EndpointDefinition, resolve: DataResolver | WebhookResolver): RouteHandler {
+  if (endpoint.auth === 'pathToken') return { auth: 'pathToken', resolve: resolve as WebhookResolver };
+  if (endpoint.resource === undefined)
+    throw new Error(`${endpoint.operationId}: an API-key endpoint must name its resource`);
+  const query = endpoint.query ?? NO_QUERY;
+  const shape = endpoint.errorShape;
+  return {
+    auth: 'apiKey',
+    resource: endpoint.resource,
+    query: compileWireQuery(query),
+    filters: Object.keys(query.shape).filter((name) => !(name in ListQuery.shape)),
+    invalidKey: errorResponse(shape, 401, ERROR_DETAILS.invalidKey, UNAUTHENTICATED),
+    expiredKey: errorResponse(shape, 401, ERROR_DETAILS.expiredKey, UNAUTHENTICATED),
+    forbidden: errorResponse(shape, 403, ERROR_DETAILS.permissionDenied),
+    notFound: notFound(shape),
+    resolve: resolve as DataResolver,
+  };
+}
+
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return end < 0 ? path.slice(1) : path.slice(1, end);
 }
 
 function bucketOf(path: string): string {

@@ -1,30 +1,29 @@
-import { AudienceMemberInput, ERROR_DETAILS } from '@company-data/contract';
+import { AudienceMemberInput } from '@company-data/contract';
 import { isObject, readJsonBody } from '../http/body.js';
-import { json, nestedError } from '../http/responses.js';
-import type { MockRequest, Resolved } from '../http/types.js';
+import { errorResponse, json, notFound } from '../http/responses.js';
 import { upsertMember } from '../store/audiences.js';
 import { normalizePhone } from '../store/phone.js';
-import type { ResolveContext } from './context.js';
 import { describeIssue } from './issues.js';
+import type { WebhookResolver } from './types.js';
 
 /**
  * `POST {base_url}/outbound-campaigns/webhook/{webhook_token}/`: 201 with a new member, 200 with
  * the existing member of the same phone (any format) or e-mail (any case); 400/404/413/415 as
  * `{error:{detail}}`.
  */
-export function addAudienceMember(context: ResolveContext, request: MockRequest, token: string): Resolved {
+export const addAudienceMember: WebhookResolver = (context, request, token, shape) => {
   const audience = context.store.audiences.get(token.toLowerCase());
-  if (!audience) return nestedError(404, ERROR_DETAILS.notFound);
+  if (!audience) return notFound(shape);
   const body = readJsonBody(request, context.maxBodyBytes);
-  if (!body.ok) return nestedError(body.status, body.message);
-  if (!isObject(body.value)) return nestedError(400, 'Expected a JSON object.');
+  if (!body.ok) return errorResponse(shape, body.status, body.message);
+  if (!isObject(body.value)) return errorResponse(shape, 400, 'Expected a JSON object.');
   const parsed = AudienceMemberInput.safeParse(body.value);
-  if (!parsed.success) return nestedError(400, describeIssue(parsed.error));
+  if (!parsed.success) return errorResponse(shape, 400, describeIssue(parsed.error));
   let phone = '';
   if (parsed.data.phone !== undefined) {
     const normalized = normalizePhone(parsed.data.phone);
     if (normalized === undefined)
-      return nestedError(400, `phone: "${parsed.data.phone}" is not a valid phone number`);
+      return errorResponse(shape, 400, `phone: "${parsed.data.phone}" is not a valid phone number`);
     phone = normalized;
   }
   const { member, created } = upsertMember(
@@ -42,4 +41,4 @@ export function addAudienceMember(context: ResolveContext, request: MockRequest,
   return created
     ? { response: json(201, member), outcome: 'member_created' }
     : { response: json(200, member), outcome: 'member_existing' };
-}
+};

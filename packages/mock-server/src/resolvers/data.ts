@@ -1,18 +1,7 @@
-import { CALL_SOURCES, type OperationId } from '@company-data/contract';
-import {
-  enumFilter,
-  IS_ACTIVE_FILTER,
-  type ListFilter,
-  parseListQuery,
-  rejectAnyQuery,
-} from '../http/query.js';
-import { COMMON, jsonText, nestedError } from '../http/responses.js';
-import type { Resolved } from '../http/types.js';
+import { jsonText } from '../http/responses.js';
 import type { CompanyData } from '../store/company.js';
-import type { RecordTable, RecordView } from '../store/table.js';
-
-/** A data endpoint's resolver, run after authentication, permission and throttle checks. */
-export type DataResolver = (company: CompanyData, params: Record<string, string>, search: string) => Resolved;
+import type { PositionIndex, RecordTable, RecordView } from '../store/table.js';
+import type { DataResolver } from './types.js';
 
 const identity: RecordView<unknown> = { name: 'record', project: (item) => item };
 const recordingListItem: RecordView<{ custom_fields?: unknown }> = {
@@ -22,36 +11,65 @@ const recordingListItem: RecordView<{ custom_fields?: unknown }> = {
 
 type TableOf = (company: CompanyData) => RecordTable<unknown>;
 
-function list(table: TableOf, view: RecordView<never>, filters: readonly ListFilter[] = []): DataResolver {
-  return (company, _params, search) => {
-    const query = parseListQuery(search, filters);
-    if (typeof query === 'string') return nestedError(400, query);
+function list(table: TableOf, view: RecordView<never>): DataResolver {
+  return (company, _params, query, filters) => {
+    const page = query.page as number;
+    const pageSize = query.page_size as number;
+    const descending = (query.ordering as string).startsWith('-');
     const records = table(company);
-    const index = query.filter ? records.positions(query.filter[0], query.filter[1]) : undefined;
+    const index = filtered(records, query, filters);
     const count = index ? index.length : records.size;
-    const totalPages = Math.ceil(count / query.pageSize);
-    const first = (query.page - 1) * query.pageSize;
-    const last = Math.min(count, first + query.pageSize);
+    const totalPages = Math.ceil(count / pageSize);
+    // Pages past the last (any page up to 2^53 − 1) are empty: the loop below does not run.
+    const first = (page - 1) * pageSize;
+    const last = Math.min(count, first + pageSize);
     let body = '{"data":[';
     for (let rank = first; rank < last; rank++) {
       // Ascending order reads the index forwards, descending backwards: no sort per request.
-      const slot = query.descending ? count - 1 - rank : rank;
+      const slot = descending ? count - 1 - rank : rank;
       const position = index ? (index[slot] as number) : slot;
       if (rank > first) body += ',';
       body += records.json(position, view as RecordView<unknown>);
     }
-    body += `],"pagination":{"count":${count},"page":${query.page},"page_size":${query.pageSize},"total_pages":${totalPages}}}`;
+    body += `],"pagination":{"count":${count},"page":${page},"page_size":${pageSize},"total_pages":${totalPages}}}`;
     return { response: jsonText(200, body), outcome: 'served' };
   };
 }
 
+/** The positions matching every filter given (a record's field equals the value), or undefined for none. */
+function filtered(
+  records: RecordTable<unknown>,
+  query: Readonly<Record<string, unknown>>,
+  filters: readonly string[],
+): PositionIndex | undefined {
+  let index: PositionIndex | undefined;
+  for (const name of filters) {
+    const value = query[name];
+    if (value === undefined) continue;
+    const matching = records.positions(name, String(value));
+    index = index === undefined ? matching : intersect(index, matching);
+  }
+  return index;
+}
+
+/** Positions in both ascending indexes. */
+function intersect(a: PositionIndex, b: PositionIndex): PositionIndex {
+  const both: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) both.push(x);
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  return both;
+}
+
 function retrieve(table: TableOf, render: (company: CompanyData, record: never) => string): DataResolver {
-  return (company, params, search) => {
-    const unknown = rejectAnyQuery(search);
-    if (unknown !== undefined) return nestedError(400, unknown);
+  return (company, params) => {
     // A non-uuid id simply matches nothing: 404, like an unknown id.
     const record = table(company).find((params.id ?? '').toLowerCase());
-    if (record === undefined) return COMMON.notFound;
+    if (record === undefined) return undefined;
     return { response: jsonText(200, `{"data":${render(company, record as never)}}`), outcome: 'served' };
   };
 }
@@ -62,9 +80,9 @@ const recordings: TableOf = (company) => company.recordings;
 const calls: TableOf = (company) => company.calls;
 const asJson = (_company: CompanyData, record: unknown) => JSON.stringify(record);
 
-/** The resolvers of the ten data endpoints, by operation. */
-export const DATA_RESOLVERS: Partial<Record<OperationId, DataResolver>> = {
-  listUsers: list(users, identity, [IS_ACTIVE_FILTER]),
+/** The resolvers of the ten data endpoints. */
+export const DATA_RESOLVERS = {
+  listUsers: list(users, identity),
   retrieveUser: retrieve(users, asJson),
   listTeams: list(teams, identity),
   retrieveTeam: retrieve(teams, asJson),
@@ -73,9 +91,9 @@ export const DATA_RESOLVERS: Partial<Record<OperationId, DataResolver>> = {
   retrieveRecordingTranscript: retrieve(recordings, (company, record) =>
     JSON.stringify(company.recordingTranscript(record)),
   ),
-  listCalls: list(calls, identity, [enumFilter('source', CALL_SOURCES)]),
+  listCalls: list(calls, identity),
   retrieveCall: retrieve(calls, asJson),
   retrieveCallTranscript: retrieve(calls, (company, record) =>
     JSON.stringify(company.callTranscript(record)),
   ),
-};
+} as const satisfies Record<string, DataResolver>;

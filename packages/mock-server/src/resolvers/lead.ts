@@ -1,11 +1,11 @@
 import { ERROR_DETAILS, LeadInput, type LeadReceived } from '@company-data/contract';
 import { isObject, readJsonBody } from '../http/body.js';
-import { errorResponse, json } from '../http/responses.js';
-import type { MockRequest, Resolved } from '../http/types.js';
+import { errorResponse, json, notFound } from '../http/responses.js';
 import { isDeleted, type Lead, type LeadSource } from '../store/leads.js';
 import { normalizePhone } from '../store/phone.js';
 import type { ResolveContext } from './context.js';
 import { describeIssue } from './issues.js';
+import type { WebhookResolver } from './types.js';
 
 const RECEIVED = json(200, { received: true } satisfies LeadReceived);
 
@@ -14,18 +14,17 @@ const RECEIVED = json(200, { received: true } satisfies LeadReceived);
  * processing fails, which is recorded), 400 `{error:'phone_number is required'}`, 404
  * `{error:'Not found'}` for an unknown token or a deleted lead source.
  */
-export function submitLead(context: ResolveContext, request: MockRequest, token: string): Resolved {
+export const submitLead: WebhookResolver = (context, request, token, shape) => {
   const source = context.store.leadSources.get(token.toLowerCase());
-  if (!source || isDeleted(source, context.clock.nowMs()))
-    return errorResponse('flat', 404, ERROR_DETAILS.leadNotFound);
+  if (!source || isDeleted(source, context.clock.nowMs())) return notFound(shape);
   const body = readJsonBody(request, context.maxBodyBytes);
-  if (!body.ok) return errorResponse('flat', body.status, body.message);
-  if (!isObject(body.value)) return errorResponse('flat', 400, 'Expected a JSON object');
+  if (!body.ok) return errorResponse(shape, body.status, body.message);
+  if (!isObject(body.value)) return errorResponse(shape, 400, 'Expected a JSON object');
   const parsed = LeadInput.safeParse(body.value);
   if (!parsed.success) {
     const missingPhone = parsed.error.issues.some((issue) => issue.path[0] === 'phone_number');
     return errorResponse(
-      'flat',
+      shape,
       400,
       missingPhone ? ERROR_DETAILS.leadPhoneRequired : describeIssue(parsed.error),
     );
@@ -34,7 +33,7 @@ export function submitLead(context: ResolveContext, request: MockRequest, token:
   const outcome =
     lead.status === 'failed' ? 'lead_failed' : lead.deduplicated ? 'lead_deduplicated' : 'lead_queued';
   return { response: RECEIVED, outcome };
-}
+};
 
 /**
  * Queues a lead. Any failure here is recorded on the lead and never reaches the sender: the

@@ -83,6 +83,17 @@ export class MockStore {
   }
 
   /**
+   * The company with this id (an API key's company).
+   *
+   * @throws Error when there is none.
+   */
+  companyById(id: string): CompanyData {
+    const found = this.companies.find((company) => company.id === id);
+    if (!found) throw new Error(`Unknown company id "${id}"`);
+    return found;
+  }
+
+  /**
    * The company with this id or name.
    *
    * @throws Error when there is none.

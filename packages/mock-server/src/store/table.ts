@@ -14,7 +14,10 @@ export interface RecordTable<Item> {
   at(position: number): Item;
   /** The record with this id (lower-case uuid), if the table holds it. */
   find(id: string): Item | undefined;
-  /** Positions of the records whose `facet` equals `value`, built once then cached. */
+  /**
+   * Positions of the records whose field `facet` equals `value` (as a string), built once then cached.
+   * Any field works: a list filter parameter names the field it filters on.
+   */
   positions(facet: string, value: string): PositionIndex;
   /** The JSON text of the record at `position` through `view`, memoised for modest tables. */
   json(position: number, view: RecordView<Item>): string;
@@ -41,7 +44,11 @@ abstract class BaseTable<Item> implements RecordTable<Item> {
 
   abstract at(position: number): Item;
   abstract find(id: string): Item | undefined;
-  protected abstract facet(name: string): FacetReader | undefined;
+
+  /** Reads a field of the record at a position, as a string. Tables may know a cheaper way. */
+  protected facet(name: string): FacetReader {
+    return (position) => String((this.at(position) as Record<string, unknown>)[name]);
+  }
 
   positions(facet: string, value: string): PositionIndex {
     let byValue = this.#indexes.get(facet);
@@ -69,7 +76,6 @@ abstract class BaseTable<Item> implements RecordTable<Item> {
 
   #buildIndex(facet: string): Map<string, Int32Array> {
     const read = this.facet(facet);
-    if (!read) throw new Error(`No facet "${facet}"`);
     const values = new Array<string>(this.size);
     const counts = new Map<string, number>();
     for (let position = 0; position < this.size; position++) {
@@ -104,7 +110,7 @@ export interface GeneratedTableOptions<Item> {
   ids: RecordIdCodec;
   /** Derives the record at a position; must be a pure function of the position. */
   derive(position: number): Item;
-  /** Cheap readers of filterable fields, consistent with `derive`. */
+  /** Cheap readers of filtered fields, consistent with `derive` (other fields are read from derived records). */
   facets?: Readonly<Record<string, FacetReader>>;
 }
 
@@ -140,8 +146,8 @@ export class GeneratedTable<Item> extends BaseTable<Item> {
     return position !== undefined && position < this.size ? this.at(position) : undefined;
   }
 
-  protected facet(name: string): FacetReader | undefined {
-    return this.#options.facets?.[name];
+  protected override facet(name: string): FacetReader {
+    return this.#options.facets?.[name] ?? super.facet(name);
   }
 }
 
@@ -160,9 +166,8 @@ export class MaterializedTable<Item extends StoredRecord> extends BaseTable<Item
   readonly size: number;
   readonly #items: Item[];
   readonly #byId: Map<string, Item>;
-  readonly #facets: Readonly<Record<string, (item: Item) => string>>;
 
-  constructor(items: readonly Item[], facets: Readonly<Record<string, (item: Item) => string>> = {}) {
+  constructor(items: readonly Item[]) {
     super();
     this.#items = items
       .map((item) => ({ item, time: Date.parse(item.created_at) }))
@@ -170,7 +175,6 @@ export class MaterializedTable<Item extends StoredRecord> extends BaseTable<Item
       .map(({ item }) => item);
     this.size = this.#items.length;
     this.#byId = new Map(this.#items.map((item) => [item.id.toLowerCase(), item]));
-    this.#facets = facets;
   }
 
   at(position: number): Item {
@@ -179,10 +183,5 @@ export class MaterializedTable<Item extends StoredRecord> extends BaseTable<Item
 
   find(id: string): Item | undefined {
     return this.#byId.get(id);
-  }
-
-  protected facet(name: string): FacetReader | undefined {
-    const read = this.#facets[name];
-    return read && ((position) => read(this.#items[position] as Item));
   }
 }

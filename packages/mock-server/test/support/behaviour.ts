@@ -418,6 +418,17 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
         expect(response.json.error.detail).toMatch(new RegExp(`\\b${parameter}\\b`));
       });
 
+      it('reads any page up to 2^53 − 1, with the true bounds in the message past it', async () => {
+        const deep = await get('/v1/users/?page=1000000000');
+        expect(deep.status).toBe(200);
+        expect(deep.json).toMatchObject({ data: [], pagination: { page: 1_000_000_000, count: 12 } });
+        expect((await get('/v1/users/?page=9007199254740991')).status).toBe(200);
+        const past = await get('/v1/users/?page=9007199254740992');
+        expect(past.json.error.detail).toBe(
+          'Invalid page "9007199254740992": expected an integer from 1 to 9007199254740991.',
+        );
+      });
+
       it('answers 405 with Allow for a wrong method', async () => {
         const data = await h.send({ method: 'POST', path: '/v1/users/', headers: auth, body: '{}' });
         expect(data.status).toBe(405);

@@ -1,0 +1,129 @@
+import {
+  buildOpenApiDocument,
+  type EndpointDefinition,
+  endpointList,
+  fillPath,
+  rootPath,
+} from '@company-data/contract';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../src/index.js';
+
+// For every operation, provoke each answer the mock server can give it, and check the OpenAPI document
+// lists that status for that operation: a client generated from the document, or a contract test such as
+// Schemathesis, must never meet an undocumented status.
+
+const document = buildOpenApiDocument();
+
+function documented(endpoint: EndpointDefinition): number[] {
+  const paths = document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  const operation = paths[rootPath(endpoint)]?.[endpoint.method.toLowerCase()];
+  return Object.keys(operation?.responses ?? {}).map(Number);
+}
+
+interface Attempt {
+  path?: string;
+  search?: string;
+  key?: string | null;
+  body?: string;
+  contentType?: string;
+  /** Use up a quota of one request first. */
+  quotaUsed?: boolean;
+}
+
+async function statusOf(server: MockServer, endpoint: EndpointDefinition, attempt: Attempt): Promise<number> {
+  const headers: Record<string, string> = { 'content-type': attempt.contentType ?? 'application/json' };
+  const key = attempt.key === undefined ? server.keys.valid : attempt.key;
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  const path = attempt.path ?? validPath(server, endpoint);
+  const response = await request(`${server.apiRoot}${path}${attempt.search ? `?${attempt.search}` : ''}`, {
+    method: endpoint.method,
+    dispatcher: server.dispatcher,
+    headers,
+    body:
+      endpoint.method === 'POST'
+        ? (attempt.body ?? '{"phone_number":"415-555-0100","email":"a@b.co"}')
+        : undefined,
+  });
+  await response.body.dump();
+  return response.statusCode;
+}
+
+function validPath(server: MockServer, endpoint: EndpointDefinition, id?: string): string {
+  const token = endpoint.operationId === 'submitLead' ? server.tokens.lead : server.tokens.audience;
+  return fillPath(rootPath(endpoint), {
+    id: id ?? firstIds.get(endpoint.resource ?? '') ?? '',
+    webhook_token: token,
+  });
+}
+
+const firstIds = new Map<string, string>();
+
+const DATA_ATTEMPTS: Record<string, Attempt> = {
+  'valid request': {},
+  'no key': { key: null },
+  'unknown key': { key: 'svc_live_unknown' },
+  'expired key': { key: 'expired' },
+  'no permission': { key: 'noPermissions' },
+  'quota used': { quotaUsed: true },
+  'bad query parameter': { search: 'page=0' },
+  'unknown query parameter': { search: 'pagesize=5' },
+};
+
+const WEBHOOK_ATTEMPTS: Record<string, Attempt> = {
+  'valid request': {},
+  'unknown token': { path: '' },
+  'invalid body': { body: '{"phone_number":7,"email":"not an email"}' },
+  'malformed JSON': { body: '{' },
+  'not JSON': { contentType: 'text/plain' },
+  'body too large': { body: JSON.stringify({ notes: 'x'.repeat(2 * 1024 * 1024) }) },
+};
+
+describe('every status the mock server answers is documented for its operation', () => {
+  it.each(endpointList.map((endpoint) => [endpoint.operationId, endpoint] as const))(
+    '%s',
+    async (_name, endpoint) => {
+      const server = createMockServer({ clock: 'frozen' });
+      try {
+        for (const resource of ['users', 'teams', 'recordings', 'calls']) {
+          const listed = await request(`${server.baseURL}/${resource}/?page_size=1`, {
+            dispatcher: server.dispatcher,
+            headers: { authorization: `Bearer ${server.keys.valid}` },
+          });
+          firstIds.set(
+            resource,
+            ((await listed.body.json()) as { data: { id: string }[] }).data[0]?.id ?? '',
+          );
+        }
+        const webhook = endpoint.auth === 'pathToken';
+        const attempts: Record<string, Attempt> = webhook ? { ...WEBHOOK_ATTEMPTS } : { ...DATA_ATTEMPTS };
+        if (webhook) {
+          const unknown =
+            endpoint.operationId === 'submitLead' ? server.tokens.deletedLead : crypto.randomUUID();
+          attempts['unknown token'] = { path: fillPath(rootPath(endpoint), { webhook_token: unknown }) };
+        } else if (endpoint.kind === 'retrieve') {
+          attempts['unknown id'] = { path: validPath(server, endpoint, crypto.randomUUID()) };
+        }
+        const seen = new Map<number, string>();
+        for (const [name, attempt] of Object.entries(attempts)) {
+          const resolved: Attempt = { ...attempt };
+          if (attempt.key === 'expired' || attempt.key === 'noPermissions')
+            resolved.key = server.keys[attempt.key as 'expired' | 'noPermissions'];
+          if (attempt.quotaUsed) {
+            server.setKeyThrottle(server.keys.valid, { limit: 1, windowSeconds: 60 });
+            await statusOf(server, endpoint, {});
+          }
+          seen.set(await statusOf(server, endpoint, resolved), name);
+          if (attempt.quotaUsed) server.setKeyThrottle(server.keys.valid, null);
+        }
+        const undocumented = [...seen].filter(([status]) => !documented(endpoint).includes(status));
+        expect(undocumented, `answered but not in the document: ${JSON.stringify(undocumented)}`).toEqual([]);
+        // Every documented error status was provoked: the attempts above cover what the mock can answer.
+        const errors = documented(endpoint).filter((status) => status >= 400);
+        expect([...seen.keys()].filter((status) => status >= 400).sort()).toEqual(errors.sort());
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
