@@ -3,6 +3,7 @@ import {
   CallList,
   CallResponse,
   CallTranscriptResponse,
+  DATA_RESOURCES,
   type EndpointDefinition,
   endpointList,
   RecordingDetailResponse,
@@ -13,7 +14,7 @@ import {
   UserList,
   UserResponse,
 } from './endpoints.js';
-import { API_VERSION_PREFIX } from './paths.js';
+import { rootPath } from './paths.js';
 import { Pagination } from './schemas/envelopes.js';
 import { ApiErrorBody, FlatErrorBody } from './schemas/errors.js';
 import {
@@ -163,21 +164,6 @@ function responses(endpoint: EndpointDefinition, ids: Map<z.ZodType, string>): J
 }
 
 /**
- * The full path of an endpoint below `{api_root}`: data endpoints and the audience webhook sit
- * under `/v1`, the lead webhook does not.
- *
- * @param endpoint - a row of the endpoint table.
- * @returns e.g. `/v1/users/{id}/` or `/messaging-agent/webhook/{webhook_token}/`.
- * @example
- * ```ts
- * rootPath(endpoints.submitLead); // '/messaging-agent/webhook/{webhook_token}/'
- * ```
- */
-export function rootPath(endpoint: Pick<EndpointDefinition, 'base' | 'path'>): string {
-  return endpoint.base === 'baseURL' ? `${API_VERSION_PREFIX}${endpoint.path}` : endpoint.path;
-}
-
-/**
  * Generates the OpenAPI 3.1 document of the API from the endpoint table. Paths are relative to
  * `{api_root}` so the lead webhook can sit outside `/v1`.
  *
@@ -224,7 +210,7 @@ export function buildOpenApiDocument(): JsonObject {
         variables: { api_root: { default: 'http://127.0.0.1:4010' } },
       },
     ],
-    tags: ['users', 'teams', 'recordings', 'calls', 'webhooks'].map((name) => ({ name })),
+    tags: [...DATA_RESOURCES, 'webhooks'].map((name) => ({ name })),
     paths,
     components: {
       schemas,

@@ -1,5 +1,50 @@
+import type { EndpointDefinition } from './endpoints.js';
+
 /** The version segment that ends `{base_url}`. */
 export const API_VERSION_PREFIX = '/v1';
+
+/**
+ * `{base_url}` of an API root: the root followed by the version segment.
+ *
+ * @param apiRoot - e.g. `http://127.0.0.1:4010`.
+ * @returns e.g. `http://127.0.0.1:4010/v1`.
+ * @example
+ * ```ts
+ * baseUrlOf('https://api.example.com'); // 'https://api.example.com/v1'
+ * ```
+ */
+export function baseUrlOf(apiRoot: string): string {
+  return `${apiRoot}${API_VERSION_PREFIX}`;
+}
+
+/**
+ * `{api_root}` of a base URL: the same address without its trailing `/v1` (unchanged when it has none).
+ *
+ * @param baseURL - e.g. `https://api.example.com/v1`.
+ * @returns e.g. `https://api.example.com`.
+ * @example
+ * ```ts
+ * apiRootOf('https://api.example.com/v1'); // 'https://api.example.com'
+ * ```
+ */
+export function apiRootOf(baseURL: string): string {
+  return baseURL.endsWith(API_VERSION_PREFIX) ? baseURL.slice(0, -API_VERSION_PREFIX.length) : baseURL;
+}
+
+/**
+ * The full path of an endpoint below `{api_root}`: data endpoints and the audience webhook sit
+ * under `/v1`, the lead webhook does not.
+ *
+ * @param endpoint - a row of the endpoint table.
+ * @returns e.g. `/v1/users/{id}/` or `/messaging-agent/webhook/{webhook_token}/`.
+ * @example
+ * ```ts
+ * rootPath(endpoints.submitLead); // '/messaging-agent/webhook/{webhook_token}/'
+ * ```
+ */
+export function rootPath(endpoint: Pick<EndpointDefinition, 'base' | 'path'>): string {
+  return endpoint.base === 'baseURL' ? `${API_VERSION_PREFIX}${endpoint.path}` : endpoint.path;
+}
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
@@ -59,13 +104,24 @@ export function compilePath(template: string): (path: string) => Record<string, 
     if (!match) return undefined;
     const params: Record<string, string> = {};
     names.forEach((name, index) => {
-      params[name] = safeDecode(match[index + 1] as string);
+      params[name] = decodeSegment(match[index + 1] as string);
     });
     return params;
   };
 }
 
-function safeDecode(segment: string): string {
+/**
+ * Percent-decodes a path segment; a malformed escape leaves the segment as it is (it then matches no id
+ * or token, rather than throwing).
+ *
+ * @param segment - e.g. `a%20b`.
+ * @returns e.g. `a b`.
+ * @example
+ * ```ts
+ * decodeSegment('%E0%A4%A'); // '%E0%A4%A'
+ * ```
+ */
+export function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  apiRootOf,
+  baseUrlOf,
   compilePath,
+  decodeSegment,
   endpoints,
   fillPath,
   parseThrottleDetail,
@@ -36,6 +39,18 @@ describe('path templates', () => {
     expect(rootPath(endpoints.listUsers)).toBe('/v1/users/');
     expect(rootPath(endpoints.addAudienceMember)).toBe('/v1/outbound-campaigns/webhook/{webhook_token}/');
     expect(rootPath(endpoints.submitLead)).toBe('/messaging-agent/webhook/{webhook_token}/');
+  });
+
+  it('turns an API root into a base URL and back', () => {
+    expect(baseUrlOf('https://api.example.com')).toBe('https://api.example.com/v1');
+    expect(apiRootOf('https://api.example.com/v1')).toBe('https://api.example.com');
+    expect(apiRootOf('https://api.example.com/api')).toBe('https://api.example.com/api');
+    fc.assert(fc.property(fc.webUrl(), (root) => expect(apiRootOf(baseUrlOf(root))).toBe(root)));
+  });
+
+  it('decodes path segments, leaving a malformed escape as it is', () => {
+    expect(decodeSegment('a%20b')).toBe('a b');
+    expect(decodeSegment('%E0%A4%A')).toBe('%E0%A4%A');
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API_VERSION_PREFIX, type AudienceMember } from '@company-data/contract';
+import { type AudienceMember, baseUrlOf } from '@company-data/contract';
 import type { RequestHandler } from 'msw';
 import type { Dispatcher } from 'undici';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
@@ -7,8 +7,9 @@ import { listen } from './adapters/listener.js';
 import { createHandlers } from './adapters/msw.js';
 import { createAdminApi } from './admin/api.js';
 import { MockClock } from './clock.js';
-import { buildFixtureStore, parseFixture } from './fixture/load.js';
+import { buildFixtureStore } from './fixture/build.js';
 import type { ParsedFixture } from './fixture/schema.js';
+import { parseFixture } from './fixture/validate.js';
 import type { CompanySizes } from './generate/company.js';
 import {
   DEFAULT_SIZES,
@@ -283,7 +284,7 @@ class MockServerImpl implements MockServer {
   }
 
   get baseURL(): string {
-    return `${this.#originOrThrow}${API_VERSION_PREFIX}`;
+    return baseUrlOf(this.#originOrThrow);
   }
 
   get apiRoot(): string {
@@ -399,7 +400,7 @@ class MockServerImpl implements MockServer {
   }
 
   members(audienceToken: string): readonly AudienceMember[] {
-    const audience = this.#store.audiences.get(audienceToken.toLowerCase());
+    const audience = this.#store.audiences.get(audienceToken);
     if (!audience) throw new Error('No audience has this token');
     return [...audience.members];
   }

@@ -1,4 +1,5 @@
-import { Core, deriveApiRoot } from './core.js';
+import { apiRootOf } from '@company-data/contract';
+import { Core } from './core.js';
 import { ConfigurationError } from './errors.js';
 import { createLogger } from './logger.js';
 import type { ClientOptions } from './options.js';
@@ -66,7 +67,7 @@ export class CompanyData {
     );
     this.apiRoot =
       checkURL('apiRoot', nonEmpty(options.apiRoot)) ??
-      (this.baseURL === undefined ? undefined : deriveApiRoot(this.baseURL));
+      (this.baseURL === undefined ? undefined : apiRootOf(this.baseURL));
     const sleep = options.sleep ?? realSleep;
     const now = options.now ?? Date.now;
     this.#transport = new Transport(options.dispatcher, options.fetch);

@@ -1,4 +1,4 @@
-import { API_VERSION_PREFIX, type EndpointDefinition } from '@company-data/contract';
+import type { EndpointDefinition } from '@company-data/contract';
 import { z } from 'zod';
 import type { WithResponse } from './api-promise.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
@@ -85,15 +85,15 @@ export class Core {
    * @throws ConfigurationError when no base URL is configured.
    */
   base(endpoint: Pick<EndpointDefinition, 'base'>): string {
-    const { baseURL, apiRoot } = this.#config;
-    if (endpoint.base === 'apiRoot' && apiRoot !== undefined) return apiRoot;
-    if (baseURL === undefined) {
+    // The client derives apiRoot from baseURL when it is not given, so only a missing baseURL leaves a gap.
+    const base = endpoint.base === 'apiRoot' ? this.#config.apiRoot : this.#config.baseURL;
+    if (base === undefined) {
       throw new ConfigurationError(
         'missing_base_url',
         'No base URL: pass `baseURL` to new CompanyData() or set the COMPANY_DATA_BASE_URL environment variable.',
       );
     }
-    return endpoint.base === 'apiRoot' ? deriveApiRoot(baseURL) : baseURL;
+    return base;
   }
 
   /**
@@ -228,15 +228,6 @@ export class Core {
     }
     return { data: result.data as z.output<Endpoint['response']>, response: info };
   }
-}
-
-/**
- * `{api_root}` from `{base_url}`: the same address without its trailing `/v1`.
- *
- * @param baseURL - e.g. `https://api.example.com/v1`.
- */
-export function deriveApiRoot(baseURL: string): string {
-  return baseURL.endsWith(API_VERSION_PREFIX) ? baseURL.slice(0, -API_VERSION_PREFIX.length) : baseURL;
 }
 
 function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {

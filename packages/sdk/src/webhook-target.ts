@@ -1,4 +1,10 @@
-import { type EndpointDefinition, endpointList, fillPath, rootPath } from '@company-data/contract';
+import {
+  decodeSegment,
+  type EndpointDefinition,
+  endpointList,
+  fillPath,
+  rootPath,
+} from '@company-data/contract';
 import { ValidationError } from './errors.js';
 
 /** The SDK method of each webhook, to point a caller holding the wrong URL to the right one. */
@@ -68,18 +74,10 @@ function matchSuffix(
   let token: string | undefined;
   for (const [index, part] of parts.entries()) {
     const segment = segments[offset + index] as string;
-    if (part === '{webhook_token}') token = safeDecode(segment);
+    if (part === '{webhook_token}') token = decodeSegment(segment);
     else if (part !== segment) return undefined;
   }
   return token === undefined ? undefined : { prefix: segments.slice(0, offset), token };
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function invalid(message: string): ValidationError {

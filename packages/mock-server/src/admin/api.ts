@@ -220,12 +220,11 @@ export function createAdminApi(
       return known ? error(405, `Method "${request.method}" not allowed.`) : error(404, 'Not found.');
     }
     let body: unknown;
-    if (request.method === 'POST' && request.body !== undefined) {
+    // An oversize body is refused on any method (readJsonBody answers 413 before anything else).
+    if (request.bodyTooLarge || (request.method === 'POST' && request.body !== undefined)) {
       const read = readJsonBody(request, maxBodyBytes);
       if (!read.ok) return error(read.status, read.message);
       body = read.value;
-    } else if (request.bodyTooLarge) {
-      return error(413, `Request body is larger than ${maxBodyBytes} bytes.`);
     }
     return action(target, body ?? {}, param);
   }

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { FixtureError } from '../fixture/error.js';
-import { parseFixture } from '../fixture/load.js';
 import type { ParsedFixture } from '../fixture/schema.js';
+import { parseFixture } from '../fixture/validate.js';
 
 /** How many schema problems a message lists before it says how many more there are. */
 export const MAX_LISTED_ISSUES = 20;

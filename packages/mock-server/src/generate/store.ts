@@ -96,8 +96,7 @@ export function generateStore(seed: number, sizes: CompanySizes, nowMs: number):
 
   const tokens: MockTokens = { audience: random.uuid(), lead: random.uuid(), deletedLead: random.uuid() };
   const audience = (token: string, companyId: string, name: string, ageDays: number) =>
-    store.audiences.set(
-      token,
+    store.audiences.add(
       createAudience({ id: random.uuid(), companyId, name, token, createdAt: nowMs - ageDays * DAY_MS }),
     );
   audience(tokens.audience, primary.id, 'Spring promotion', 20);
@@ -112,7 +111,7 @@ export function generateStore(seed: number, sizes: CompanySizes, nowMs: number):
     },
     { token: random.uuid(), companyId: other.id, name: 'Partner referrals', deletedAt: null },
   ];
-  for (const source of sources) store.leadSources.set(source.token, { id: random.uuid(), ...source });
+  for (const source of sources) store.leadSources.add({ id: random.uuid(), ...source });
   return { store, keys, tokens };
 }
 

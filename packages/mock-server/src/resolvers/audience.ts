@@ -12,7 +12,7 @@ import type { WebhookResolver } from './types.js';
  * `{error:{detail}}`.
  */
 export const addAudienceMember: WebhookResolver = (context, request, token, shape) => {
-  const audience = context.store.audiences.get(token.toLowerCase());
+  const audience = context.store.audiences.get(token);
   if (!audience) return notFound(shape);
   const body = readJsonBody(request, context.maxBodyBytes);
   if (!body.ok) return errorResponse(shape, body.status, body.message);

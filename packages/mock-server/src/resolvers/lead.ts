@@ -15,7 +15,7 @@ const RECEIVED = json(200, { received: true } satisfies LeadReceived);
  * `{error:'Not found'}` for an unknown token or a deleted lead source.
  */
 export const submitLead: WebhookResolver = (context, request, token, shape) => {
-  const source = context.store.leadSources.get(token.toLowerCase());
+  const source = context.store.leadSources.get(token);
   if (!source || isDeleted(source, context.clock.nowMs())) return notFound(shape);
   const body = readJsonBody(request, context.maxBodyBytes);
   if (!body.ok) return errorResponse(shape, body.status, body.message);

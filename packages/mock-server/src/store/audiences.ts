@@ -50,7 +50,7 @@ export function createAudience(
 /**
  * The existing member with the candidate's phone or e-mail, if any. Phone wins over e-mail.
  */
-export function findMember(audience: Audience, candidate: Pick<MemberCandidate, 'phone' | 'email'>) {
+function findMember(audience: Audience, candidate: Pick<MemberCandidate, 'phone' | 'email'>) {
   return (
     (candidate.phone ? audience.byPhone.get(candidate.phone) : undefined) ??
     (candidate.email ? audience.byEmail.get(candidate.email.toLowerCase()) : undefined)

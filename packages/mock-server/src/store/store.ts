@@ -6,6 +6,7 @@ import type { Audience } from './audiences.js';
 import type { CompanyData } from './company.js';
 import { type ApiKeyRecord, KeyRing } from './keys.js';
 import { LeadBook, type LeadSource } from './leads.js';
+import { TokenIndex } from './token-index.js';
 
 /**
  * Prefix of every generated API key value.
@@ -58,10 +59,10 @@ export class MockStore {
   readonly companies: readonly CompanyData[];
   /** API keys of every company. */
   readonly keys = new KeyRing();
-  /** Audiences by webhook token (lower-case). */
-  readonly audiences = new Map<string, Audience>();
-  /** Lead sources by webhook token (lower-case). */
-  readonly leadSources = new Map<string, LeadSource>();
+  /** Audiences, found by webhook token. */
+  readonly audiences = new TokenIndex<Audience>();
+  /** Lead sources, found by webhook token. */
+  readonly leadSources = new TokenIndex<LeadSource>();
   /** Leads and conversations. */
   readonly leads = new LeadBook();
   /** Source of ids and key values created at run time; seeded, so runs repeat. */

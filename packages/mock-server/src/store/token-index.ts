@@ -1,0 +1,28 @@
+/**
+ * Records found by their secret webhook token. Tokens are uuids, matched in any letter case: the rule
+ * lives here, not in every caller.
+ */
+export class TokenIndex<Item extends { readonly token: string }> {
+  readonly #byToken = new Map<string, Item>();
+
+  /**
+   * Adds a record.
+   *
+   * @throws Error when another record has the same token.
+   */
+  add(item: Item): void {
+    const key = item.token.toLowerCase();
+    if (this.#byToken.has(key)) throw new Error('Another audience or lead source has this webhook token');
+    this.#byToken.set(key, item);
+  }
+
+  /** The record with this token, in any letter case, or undefined. */
+  get(token: string): Item | undefined {
+    return this.#byToken.get(token.toLowerCase());
+  }
+
+  /** Every record, in the order they were added. */
+  values(): Item[] {
+    return [...this.#byToken.values()];
+  }
+}
