@@ -45,7 +45,11 @@ describe('path templates', () => {
     expect(baseUrlOf('https://api.example.com')).toBe('https://api.example.com/v1');
     expect(apiRootOf('https://api.example.com/v1')).toBe('https://api.example.com');
     expect(apiRootOf('https://api.example.com/api')).toBe('https://api.example.com/api');
-    fc.assert(fc.property(fc.webUrl(), (root) => expect(apiRootOf(baseUrlOf(root))).toBe(root)));
+    fc.assert(
+      fc.property(fc.webUrl(), (root) => {
+        expect(apiRootOf(baseUrlOf(root))).toBe(root);
+      }),
+    );
   });
 
   it('decodes path segments, leaving a malformed escape as it is', () => {
