@@ -15,21 +15,21 @@ export {
   type TimeInput,
   toEpochMs,
 } from './clock.js';
-export { FixtureError, type FixtureIssue } from './fixture/error.js';
-export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
-export type { MockKeys, MockTokens } from './generate/store.js';
-export type { FaultSpec } from './http/faults.js';
-export type { JournalEntry, JournalFault } from './http/journal.js';
-export { OPENAPI_PATH } from './http/openapi.js';
+export type { FaultSpec } from './engine/faults.js';
+export type { JournalEntry, JournalFault } from './engine/journal.js';
+export { OPENAPI_PATH } from './engine/openapi.js';
 export {
   formatRequestJson,
   formatRequestText,
   type RequestEvent,
   type RequestOutcome,
   redactTokens,
-} from './http/request-log.js';
-export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './http/throttle.js';
-export type { JournalOutcome, MockRequest, MockResponse } from './http/types.js';
+} from './engine/request-log.js';
+export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './engine/throttle.js';
+export type { JournalOutcome, MockRequest, MockResponse } from './engine/types.js';
+export { FixtureError, type FixtureIssue } from './fixture/error.js';
+export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
+export type { MockKeys, MockTokens } from './generate/store.js';
 export type {
   ApiKeyInfo,
   AudienceInfo,

@@ -5,7 +5,7 @@ import {
   fillPath,
   rootPath,
 } from '@company-data/contract';
-import type { ThrottleConfig } from './http/throttle.js';
+import type { ThrottleConfig } from './engine/throttle.js';
 import { isDeleted } from './store/leads.js';
 import type { MockStore } from './store/store.js';
 

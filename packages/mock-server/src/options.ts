@@ -1,7 +1,7 @@
 import type { ClockMode, TimeInput } from './clock.js';
+import type { RequestEvent } from './engine/request-log.js';
+import type { ThrottleConfig } from './engine/throttle.js';
 import type { Fixture } from './fixture/schema.js';
-import type { RequestEvent } from './http/request-log.js';
-import type { ThrottleConfig } from './http/throttle.js';
 
 /**
  * Options of {@link createMockServer} (and {@link startMockServer}).

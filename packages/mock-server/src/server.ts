@@ -7,6 +7,13 @@ import { listen } from './adapters/listener.js';
 import { createHandlers } from './adapters/msw.js';
 import { createAdminApi } from './admin/api.js';
 import { MockClock } from './clock.js';
+import type { AbortSource, EngineResult } from './engine/engine.js';
+import { MockEngine } from './engine/engine.js';
+import { FaultQueue, type FaultSpec } from './engine/faults.js';
+import { Journal, type JournalEntry } from './engine/journal.js';
+import { openApiResponse } from './engine/openapi.js';
+import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './engine/throttle.js';
+import type { MockRequest, MockResponse } from './engine/types.js';
 import { buildFixtureStore } from './fixture/build.js';
 import type { ParsedFixture } from './fixture/schema.js';
 import { parseFixture } from './fixture/validate.js';
@@ -18,13 +25,6 @@ import {
   type MockTokens,
   type SeededStore,
 } from './generate/store.js';
-import type { AbortSource, EngineResult } from './http/engine.js';
-import { MockEngine } from './http/engine.js';
-import { FaultQueue, type FaultSpec } from './http/faults.js';
-import { Journal, type JournalEntry } from './http/journal.js';
-import { openApiResponse } from './http/openapi.js';
-import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './http/throttle.js';
-import type { MockRequest, MockResponse } from './http/types.js';
 import { type ApiKeyInfo, listApiKeys, listWebhooks, type MockWebhooks } from './inventory.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
 import type { Conversation, Lead } from './store/leads.js';

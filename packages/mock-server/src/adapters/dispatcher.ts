@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, type Dispatcher, errors } from 'undici';
-import type { MockEngine } from '../http/engine.js';
-import type { MockRequest } from '../http/types.js';
+import type { MockEngine } from '../engine/engine.js';
+import type { MockRequest } from '../engine/types.js';
 import { BodyCollector } from './body-limit.js';
 
 /** Response bodies are handed to undici in pieces of this size, honouring pause/resume. */

@@ -1,6 +1,6 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
-import type { AbortSource, EngineResult } from '../http/engine.js';
-import type { MockRequest } from '../http/types.js';
+import type { AbortSource, EngineResult } from '../engine/engine.js';
+import type { MockRequest } from '../engine/types.js';
 import { BodyCollector } from './body-limit.js';
 
 /** What the msw adapter needs from a server. */

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { DATA_RESOURCES } from '@company-data/contract';
 import { z } from 'zod';
+import { readJsonBody } from '../engine/body.js';
+import { json } from '../engine/responses.js';
+import type { MockRequest, MockResponse } from '../engine/types.js';
 import { FixtureError } from '../fixture/error.js';
-import { readJsonBody } from '../http/body.js';
-import { json } from '../http/responses.js';
-import type { MockRequest, MockResponse } from '../http/types.js';
 import type { MockServer } from '../server.js';
 import { ADMIN_PREFIX } from './prefix.js';
 import { describeServer } from './summary.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { toEpochMs } from '../clock.js';
-import type { ThrottleConfig } from '../http/throttle.js';
+import type { ThrottleConfig } from '../engine/throttle.js';
 import type { StartMockServerOptions } from '../server.js';
 
 /** How the CLI logs requests on stderr. */

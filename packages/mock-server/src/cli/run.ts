@@ -1,7 +1,7 @@
 import { describeServer } from '../admin/summary.js';
+import { formatRequestJson, formatRequestText, type RequestEvent } from '../engine/request-log.js';
+import { THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../engine/throttle.js';
 import { fixtureJsonSchema } from '../fixture/schema.js';
-import { formatRequestJson, formatRequestText, type RequestEvent } from '../http/request-log.js';
-import { THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../http/throttle.js';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';

@@ -1,4 +1,4 @@
-import { THROTTLED_KEY_QUOTA } from '../http/throttle.js';
+import { THROTTLED_KEY_QUOTA } from '../engine/throttle.js';
 import { hashInts, hashString, Prng } from '../random/prng.js';
 import { createAudience } from '../store/audiences.js';
 import { LIVE_KEY_PREFIX, MockStore } from '../store/store.js';

@@ -1,6 +1,6 @@
 import { DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { toEpochMs } from '../clock.js';
-import { checkThrottle, type ThrottleConfig } from '../http/throttle.js';
+import { checkThrottle, type ThrottleConfig } from '../engine/throttle.js';
 import { Prng } from '../random/prng.js';
 import type { Audience } from './audiences.js';
 import type { CompanyData } from './company.js';
