@@ -141,32 +141,47 @@ export class Core {
 
       const retryClass = classifyStatus(response.status);
       if (retryClass === 'rate_limit') {
-        const waitMs = rateLimitWaitMs(response.headers, errorDetail(response.body), config.now());
-        const retryAfter = waitMs === undefined ? undefined : waitMs / 1000;
-        const error = errorFromResponse(response, operation, retryAfter) as RateLimitError;
-        if (waitMs !== undefined && waitMs > config.maxRetryWait) {
-          throw new RateLimitError(
-            `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
-            retryAfter,
-            { status: error.status, detail: error.detail, headers: error.headers },
-          );
-        }
-        if (!retriesLeft) throw error;
-        const delay = waitMs ?? backoffDelayMs(attempt - 1, config.random);
-        const event: RateLimitEvent = { operation, attempt, waitMs: delay, retryAfter, error };
-        if ((await config.onRateLimit?.(event)) === false) throw error;
-        config.logger.warn(`company-data rate limited: pausing every request of the client for ${delay} ms`, {
-          operation,
-          attempt,
-          waitMs: delay,
-        });
-        config.gate.pause(delay);
+        await this.#pauseForRateLimit(response, operation, attempt, retriesLeft);
         continue;
       }
       const error = errorFromResponse(response, operation);
       if (retryClass === 'never' || !retriesLeft) throw error;
       await this.#backoff(error, operation, attempt, options.signal, aborted);
     }
+  }
+
+  /**
+   * A 429: pauses every request of the client for the server's wait (or a backoff when it names none).
+   *
+   * @throws RateLimitError when the wait is over `maxRetryWait`, no retry is left, or `onRateLimit` vetoes.
+   */
+  async #pauseForRateLimit(
+    response: TransportResponse,
+    operation: string,
+    attempt: number,
+    retriesLeft: boolean,
+  ): Promise<void> {
+    const config = this.#config;
+    const waitMs = rateLimitWaitMs(response.headers, errorDetail(response.body), config.now());
+    const retryAfter = waitMs === undefined ? undefined : waitMs / 1000;
+    const error = errorFromResponse(response, operation, retryAfter) as RateLimitError;
+    if (waitMs !== undefined && waitMs > config.maxRetryWait) {
+      throw new RateLimitError(
+        `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
+        retryAfter,
+        { status: error.status, detail: error.detail, headers: error.headers },
+      );
+    }
+    if (!retriesLeft) throw error;
+    const delay = waitMs ?? backoffDelayMs(attempt - 1, config.random);
+    const event: RateLimitEvent = { operation, attempt, waitMs: delay, retryAfter, error };
+    if ((await config.onRateLimit?.(event)) === false) throw error;
+    config.logger.warn(`company-data rate limited: pausing every request of the client for ${delay} ms`, {
+      operation,
+      attempt,
+      waitMs: delay,
+    });
+    config.gate.pause(delay);
   }
 
   /** Stops every later call; waits in progress end. */
