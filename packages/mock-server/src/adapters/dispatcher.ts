@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, type Dispatcher, errors } from 'undici';
 import type { MockEngine } from '../engine/engine.js';
-import type { MockRequest } from '../engine/types.js';
+import type { MockRequest, MockResponse } from '../engine/types.js';
 import { BodyCollector } from './body-limit.js';
 
 /** Response bodies are handed to undici in pieces of this size, honouring pause/resume. */
@@ -113,25 +113,7 @@ async function drive(
   try {
     handler.onRequestStart?.(controller, {});
     if (controller.aborted) return;
-    const requestOrigin = options.origin === undefined ? '' : new URL(String(options.origin)).origin;
-    if (requestOrigin !== origin) {
-      throw new errors.InvalidArgumentError(
-        `This mock dispatcher only answers ${origin}, not ${requestOrigin || 'no origin'}`,
-      );
-    }
-    const method = (options.method ?? 'GET').toUpperCase();
-    const rawPath = options.path ?? '/';
-    const mark = rawPath.indexOf('?');
-    const collector = new BodyCollector(maxBodyBytes);
-    await readBody(options.body, collector);
-    const request: MockRequest = {
-      method,
-      path: mark < 0 ? rawPath : rawPath.slice(0, mark),
-      search: mark < 0 ? '' : rawPath.slice(mark + 1),
-      headers: normalizeHeaders(options.headers),
-      body: collector.body(),
-      bodyTooLarge: collector.tooLarge,
-    };
+    const request = await readRequest(options, origin, maxBodyBytes);
     if (controller.aborted) {
       engine.abandoned(request);
       return;
@@ -146,27 +128,68 @@ async function drive(
       fail(new errors.SocketError('other side closed'));
       return;
     }
-    const { response } = result;
-    const encoded = Buffer.from(response.body);
-    const bytes = method === 'HEAD' ? encoded.subarray(0, 0) : encoded;
-    handler.onResponseStart?.(
-      controller,
-      response.status,
-      { ...response.headers, 'content-length': String(encoded.length) },
-      STATUS_CODES[response.status] ?? '',
-    );
-    for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
-      await controller.whenFlowing();
-      if (controller.aborted) return;
-      handler.onResponseData?.(controller, bytes.subarray(offset, offset + CHUNK_BYTES));
-    }
-    await controller.whenFlowing();
-    if (controller.aborted) return;
+    if (!(await writeResponse(result.response, request.method, handler, controller))) return;
+    // Finished before the end is told, so nothing the consumer does on the end can report an error.
     finished = true;
     handler.onResponseEnd?.(controller, {});
   } catch (error) {
     fail(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/** The dispatched request as the engine reads it, its body collected. */
+async function readRequest(
+  options: Dispatcher.DispatchOptions,
+  origin: string,
+  maxBodyBytes: number,
+): Promise<MockRequest> {
+  const requestOrigin = options.origin === undefined ? '' : new URL(String(options.origin)).origin;
+  if (requestOrigin !== origin) {
+    throw new errors.InvalidArgumentError(
+      `This mock dispatcher only answers ${origin}, not ${requestOrigin || 'no origin'}`,
+    );
+  }
+  const rawPath = options.path ?? '/';
+  const mark = rawPath.indexOf('?');
+  const collector = new BodyCollector(maxBodyBytes);
+  await readBody(options.body, collector);
+  return {
+    method: (options.method ?? 'GET').toUpperCase(),
+    path: mark < 0 ? rawPath : rawPath.slice(0, mark),
+    search: mark < 0 ? '' : rawPath.slice(mark + 1),
+    headers: normalizeHeaders(options.headers),
+    body: collector.body(),
+    bodyTooLarge: collector.tooLarge,
+  };
+}
+
+/**
+ * Hands the response's head and body to undici in pieces, honouring pause and resume (the end is the
+ * caller's to tell).
+ *
+ * @returns true when it was delivered whole, false when the consumer aborted on the way.
+ */
+async function writeResponse(
+  response: MockResponse,
+  method: string,
+  handler: Handler,
+  controller: InProcessController,
+): Promise<boolean> {
+  const encoded = Buffer.from(response.body);
+  const bytes = method === 'HEAD' ? encoded.subarray(0, 0) : encoded;
+  handler.onResponseStart?.(
+    controller,
+    response.status,
+    { ...response.headers, 'content-length': String(encoded.length) },
+    STATUS_CODES[response.status] ?? '',
+  );
+  for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
+    await controller.whenFlowing();
+    if (controller.aborted) return false;
+    handler.onResponseData?.(controller, bytes.subarray(offset, offset + CHUNK_BYTES));
+  }
+  await controller.whenFlowing();
+  return !controller.aborted;
 }
 
 function nextMacrotask(): Promise<void> {

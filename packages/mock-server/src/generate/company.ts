@@ -63,6 +63,18 @@ export interface GeneratedCompanySpec {
 const KIND = { user: 1, team: 2, recording: 3, call: 4 } as const;
 const FACET = { active: 11, source: 12 } as const;
 
+/** What every table of one generated company derives its records from. */
+interface Derivation {
+  readonly spec: GeneratedCompanySpec;
+  /** A generator for one record (kind, position) of this company; a salt varies it. */
+  rng(kind: number, position: number, salt?: number): Prng;
+  /** A stable number from 0 to 99 for a record's facet. */
+  percent(facet: number, position: number): number;
+}
+
+/** Picks a user of the company for a record's `user` field. */
+type UserPicker = (random: Prng) => UserRef;
+
 /**
  * Derives a company whose records are computed from (secret, kind, position) on demand.
  *
@@ -70,20 +82,39 @@ const FACET = { active: 11, source: 12 } as const;
  * @returns the company's read-only data.
  */
 export function generateCompany(spec: GeneratedCompanySpec): CompanyData {
+  const { secret } = spec;
+  const derivation: Derivation = {
+    spec,
+    rng: (kind, position, salt = 0) => new Prng(hashInts(secret, kind, position, salt)),
+    percent: (facet, position) => hashInts(secret, facet, position) % 100,
+  };
+  const users = userTable(derivation);
+  const userRef: UserPicker = (random) => {
+    const user = users.at(random.int(users.size));
+    return { id: user.id, full_name: user.full_name };
+  };
+  const { rng } = derivation;
+  return {
+    id: spec.id,
+    name: spec.name,
+    users,
+    teams: teamTable(derivation),
+    recordings: recordingTable(derivation, userRef),
+    calls: callTable(derivation, userRef),
+    recordingTranscript: (recording) =>
+      recordingTranscript(recording, rng(KIND.recording, 0, hashOf(recording.id))),
+    callTranscript: (call) => callTranscript(call, rng(KIND.call, 0, hashOf(call.id))),
+  };
+}
+
+function userTable({ spec, rng, percent }: Derivation): GeneratedTable<User> {
   const { secret, sizes, endMs } = spec;
-  const rng = (kind: number, position: number, salt = 0) => new Prng(hashInts(secret, kind, position, salt));
-  const percent = (facet: number, position: number) => hashInts(secret, facet, position) % 100;
-
-  const userIds = new RecordIdCodec(secret, KIND.user);
-  const teamIds = new RecordIdCodec(secret, KIND.team);
-  const recordingIds = new RecordIdCodec(secret, KIND.recording);
-  const callIds = new RecordIdCodec(secret, KIND.call);
-
-  const userTimes = new Timeline(sizes.users, 3 * 365, endMs);
+  const ids = new RecordIdCodec(secret, KIND.user);
+  const times = new Timeline(sizes.users, 3 * 365, endMs);
   const isActive = (position: number) => position === 0 || percent(FACET.active, position) < 85;
-  const users = new GeneratedTable<User>({
+  return new GeneratedTable<User>({
     size: sizes.users,
-    ids: userIds,
+    ids,
     facets: { is_active: (position) => String(isActive(position)) },
     derive: (position) => {
       const random = rng(KIND.user, position);
@@ -93,50 +124,54 @@ export function generateCompany(spec: GeneratedCompanySpec): CompanyData {
       const last = LAST_NAMES[(round + row * 13 + (secret % 89)) % LAST_NAMES.length] as string;
       const suffix = round >= LAST_NAMES.length ? String(Math.floor(round / LAST_NAMES.length) + 1) : '';
       return {
-        id: userIds.encode(position),
+        id: ids.encode(position),
         email: `${first}.${last}${suffix}@${spec.domain}`.toLowerCase(),
         first_name: first,
         last_name: last,
         full_name: `${first} ${last}`,
         is_active: isActive(position),
         permissions: [...random.pick(PERMISSION_SETS)],
-        created_at: isoSeconds(userTimes.at(position, random.next())),
+        created_at: isoSeconds(times.at(position, random.next())),
       };
     },
   });
-  const userRef = (random: Prng): UserRef => {
-    const user = users.at(random.int(users.size));
-    return { id: user.id, full_name: user.full_name };
-  };
+}
 
-  const teamTimes = new Timeline(sizes.teams, 3 * 365, endMs);
-  const teams = new GeneratedTable<Team>({
+function teamTable({ spec, rng }: Derivation): GeneratedTable<Team> {
+  const { secret, sizes, endMs } = spec;
+  const ids = new RecordIdCodec(secret, KIND.team);
+  const times = new Timeline(sizes.teams, 3 * 365, endMs);
+  return new GeneratedTable<Team>({
     size: sizes.teams,
-    ids: teamIds,
+    ids,
     derive: (position) => {
       const random = rng(KIND.team, position);
       const [name, description] = TEAMS[position % TEAMS.length] as readonly [string, string];
       const round = Math.floor(position / TEAMS.length);
       return {
-        id: teamIds.encode(position),
+        id: ids.encode(position),
         name: round === 0 ? name : `${name} ${round + 1}`,
         description,
-        created_at: isoSeconds(teamTimes.at(position, random.next())),
+        created_at: isoSeconds(times.at(position, random.next())),
       };
     },
   });
+}
 
-  const recordingTimes = new Timeline(sizes.recordings, 365, endMs);
-  const recordings = new GeneratedTable<RecordingDetail>({
+function recordingTable({ spec, rng }: Derivation, userRef: UserPicker): GeneratedTable<RecordingDetail> {
+  const { secret, sizes, endMs } = spec;
+  const ids = new RecordIdCodec(secret, KIND.recording);
+  const times = new Timeline(sizes.recordings, 365, endMs);
+  return new GeneratedTable<RecordingDetail>({
     size: sizes.recordings,
-    ids: recordingIds,
+    ids,
     derive: (position) => {
       const random = rng(KIND.recording, position);
-      const created = recordingTimes.at(position, random.next());
+      const created = times.at(position, random.next());
       const duration = random.between(240, 5400);
       const start = created - duration * 1000 - random.between(5, 180) * 60_000;
       return {
-        id: recordingIds.encode(position),
+        id: ids.encode(position),
         name: `${random.pick(VISIT_KINDS)} – ${random.between(1, 999)} ${random.pick(STREETS)}`,
         start_time: isoSeconds(start),
         end_time: isoSeconds(start + duration * 1000),
@@ -148,29 +183,32 @@ export function generateCompany(spec: GeneratedCompanySpec): CompanyData {
       };
     },
   });
+}
 
-  const callTimes = new Timeline(sizes.calls, 365, endMs);
-  const callSource = (position: number) =>
-    percent(FACET.source, position) < 70 ? 'integration' : 'voice_agent';
-  const calls = new GeneratedTable<Call>({
+function callTable({ spec, rng, percent }: Derivation, userRef: UserPicker): GeneratedTable<Call> {
+  const { secret, sizes, endMs } = spec;
+  const ids = new RecordIdCodec(secret, KIND.call);
+  const times = new Timeline(sizes.calls, 365, endMs);
+  const source = (position: number) => (percent(FACET.source, position) < 70 ? 'integration' : 'voice_agent');
+  return new GeneratedTable<Call>({
     size: sizes.calls,
-    ids: callIds,
-    facets: { source: callSource },
+    ids,
+    facets: { source },
     derive: (position) => {
       const random = rng(KIND.call, position);
-      const created = callTimes.at(position, random.next());
+      const created = times.at(position, random.next());
       const duration = random.between(30, 1800);
       const start = created - duration * 1000 - random.between(1, 30) * 1000;
       const excused = random.chance(0.1);
       const qualified = random.chance(0.6);
       const cancellation = random.chance(0.05);
       return {
-        id: callIds.encode(position),
+        id: ids.encode(position),
         start_time: isoSeconds(start),
         end_time: isoSeconds(start + duration * 1000),
         audio_duration_seconds: duration,
         direction: 'inbound',
-        source: callSource(position),
+        source: source(position),
         sentiment: random.pick(SENTIMENTS),
         score: Math.round(random.next() * 1000) / 10,
         summary: random.pick(CALL_SUMMARIES),
@@ -186,18 +224,6 @@ export function generateCompany(spec: GeneratedCompanySpec): CompanyData {
       };
     },
   });
-
-  return {
-    id: spec.id,
-    name: spec.name,
-    users,
-    teams,
-    recordings,
-    calls,
-    recordingTranscript: (recording) =>
-      recordingTranscript(recording, rng(KIND.recording, 0, hashOf(recording.id))),
-    callTranscript: (call) => callTranscript(call, rng(KIND.call, 0, hashOf(call.id))),
-  };
 }
 
 function hashOf(id: string): number {
