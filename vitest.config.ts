@@ -8,7 +8,6 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@company-data/source'] } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts', 'scripts/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 20_000,
     coverage: {
       provider: 'v8',

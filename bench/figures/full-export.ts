@@ -4,8 +4,8 @@
  * Both must yield the same ids in the same order (compared by hash).
  */
 import { createHash } from 'node:crypto';
+import { CompanyData } from '@company-data/sdk';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
-import { loadMock, loadSdk } from '../lib/packages.js';
 import { atLeast, type FigureResult, measurement } from '../lib/result.js';
 import { type HostedServer, startHosted } from '../lib/servers.js';
 import { FIGURES } from './index.js';
@@ -34,8 +34,6 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       `(concurrency 4) alternate for ${rounds} round(s); each export is capped at ${maxSeconds} s. Ids are hashed ` +
       `(SHA-256, in order) to prove both ways yield the same items in the same order.`,
   );
-  await loadMock();
-  const { CompanyData } = await loadSdk();
   let server: HostedServer | undefined;
   try {
     server = await startHosted({ kind: 'mock', mockOptions: { throttle: false, sizes: { calls: total } } });

@@ -2,10 +2,11 @@
  * Figure 4c: the cost of a deep page. With 1,000,000 calls, page 40,000 (the last, page_size 25) must cost
  * about what page 1 costs: lists should come from pre-sorted indexes, not a sort or scan per request.
  */
+
+import { createMockServer } from '@company-data/mock-server';
 import { request } from 'undici';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
-import { interleave, runFor, type Variant } from '../lib/loop.js';
-import { loadMock } from '../lib/packages.js';
+import { interleaveNamed, runFor, type Variant } from '../lib/loop.js';
 import { describeDifference, describeProfile, startProfile } from '../lib/profile.js';
 import { atMost, type FigureResult, measurement } from '../lib/result.js';
 import { FIGURES } from './index.js';
@@ -25,7 +26,6 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       `for page 1 and page ${deep.toLocaleString('en-US')} (the last), default ordering and ascending. ` +
       `${rounds} interleaved rounds of up to ${count} requests (3 s cap) after 200 warm-up requests each.`,
   );
-  const { createMockServer } = await loadMock();
   const begin = performance.now();
   const mock = createMockServer({ sizes: { calls: total }, throttle: false });
   const headers = { authorization: `Bearer ${mock.keys.valid}` };
@@ -47,47 +47,61 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     const buildSeconds = (performance.now() - begin) / 1000;
     if (probe.pagination.total_pages !== deep)
       throw new Error(`expected ${deep} pages, got ${probe.pagination.total_pages}`);
-    const variants: Variant[] = [
-      { label: 'page 1', op: () => get('') },
-      { label: `page ${deep.toLocaleString('en-US')}`, op: () => get(`&page=${deep}`) },
-      { label: 'page 1, ordering=created_at', op: () => get('&ordering=created_at') },
-      {
-        label: `page ${deep.toLocaleString('en-US')}, ordering=created_at`,
+    const deepLabel = deep.toLocaleString('en-US');
+    const variants = {
+      first: { label: 'page 1', op: () => get('') },
+      deep: { label: `page ${deepLabel}`, op: () => get(`&page=${deep}`) },
+      firstAsc: { label: 'page 1, ordering=created_at', op: () => get('&ordering=created_at') },
+      deepAsc: {
+        label: `page ${deepLabel}, ordering=created_at`,
         op: () => get(`&page=${deep}&ordering=created_at`),
       },
-    ];
-    const results = await interleave(variants, { rounds, count, warmup: 200, maxMs: 3_000, log: ctx.log });
-    const medians = variants.map(
-      (v, i) => r.measure(measurement(v.label, 'µs/request', results.wall[i] ?? [])).median,
-    );
-    const [first = 0, last = 0, firstAsc = 0, lastAsc = 0] = medians;
-    const check = r.check(
-      atMost('deep-page.ratio', `page ${deep.toLocaleString('en-US')} / page 1 latency`, last / first, 1.5),
-    );
-    const checkAsc = r.check(
-      atMost(
-        'deep-page.ratio-asc',
-        `page ${deep.toLocaleString('en-US')} / page 1, ordering=created_at`,
-        lastAsc / firstAsc,
-        1.5,
-      ),
-    );
+    } satisfies Record<string, Variant>;
+    type Name = keyof typeof variants;
+    const results = await interleaveNamed(variants, {
+      rounds,
+      count,
+      warmup: 200,
+      maxMs: 3_000,
+      log: ctx.log,
+    });
+    const median = (name: Name) =>
+      r.measure(measurement(variants[name].label, 'µs/request', results[name].wall)).median;
+    const [first, last, firstAsc, lastAsc] = (['first', 'deep', 'firstAsc', 'deepAsc'] as const).map(
+      median,
+    ) as [number, number, number, number];
+    const checks = [
+      {
+        check: r.check(atMost('deep-page.ratio', `page ${deepLabel} / page 1 latency`, last / first, 1.5)),
+        slow: 'deep',
+        fast: 'first',
+      },
+      {
+        check: r.check(
+          atMost(
+            'deep-page.ratio-asc',
+            `page ${deepLabel} / page 1, ordering=created_at`,
+            lastAsc / firstAsc,
+            1.5,
+          ),
+        ),
+        slow: 'deepAsc',
+        fast: 'firstAsc',
+      },
+    ] as const;
     r.note(
       `Building the ${total.toLocaleString('en-US')}-call mock and answering the first request took ${buildSeconds.toFixed(1)} s.`,
     );
-    for (const [c, slowVariant, fastVariant] of [
-      [check, variants[1], variants[0]],
-      [checkAsc, variants[3], variants[2]],
-    ] as const) {
-      if (c.pass !== false || !slowVariant || !fastVariant) continue;
-      const profiled = async (variant: Variant) => {
+    for (const { check, slow: slowName, fast: fastName } of checks) {
+      if (check.pass !== false) continue;
+      const profiled = async (name: Name) => {
         const stop = await startProfile();
-        const ops = await runFor(variant.op, 2_000, 2_000);
-        return { label: variant.label, summary: await stop(), ops };
+        const ops = await runFor(variants[name].op, 2_000, 2_000);
+        return { label: variants[name].label, summary: await stop(), ops };
       };
-      const slow = await profiled(slowVariant);
-      const fast = await profiled(fastVariant);
-      c.note = `${describeDifference(slow, fast)} ${describeProfile(`"${slow.label}"`, slow.summary)}`;
+      const slow = await profiled(slowName);
+      const fast = await profiled(fastName);
+      check.note = `${describeDifference(slow, fast)} ${describeProfile(`"${slow.label}"`, slow.summary)}`;
     }
     return r.build();
   } finally {

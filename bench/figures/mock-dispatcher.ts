@@ -2,10 +2,11 @@
  * Figure 4b: requests per second through the mock's in-process undici dispatcher from one sequential client
  * loop, beside the same loop over HTTP to the mock's listener in a child process (for scale, no target).
  */
+
+import { createMockServer } from '@company-data/mock-server';
 import { request } from 'undici';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { interleave } from '../lib/loop.js';
-import { loadMock } from '../lib/packages.js';
 import { type FigureResult, measurement } from '../lib/result.js';
 import { startHosted } from '../lib/servers.js';
 import { FIGURES } from './index.js';
@@ -24,7 +25,6 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       `${rounds} interleaved rounds of up to ${count} requests (3 s cap each) after 500 warm-up requests; ` +
       `req/s = 1e6 / median µs per request.`,
   );
-  const { createMockServer } = await loadMock();
   const mock = createMockServer({ throttle: false });
   const listener = await startHosted({ kind: 'mock', mockOptions: { throttle: false } });
   try {

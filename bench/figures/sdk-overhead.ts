@@ -4,13 +4,13 @@
  * `undici.request` + `JSON.parse` and against Node's global `fetch`, in interleaved sequential loops.
  */
 import { CallList } from '@company-data/contract';
+import { CompanyData } from '@company-data/sdk';
 import { request } from 'undici';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { callsPageBytes } from '../lib/fixture.js';
-import { interleave, runFor, type Variant } from '../lib/loop.js';
-import { loadSdk, NotReady } from '../lib/packages.js';
+import { interleaveNamed, runFor, type Variant } from '../lib/loop.js';
 import { describeDifference, describeProfile, startProfile } from '../lib/profile.js';
-import { atMost, type FigureResult, measurement, notMeasured } from '../lib/result.js';
+import { atMost, type FigureResult, measurement } from '../lib/result.js';
 import { startHosted } from '../lib/servers.js';
 import { stripMode } from '../lib/strip.js';
 import { FIGURES } from './index.js';
@@ -36,29 +36,31 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     const url = `${server.baseURL}/calls/?page_size=25`;
     const headers = { authorization: `Bearer ${API_KEY}` };
     const stripCallList = stripMode(CallList);
-    const variants: Variant[] = [
-      {
+    const validating = new CompanyData({ apiKey: API_KEY, baseURL: server.baseURL });
+    const trusting = new CompanyData({ apiKey: API_KEY, baseURL: server.baseURL, validate: false });
+    const variants = {
+      raw: {
         label: 'raw undici.request + JSON.parse',
         op: async () => {
           const res = await request(url, { headers });
           return JSON.parse(await res.body.text());
         },
       },
-      {
+      fetch: {
         label: 'global fetch + response.json()',
         op: async () => {
           const res = await fetch(url, { headers });
           return res.json();
         },
       },
-      {
+      loose: {
         label: 'raw undici + JSON.parse + contract CallList.parse (reference: validation cost alone)',
         op: async () => {
           const res = await request(url, { headers });
           return CallList.parse(JSON.parse(await res.body.text()));
         },
       },
-      {
+      strip: {
         label:
           'raw undici + JSON.parse + CallList shapes in strip mode (reference: checks without pass-through)',
         op: async () => {
@@ -66,106 +68,104 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
           return stripCallList.parse(JSON.parse(await res.body.text()));
         },
       },
-    ];
-    let sdkReady = true;
-    try {
-      const { CompanyData } = await loadSdk();
-      const validating = new CompanyData({ apiKey: API_KEY, baseURL: server.baseURL });
-      const trusting = new CompanyData({ apiKey: API_KEY, baseURL: server.baseURL, validate: false });
-      variants.push(
-        { label: 'SDK calls.list, validation on', op: () => validating.calls.list({ page_size: 25 }) },
-        { label: 'SDK calls.list, validation off', op: () => trusting.calls.list({ page_size: 25 }) },
-      );
-      // Prove the SDK really got the page before timing it.
-      const page = await validating.calls.list({ page_size: 25 });
-      if (page.data.length !== 25) throw new Error(`the SDK returned ${page.data.length} calls, expected 25`);
-    } catch (error) {
-      if (!(error instanceof NotReady)) throw error;
-      sdkReady = false;
-      r.missing(error.message);
-    }
+      sdkOn: { label: 'SDK calls.list, validation on', op: () => validating.calls.list({ page_size: 25 }) },
+      sdkOff: { label: 'SDK calls.list, validation off', op: () => trusting.calls.list({ page_size: 25 }) },
+    } satisfies Record<string, Variant>;
+    // Prove the SDK really gets the page before timing it.
+    const page = await validating.calls.list({ page_size: 25 });
+    if (page.data.length !== 25) throw new Error(`the SDK returned ${page.data.length} calls, expected 25`);
 
-    const results = await interleave(variants, { rounds, count, warmup, maxMs: 4_000, log: ctx.log });
-    const medians = variants.map(
-      (v, i) => r.measure(measurement(v.label, 'µs/request', results.wall[i] ?? [])).median,
-    );
+    const results = await interleaveNamed(variants, { rounds, count, warmup, maxMs: 4_000, log: ctx.log });
+    type Name = keyof typeof variants;
+    const names = Object.keys(variants) as Name[];
+    const wall = Object.fromEntries(
+      names.map((name) => [
+        name,
+        r.measure(measurement(variants[name].label, 'µs/request', results[name].wall)).median,
+      ]),
+    ) as Record<Name, number>;
     // Client CPU per request: steadier than wall time when other processes compete for the two cores.
-    const cpu = variants.map(
-      (v, i) =>
-        r.measure(measurement(`${v.label} — client CPU`, 'CPU µs/request', results.cpu[i] ?? [])).median,
-    );
-    // Four baselines always run; the two SDK variants only once the SDK is there.
-    type PerVariant = [number, number, number, number, number?, number?];
-    const [raw, viaFetch, loose, strip, sdkOn, sdkOff] = medians as PerVariant;
-    const [rawCpu, fetchCpu, looseCpu, stripCpu, sdkOnCpu, sdkOffCpu] = cpu as PerVariant;
-    const passThroughShare = (looseCpu - stripCpu) / Math.max(1, looseCpu - rawCpu);
+    const cpu = Object.fromEntries(
+      names.map((name) => [
+        name,
+        r.measure(measurement(`${variants[name].label} — client CPU`, 'CPU µs/request', results[name].cpu))
+          .median,
+      ]),
+    ) as Record<Name, number>;
+    const passThroughShare = (cpu.loose - cpu.strip) / Math.max(1, cpu.loose - cpu.raw);
     r.note(
-      `Validation alone (contract CallList.parse of the 25-call page) costs ≈ ${Math.round(looseCpu - rawCpu)} µs of ` +
-        `client CPU per request (${(looseCpu / rawCpu).toFixed(2)}× raw undici's CPU; wall ${(loose / raw).toFixed(2)}×) ` +
-        `before any SDK code runs. The same shapes as strip-mode objects cost ≈ ${Math.round(stripCpu - rawCpu)} µs ` +
-        `(${(stripCpu / rawCpu).toFixed(2)}×; wall ${(strip / raw).toFixed(2)}×), so the loose objects' copying of every ` +
+      `Validation alone (contract CallList.parse of the 25-call page) costs ≈ ${Math.round(cpu.loose - cpu.raw)} µs of ` +
+        `client CPU per request (${(cpu.loose / cpu.raw).toFixed(2)}× raw undici's CPU; wall ${(wall.loose / wall.raw).toFixed(2)}×) ` +
+        `before any SDK code runs. The same shapes as strip-mode objects cost ≈ ${Math.round(cpu.strip - cpu.raw)} µs ` +
+        `(${(cpu.strip / cpu.raw).toFixed(2)}×; wall ${(wall.strip / wall.raw).toFixed(2)}×), so the loose objects' copying of every ` +
         `key into a new output object (to let unknown fields through) is ≈ ${Math.round(passThroughShare * 100)} % of ` +
         `the validation cost.`,
     );
 
-    const ids = ['overhead.validate-on', 'overhead.validate-off', 'overhead.fetch-on', 'overhead.fetch-off'];
-    if (!sdkReady || sdkOn === undefined || sdkOff === undefined) {
-      const why = 'the SDK has not landed';
-      r.check(notMeasured(ids[0] as string, 'SDK (validation on) / raw undici', '≤ 1.15×', why));
-      r.check(notMeasured(ids[1] as string, 'SDK (validation off) / raw undici', '≤ 1.05×', why));
-      r.check(notMeasured(ids[2] as string, 'SDK (validation on) / global fetch', '< 1×', why));
-      r.check(notMeasured(ids[3] as string, 'SDK (validation off) / global fetch', '< 1×', why));
-      r.note(`Baselines: global fetch / raw undici = ${(viaFetch / raw).toFixed(2)}×.`);
-      return r.build();
-    }
-    const checks = [
-      atMost(ids[0] as string, 'SDK (validation on) / raw undici', sdkOn / raw, 1.15),
-      atMost(ids[1] as string, 'SDK (validation off) / raw undici', sdkOff / raw, 1.05),
+    /** Each check: its SDK variant and the baseline it is compared with. */
+    const compared = [
       {
-        ...atMost(ids[2] as string, 'SDK (validation on) / global fetch', sdkOn / viaFetch, 1),
-        target: '< 1×',
+        id: 'overhead.validate-on',
+        sdk: 'sdkOn',
+        versus: 'raw',
+        label: 'SDK (validation on) / raw undici',
+        limit: 1.15,
       },
       {
-        ...atMost(ids[3] as string, 'SDK (validation off) / global fetch', sdkOff / viaFetch, 1),
-        target: '< 1×',
+        id: 'overhead.validate-off',
+        sdk: 'sdkOff',
+        versus: 'raw',
+        label: 'SDK (validation off) / raw undici',
+        limit: 1.05,
       },
-    ];
-    for (const check of checks) {
-      if (check.target === '< 1×') check.pass = (check.value ?? 1) < 1;
-      r.check(check);
+      {
+        id: 'overhead.fetch-on',
+        sdk: 'sdkOn',
+        versus: 'fetch',
+        label: 'SDK (validation on) / global fetch',
+        limit: 1,
+      },
+      {
+        id: 'overhead.fetch-off',
+        sdk: 'sdkOff',
+        versus: 'fetch',
+        label: 'SDK (validation off) / global fetch',
+        limit: 1,
+      },
+    ] as const;
+    const checks = compared.map((c) => {
+      const check = atMost(c.id, c.label, wall[c.sdk] / wall[c.versus], c.limit);
+      // Faster than fetch is the target: strictly below 1.
+      if (c.versus === 'fetch') return { ...check, target: '< 1×', pass: wall[c.sdk] / wall[c.versus] < 1 };
+      return check;
+    });
+    for (const check of checks) r.check(check);
+    r.note(
+      `Cross-check on client CPU time per request (the wall-time ratios above also contain the server's and the ` +
+        `kernel's share, and the scheduling noise of a shared machine): SDK validation on / raw undici = ` +
+        `${(cpu.sdkOn / cpu.raw).toFixed(2)}×, validation off / raw undici = ${(cpu.sdkOff / cpu.raw).toFixed(2)}×, ` +
+        `validation on / fetch = ${(cpu.sdkOn / cpu.fetch).toFixed(2)}×, off / fetch = ${(cpu.sdkOff / cpu.fetch).toFixed(2)}×.`,
+    );
+    // Name what limits each miss: profile the slow variant and its baseline alike, and compare per request.
+    const profiled = async (name: Name) => {
+      const stop = await startProfile();
+      const ops = await runFor(variants[name].op, 4_000, 2_000);
+      return { label: variants[name].label, summary: await stop(), ops };
+    };
+    for (const [index, check] of checks.entries()) {
+      if (check.pass !== false) continue;
+      const { sdk, versus } = compared[index] as (typeof compared)[number];
+      const slow = await profiled(sdk);
+      const baseline = await profiled(versus);
+      const floor =
+        check.id === 'overhead.validate-on'
+          ? `Contract validation alone is ${(cpu.loose / cpu.raw).toFixed(2)}× raw undici's client CPU (strip-mode ` +
+            `shapes ${(cpu.strip / cpu.raw).toFixed(2)}×; see the notes). `
+          : '';
+      check.note = `${floor}${describeDifference(slow, baseline)} ${describeProfile(`"${slow.label}"`, slow.summary)}`;
     }
-    if (sdkOnCpu !== undefined && sdkOffCpu !== undefined) {
-      r.note(
-        `Cross-check on client CPU time per request (the wall-time ratios above also contain the server's and the ` +
-          `kernel's share, and the scheduling noise of a shared machine): SDK validation on / raw undici = ` +
-          `${(sdkOnCpu / rawCpu).toFixed(2)}×, validation off / raw undici = ${(sdkOffCpu / rawCpu).toFixed(2)}×, ` +
-          `validation on / fetch = ${(sdkOnCpu / fetchCpu).toFixed(2)}×, off / fetch = ${(sdkOffCpu / fetchCpu).toFixed(2)}×.`,
-      );
-    }
-    // Name what limits each miss: profile the slow variant and raw undici alike, and compare per request.
-    const missed = checks.filter((c) => c.pass === false);
-    if (missed.length > 0) {
-      const profiled = async (variant: Variant) => {
-        const stop = await startProfile();
-        const ops = await runFor(variant.op, 4_000, 2_000);
-        return { label: variant.label, summary: await stop(), ops };
-      };
-      const baseline = await profiled(variants[0] as Variant);
-      for (const check of missed) {
-        const slowVariant = variants[check.id.endsWith('-on') ? 4 : 5] as Variant;
-        const slow = await profiled(slowVariant);
-        const versus = check.id.startsWith('overhead.fetch')
-          ? await profiled(variants[1] as Variant)
-          : baseline;
-        const floor =
-          check.id === 'overhead.validate-on'
-            ? `Contract validation alone is ${(looseCpu / rawCpu).toFixed(2)}× raw undici's client CPU (strip-mode ` +
-              `shapes ${(stripCpu / rawCpu).toFixed(2)}×; see the notes), so with full validation the target is out of ` +
-              `reach before any SDK code runs. `
-            : '';
-        check.note = `${floor}${describeDifference(slow, versus)} ${describeProfile(`"${slow.label}"`, slow.summary)}`;
-      }
-    }
+    await validating.close();
+    await trusting.close();
     return r.build();
   } finally {
     await server.close();

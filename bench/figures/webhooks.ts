@@ -7,7 +7,6 @@
 import { type Contact, caseEmail, formatPhone, makeContacts } from '../lib/contacts.js';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { type LoadResult, load } from '../lib/load.js';
-import { loadMock } from '../lib/packages.js';
 import { type Check, type FigureResult, measurement } from '../lib/result.js';
 import { type HostedServer, startHosted } from '../lib/servers.js';
 import { FIGURES } from './index.js';
@@ -66,7 +65,6 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       `the first ${distinct} requests cover every contact, later ones repeat them. Afterwards members() and ` +
       `conversations() must hold exactly one member / conversation per distinct phone.`,
   );
-  await loadMock();
   let server: HostedServer | undefined;
   try {
     server = await startHosted({ kind: 'mock', mockOptions: { throttle: false } });

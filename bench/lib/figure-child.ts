@@ -1,10 +1,9 @@
 /**
  * Child-process entry for one figure: `figure-child.ts <id>`. Runs `bench/figures/<id>.ts` and sends its
- * result to the orchestrator over IPC. A package that is not there yet becomes "not measured", never a crash.
+ * result to the orchestrator over IPC. A figure that throws becomes "not measured" with the reason, never a crash.
  */
 import { FIGURES } from '../figures/index.js';
 import type { FigureModule } from './figure.js';
-import { NotReady } from './packages.js';
 import type { FigureResult } from './result.js';
 
 const id = process.argv[2] ?? '';
@@ -25,14 +24,13 @@ async function main(): Promise<FigureResult> {
       log: (message) => process.stderr.write(`  [${id}] ${message}\n`),
     });
   } catch (error) {
-    if (!(error instanceof NotReady))
-      process.stderr.write(`  [${id}] ${error instanceof Error ? error.stack : error}\n`);
+    process.stderr.write(`  [${id}] ${error instanceof Error ? error.stack : error}\n`);
     return {
       id,
       title: spec.title,
       method: '',
       status: 'not-measured',
-      reasons: [error instanceof NotReady ? firstLine(error) : `the figure failed: ${firstLine(error)}`],
+      reasons: [`the figure failed: ${firstLine(error)}`],
       measurements: [],
       checks: [],
       notes: [],

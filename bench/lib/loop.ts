@@ -102,3 +102,28 @@ export async function interleave(
   }
   return { wall, cpu };
 }
+
+/** The timings of one named variant. */
+export interface NamedTimings {
+  /** Wall µs per operation, one value per round. */
+  readonly wall: number[];
+  /** Client CPU µs per operation, one value per round. */
+  readonly cpu: number[];
+}
+
+/**
+ * {@link interleave} over variants named by key, so a figure reads its results by name, never by position.
+ */
+export async function interleaveNamed<Name extends string>(
+  variants: Readonly<Record<Name, Variant>>,
+  options: InterleaveOptions,
+): Promise<Record<Name, NamedTimings>> {
+  const names = Object.keys(variants) as Name[];
+  const results = await interleave(
+    names.map((name) => variants[name]),
+    options,
+  );
+  return Object.fromEntries(
+    names.map((name, index) => [name, { wall: results.wall[index] ?? [], cpu: results.cpu[index] ?? [] }]),
+  ) as Record<Name, NamedTimings>;
+}

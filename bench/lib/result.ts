@@ -41,8 +41,8 @@ export interface FigureResult {
   title: string;
   /** What was run, in one or two sentences (method, sizes, run counts). */
   method: string;
-  /** `measured` when every part ran, `partial` when some parts could not, `not-measured` when none did. */
-  status: 'measured' | 'partial' | 'not-measured';
+  /** `measured` when the figure ran, `not-measured` when it failed or ran out of time (see `reasons`). */
+  status: 'measured' | 'not-measured';
   /** Why parts were not measured. */
   reasons: string[];
   /** All measurements. */
@@ -82,7 +82,3 @@ export function below(id: string, label: string, value: number, limit: number, u
   return { id, label, value, unit, target: `< ${limit} ${unit}`, pass: value < limit };
 }
 
-/** Builds a check that could not be measured. */
-export function notMeasured(id: string, label: string, target: string, why: string): Check {
-  return { id, label, value: null, unit: '', target, pass: null, note: `not measured: ${why}` };
-}

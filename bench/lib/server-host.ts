@@ -6,8 +6,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createMockServer, type MockServer, startMockServer } from '@company-data/mock-server';
 import { serveIpc } from './children.js';
-import { loadMock } from './packages.js';
 import { type ProfileSummary, startProfile } from './profile.js';
 
 /** Which server to host. */
@@ -36,8 +36,6 @@ export interface Started {
   /** Milliseconds spent building the server (data generation included). */
   buildMs: number;
 }
-
-type MockServer = Awaited<ReturnType<Awaited<ReturnType<typeof loadMock>>['startMockServer']>>;
 
 let mock: MockServer | undefined;
 let server: Server | undefined;
@@ -85,7 +83,6 @@ async function startBare(body: Buffer): Promise<Started> {
  * ask msw's `getResponse` for the answer, copy it back. The baseline the mock's own listener must beat.
  */
 async function startNaiveMsw(options: StartArgs['mockOptions']): Promise<Started> {
-  const { createMockServer } = await loadMock();
   const { getResponse } = await import('msw');
   const begin = performance.now();
   const inProcess = createMockServer(options);
@@ -125,7 +122,6 @@ async function startNaiveMsw(options: StartArgs['mockOptions']): Promise<Started
 
 /** The mock server's own standalone listener. */
 async function startOwnListener(options: StartArgs['mockOptions']): Promise<Started> {
-  const { startMockServer } = await loadMock();
   const begin = performance.now();
   mock = await startMockServer({ ...options, port: 0, host: '127.0.0.1' });
   const buildMs = performance.now() - begin;

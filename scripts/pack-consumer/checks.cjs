@@ -14,9 +14,10 @@ const sampleUser = {
 };
 
 /**
- * @param {{ contract: any, mockServer: any, sdk: any, openapi: any, report: (line: string) => void }} loaded
+ * @param {{ contract: any, mockServer: any, sdk: any, otherSdk: any, openapi: any, report: (line: string) => void }} loaded
+ *   `otherSdk` is the SDK as the other module system loads it (the ESM build for a CJS script, and back).
  */
-async function runChecks({ contract, mockServer, sdk, openapi, report }) {
+async function runChecks({ contract, mockServer, sdk, otherSdk, openapi, report }) {
   const { endpoints, User, UserList } = contract;
   // The contract: schemas parse, reject, and the OpenAPI document is reachable through the exports map.
   assert.deepEqual(User.parse(sampleUser), sampleUser);
@@ -48,11 +49,37 @@ async function runChecks({ contract, mockServer, sdk, openapi, report }) {
     } finally {
       await client.close();
     }
+    await checkErrors(sdk, otherSdk, server);
+    report('ok sdk errors (NotFoundError from either build, address and key from the environment)');
   } finally {
     await server.close();
   }
   // The orchestrator requires the process to exit by itself after this line: nothing may keep it alive.
   report('done');
+}
+
+/** A user's script configures the client by environment; error classes hold across the ESM and CJS builds. */
+async function checkErrors(sdk, otherSdk, server) {
+  process.env.COMPANY_DATA_BASE_URL = server.baseURL;
+  process.env.COMPANY_DATA_API_KEY = server.keys.valid;
+  const client = new sdk.CompanyData();
+  try {
+    const error = await client.teams.retrieve('00000000-0000-4000-8000-000000000000').then(
+      () => assert.fail('an unknown team must be a NotFoundError'),
+      (caught) => caught,
+    );
+    assert.ok(error instanceof sdk.NotFoundError && error instanceof sdk.CompanyDataError);
+    assert.equal(error.code, 'not_found');
+    // Each build has its own copy of the classes; instanceof must hold across them, and only for the right class.
+    assert.notEqual(otherSdk.NotFoundError, sdk.NotFoundError);
+    assert.ok(error instanceof otherSdk.NotFoundError && error instanceof otherSdk.CompanyDataError);
+    assert.ok(!(error instanceof otherSdk.RateLimitError));
+    assert.ok(new otherSdk.RateLimitError('throttled', 1) instanceof sdk.RateLimitError);
+  } finally {
+    await client.close();
+    delete process.env.COMPANY_DATA_BASE_URL;
+    delete process.env.COMPANY_DATA_API_KEY;
+  }
 }
 
 module.exports = { runChecks };

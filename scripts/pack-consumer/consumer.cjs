@@ -6,9 +6,18 @@ const sdk = require('@company-data/sdk');
 const openapi = require('@company-data/contract/openapi.json');
 const { runChecks } = require('./checks.cjs');
 
-runChecks({ contract, mockServer, sdk, openapi, report: (line) => console.log(`cjs: ${line}`) }).catch(
-  (error) => {
+import('@company-data/sdk')
+  .then((otherSdk) =>
+    runChecks({
+      contract,
+      mockServer,
+      sdk,
+      otherSdk,
+      openapi,
+      report: (line) => console.log(`cjs: ${line}`),
+    }),
+  )
+  .catch((error) => {
     console.error(error);
     process.exitCode = 1;
-  },
-);
+  });

@@ -6,5 +6,14 @@ import * as mockServer from '@company-data/mock-server';
 import * as sdk from '@company-data/sdk';
 import checks from './checks.cjs';
 
-const openapi = createRequire(import.meta.url)('@company-data/contract/openapi.json');
-await checks.runChecks({ contract, mockServer, sdk, openapi, report: (line) => console.log(`esm: ${line}`) });
+const require = createRequire(import.meta.url);
+const openapi = require('@company-data/contract/openapi.json');
+const otherSdk = require('@company-data/sdk');
+await checks.runChecks({
+  contract,
+  mockServer,
+  sdk,
+  otherSdk,
+  openapi,
+  report: (line) => console.log(`esm: ${line}`),
+});

@@ -51,7 +51,9 @@ async function postLead(cli: CliProcess, phone: string) {
   return response.statusCode;
 }
 
-describe('company-data-mock in a child process', () => {
+// Concurrent: each test has its own process, and most of their time is real time passing or a process
+// starting, which overlap well.
+describe.concurrent('company-data-mock in a child process', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'serves its printed key and stops cleanly on %s',
     async (signal) => {
@@ -67,7 +69,7 @@ describe('company-data-mock in a child process', () => {
     },
   );
 
-  it('clears a 429 once its Retry-After has passed in real time', async () => {
+  it('clears a 429 once its Retry-After has passed in real time', async ({ expect }) => {
     const cli = await startCli(['--throttle', '3/1']);
     try {
       const key = cli.summary.keys.valid;
@@ -83,7 +85,7 @@ describe('company-data-mock in a child process', () => {
     }
   });
 
-  it('keeps today’s behaviour with --freeze: the window never passes by itself', async () => {
+  it('keeps today’s behaviour with --freeze: the window never passes by itself', async ({ expect }) => {
     const cli = await startCli(['--throttle', '1/1', '--freeze']);
     try {
       const key = cli.summary.keys.valid;
@@ -99,7 +101,7 @@ describe('company-data-mock in a child process', () => {
     }
   });
 
-  it('throttles only the key whose fixture entry has a quota', async () => {
+  it('throttles only the key whose fixture entry has a quota', async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'company-data-mock-'));
     const fixture = sampleFixture();
     const company = fixture.companies[0] as Loose;
@@ -123,7 +125,9 @@ describe('company-data-mock in a child process', () => {
     }
   });
 
-  it('starts a new conversation for a lead repeated once the window has passed in real time', async () => {
+  it('starts a new conversation for a lead repeated once the window has passed in real time', async ({
+    expect,
+  }) => {
     const cli = await startCli();
     try {
       expect(await postLead(cli, '415-555-0101')).toBe(200);
@@ -156,7 +160,7 @@ describe('company-data-mock in a child process', () => {
     });
     afterAll(() => cli.stop());
 
-    it('serves the OpenAPI document with its own address as the server', async () => {
+    it('serves the OpenAPI document with its own address as the server', async ({ expect }) => {
       const response = await request(cli.summary.openapiURL);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
@@ -170,7 +174,9 @@ describe('company-data-mock in a child process', () => {
       expect(journal.some((entry: Loose) => entry.path === '/openapi.json')).toBe(false);
     });
 
-    it('journals a request whose client gave up during an injected delay, with the fault', async () => {
+    it('journals a request whose client gave up during an injected delay, with the fault', async ({
+      expect,
+    }) => {
       await admin(cli, 'POST', 'faults', { path: '/v1/teams/', delayMs: 5000 });
       const controller = new AbortController();
       const abandoned = request(`${cli.summary.baseURL}/teams/`, {
@@ -190,7 +196,7 @@ describe('company-data-mock in a child process', () => {
       expect(entry).toMatchObject({ path: '/v1/teams/', status: null, fault: { delayMs: 5000 } });
     });
 
-    it('logs every request as a JSON line that never holds a key or a token', async () => {
+    it('logs every request as a JSON line that never holds a key or a token', async ({ expect }) => {
       const { keys, tokens } = cli.summary;
       await get(cli, '/users/?page_size=2', keys.valid);
       await get(cli, '/calls/', keys.limited);
@@ -211,7 +217,7 @@ describe('company-data-mock in a child process', () => {
     });
   });
 
-  it('prints the fix for a busy port and exits 1', async () => {
+  it('prints the fix for a busy port and exits 1', async ({ expect }) => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
@@ -225,7 +231,7 @@ describe('company-data-mock in a child process', () => {
     }
   });
 
-  it('prints the fix for a bad flag value and exits 2', async () => {
+  it('prints the fix for a bad flag value and exits 2', async ({ expect }) => {
     const run = await runCliToEnd(['--port', '99999']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
@@ -234,12 +240,12 @@ describe('company-data-mock in a child process', () => {
     expect(run.stderr).not.toMatch(/ERR_|RangeError|at .*\.js/);
   });
 
-  it('prints its version', async () => {
+  it('prints its version', async ({ expect }) => {
     const run = await runCliToEnd(['--version']);
     expect(run).toEqual({ code: 0, stdout: `${MOCK_SERVER_VERSION}\n`, stderr: '' });
   });
 
-  it('stops when its standard input closes (--exit-on-stdin-close)', async () => {
+  it('stops when its standard input closes (--exit-on-stdin-close)', async ({ expect }) => {
     const cli = await startCli(['--exit-on-stdin-close'], 'pipe');
     expect((await get(cli, '/teams/', cli.summary.keys.valid)).status).toBe(200);
     cli.child.stdin?.end();
@@ -247,7 +253,7 @@ describe('company-data-mock in a child process', () => {
     expect(cli.stderr.join('\n')).toContain('standard input closed, stopping');
   });
 
-  it('stops when the process named by --parent-pid is gone', async () => {
+  it('stops when the process named by --parent-pid is gone', async ({ expect }) => {
     const parent = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     const cli = await startCli(['--parent-pid', String(parent.pid)]);
     try {

@@ -9,7 +9,7 @@ import {
   RateLimitError,
   TimeoutError,
 } from '../../src/index.js';
-import { mockTime } from '../support/harness.js';
+import { inFakeTime, mockTime } from '../support/harness.js';
 
 // The SDK sends through undici by default, which msw cannot intercept; with `fetch: globalThis.fetch` a
 // user's own msw setupServer (here holding the mock server's handlers) answers the SDK's requests.
@@ -73,6 +73,9 @@ describe('the fetch option, through msw setupServer and the mock server handlers
     await expect(client.teams.list()).rejects.toBeInstanceOf(ConnectionError);
 
     mock.injectFault({ path: '/v1/teams/', delayMs: 5_000 });
-    await expect(client.teams.list({}, { timeout: 50, maxRetries: 0 })).rejects.toBeInstanceOf(TimeoutError);
+    const timedOut = await inFakeTime(() =>
+      client.teams.list({}, { timeout: 50, maxRetries: 0 }).then(undefined, (caught: unknown) => caught),
+    );
+    expect(timedOut).toBeInstanceOf(TimeoutError);
   });
 });

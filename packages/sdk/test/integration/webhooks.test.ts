@@ -1,21 +1,16 @@
 import { LEAD_DEDUP_WINDOW_MS } from '@company-data/contract';
 import type { MockServer } from '@company-data/mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CompanyData, NotFoundError, ValidationError } from '../../src/index.js';
-import { recordingLogger, type Target, targets } from '../support/harness.js';
+import { type CompanyData, NotFoundError, ValidationError } from '../../src/index.js';
+import { clientFor, type Target, targets } from '../support/harness.js';
 
 describe.each(targets)('webhooks ($name)', (target: Target) => {
   let mock: MockServer;
   let client: CompanyData;
   beforeAll(async () => {
     mock = await target.start();
-    // Webhooks need no API key: the token in the path authenticates.
-    client = new CompanyData({
-      apiKey: '',
-      baseURL: mock.baseURL,
-      dispatcher: target.dispatcher(mock),
-      logger: recordingLogger(),
-    });
+    // Webhooks need no API key: the token in the path authenticates. Retries wait on the mock's clock.
+    client = clientFor(target, mock, { apiKey: '' }).client;
   });
   beforeEach(() => mock.reset());
   afterAll(async () => {
@@ -134,11 +129,10 @@ describe.each(targets)('webhooks ($name)', (target: Target) => {
   });
 
   it('posts the lead under apiRoot, which can be overridden', async () => {
-    const custom = new CompanyData({
+    const custom = clientFor(target, mock, {
       baseURL: 'http://unused.invalid/v1',
       apiRoot: mock.apiRoot,
-      dispatcher: target.dispatcher(mock),
-    });
+    }).client;
     await expect(custom.leads.submit(mock.tokens.lead, { phone_number: '4155550111' })).resolves.toEqual({
       received: true,
     });

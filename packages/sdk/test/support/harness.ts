@@ -4,6 +4,7 @@ import {
   type MockServerOptions,
   startMockServer,
 } from '@company-data/mock-server';
+import { vi } from 'vitest';
 import { type ClientOptions, CompanyData, type Logger } from '../../src/index.js';
 
 /** How a test reaches the mock: in-process through its undici dispatcher, or over a loopback socket. */
@@ -70,4 +71,31 @@ export function clientFor(
     ...options,
   });
   return { client, sleeps: time.sleeps, logger };
+}
+
+/**
+ * Runs a call with `setTimeout` faked, moving that fake time in small steps (real I/O runs between them)
+ * until the call settles: a client timeout, or a mock's injected delay, passes without real waiting.
+ */
+export async function inFakeTime<T>(call: () => PromiseLike<T>, stepMs = 10): Promise<T> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    let settled = false;
+    const promise = Promise.resolve(call());
+    promise.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
+    while (!settled) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(stepMs);
+    }
+    return await promise;
+  } finally {
+    vi.useRealTimers();
+  }
 }
