@@ -81,4 +81,3 @@ export function atLeast(id: string, label: string, value: number, limit: number,
 export function below(id: string, label: string, value: number, limit: number, unit: string): Check {
   return { id, label, value, unit, target: `< ${limit} ${unit}`, pass: value < limit };
 }
-
