@@ -5,7 +5,7 @@
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
 // Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; a fresh project outside
 // the workspace, set up with the commands of Getting started, installs the tarballs, runs an ESM and a CJS
-// script against a started mock server; the changesets release
+// script against a started mock server, then every guide's snippets against the mock; the changesets release
 // flow works (status, and a version run in a throwaway copy). Prints one line per step and exits non-zero
 // when any step fails.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readGuides } from './docs/guides.mjs';
 import { installConsumer, runConsumers } from './packaging/consumer.mjs';
+import { runGuides, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
 import { packWorkspaces } from './packaging/pack.mjs';
 import { inPairs } from './packaging/process.mjs';
@@ -89,7 +90,7 @@ try {
     const allPacked = packed.length === packages.length;
     if (options.groups.has('lint')) await lint(packages, allPacked ? packed : []);
     if (options.groups.has('contents')) await checkContents(packages);
-    if (options.groups.has('consumer') && allPacked) await checkConsumer(recipe, packed);
+    if (options.groups.has('consumer') && allPacked) await checkConsumer(recipe, packed, guides);
     if (options.groups.has('release')) await checkReleaseFlow(packages);
   }
 } finally {
@@ -156,7 +157,7 @@ async function checkContents(packages) {
   }
 }
 
-async function checkConsumer(recipe, packed) {
+async function checkConsumer(recipe, packed, guides) {
   let projectDir;
   const installed = await step('consumer install', async () => {
     const project = await installConsumer(tempRoot, recipe, tarballDir, packed);
@@ -174,6 +175,14 @@ async function checkConsumer(recipe, packed) {
       .join(', ');
   });
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
+  let guideLines = [];
+  await step('guide snippets', async () => {
+    const plan = snippetPlan(guides);
+    guideLines = await runGuides(projectDir, plan);
+    const runs = plan.guides.reduce((sum, guide) => sum + guide.runs.length, 0);
+    return `${plan.files.size} files from ${guides.length} guides, ${runs} runs against a started mock server`;
+  });
+  for (const line of guideLines) console.log(`      ${line}`);
 }
 
 async function checkReleaseFlow(packages) {
