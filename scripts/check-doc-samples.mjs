@@ -1,11 +1,12 @@
-// Type-checks every ```ts block of every `@example` in the packages' TSDoc, and of every guide in docs/,
-// against the real public API.
+// Type-checks every ```ts block of every `@example` in the packages' TSDoc, of every guide in docs/ and of
+// the READMEs, against the real public API.
 // Each block becomes its own module: the block's imports stay on top, the rest runs inside an async
 // function (top-level await, free to shadow), and every public export it does not import itself is in
-// scope. Names a snippet leaves to the reader (`json`, `id`…) are not errors; everything else is.
+// scope; a guide's whole file ("save this as `name.ts`:") stays the module it is. Names a snippet leaves to the reader (`json`, `id`…) are not errors; everything else is.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { codeBlocks } from './docs/markdown.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PACKAGES = ['contract', 'mock-server', 'sdk'];
@@ -45,13 +46,15 @@ function examplesOf(file) {
   return blocks;
 }
 
-function guideBlocks(file) {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => ({
-    file: path.relative(ROOT, file),
-    line: text.slice(0, match.index).split('\n').length,
-    code: match[1],
-  }));
+function markdownBlocks(file) {
+  return codeBlocks(readFileSync(file, 'utf8'))
+    .filter((block) => block.lang === 'ts')
+    .map(({ line, code, fileName }) => ({
+      file: path.relative(ROOT, file),
+      line,
+      code,
+      wholeFile: !!fileName,
+    }));
 }
 
 function exportedNames(program, pkg) {
@@ -83,12 +86,17 @@ for (const pkg of PACKAGES) {
   for (const name of exportedNames(base, pkg)) if (!owners.has(name)) owners.set(name, pkg);
 }
 
-const guides = readdirSync(path.join(ROOT, 'docs'))
-  .filter((name) => name.endsWith('.md'))
-  .map((name) => path.join(ROOT, 'docs', name));
+// The guides and the READMEs: the docs site renders them all.
+const markdownFiles = [
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => path.join(ROOT, 'docs', name)),
+  path.join(ROOT, 'README.md'),
+  ...PACKAGES.map((pkg) => path.join(ROOT, 'packages', pkg, 'README.md')),
+];
 const examples = [
   ...PACKAGES.flatMap((pkg) => sourceFiles(path.join(ROOT, 'packages', pkg, 'src')).flatMap(examplesOf)),
-  ...guides.flatMap(guideBlocks),
+  ...markdownFiles.flatMap(markdownBlocks),
 ];
 const virtual = new Map();
 examples.forEach((example, index) => {
@@ -121,15 +129,11 @@ examples.forEach((example, index) => {
   const prelude = [...byPkg].map(
     ([pkg, names]) => `import { ${names.join(', ')} } from '@company-data/${pkg}';`,
   );
-  const text = [
-    ...imports,
-    ...prelude,
-    RECEIVERS,
-    'export async function example() {',
-    ...rest,
-    '}',
-    '',
-  ].join('\n');
+  // A whole file of a guide ("save this as `my-app.ts`:") is checked as the module it is.
+  const body = example.wholeFile
+    ? [...rest, 'export {};']
+    : [...prelude, RECEIVERS, 'export async function example() {', ...rest, '}'];
+  const text = [...imports, ...body, ''].join('\n');
   virtual.set(path.join(OUT_DIR, `example-${index}.ts`), { text, example });
 });
 

@@ -2,16 +2,22 @@
 //
 //   node scripts/check-packages.mjs [--only=lint,contents,consumer,release] [--keep-temp]
 //
-// Steps: pack every package; publint (strict) and Are the Types Wrong? (strict profile); `npm publish
-// --dry-run` ships only what users need; a fresh project outside the workspace installs the tarballs and runs
-// an ESM and a CJS script against a started mock server; the changesets release flow works (status, and a
-// version run in a throwaway copy). Prints one line per step and exits non-zero when any step fails.
+// Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
+// Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; a fresh project outside
+// the workspace, set up with the commands of Getting started, installs the tarballs, runs an ESM and a CJS
+// script against a started mock server, then every guide's snippets against the mock; the changesets release
+// flow works (status, and a version run in a throwaway copy). Prints one line per step and exits non-zero
+// when any step fails.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readGuides } from './docs/guides.mjs';
 import { installConsumer, runConsumers } from './packaging/consumer.mjs';
+import { runGuides, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
-import { packPackage } from './packaging/pack.mjs';
+import { packWorkspaces } from './packaging/pack.mjs';
+import { inPairs } from './packaging/process.mjs';
+import { installRecipe } from './packaging/recipe.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
@@ -53,6 +59,7 @@ const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 const shortName = (name) => name.replace('@company-data/', '');
 
 const tempRoot = mkdtempSync(path.join(os.tmpdir(), 'company-data-check-packages-'));
+const tarballDir = path.join(tempRoot, 'tarballs');
 const cleanUp = () => {
   if (!options.keepTemp) rmSync(tempRoot, { recursive: true, force: true });
 };
@@ -70,12 +77,20 @@ try {
     return packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ');
   });
   if (built) {
+    const guides = readGuides(ROOT);
+    let recipe;
+    await step('install recipe', async () => {
+      recipe = installRecipe(guides);
+      return `from Getting started: npm ${recipe.pack.join(' ')}, then ${recipe.setup.length} commands in a fresh project`;
+    });
     const packed =
-      options.groups.has('lint') || options.groups.has('consumer') ? await packAll(packages) : [];
+      recipe && (options.groups.has('lint') || options.groups.has('consumer'))
+        ? await packAll(recipe, packages)
+        : [];
     const allPacked = packed.length === packages.length;
     if (options.groups.has('lint')) await lint(packages, allPacked ? packed : []);
     if (options.groups.has('contents')) await checkContents(packages);
-    if (options.groups.has('consumer') && allPacked) await checkConsumer(packed);
+    if (options.groups.has('consumer') && allPacked) await checkConsumer(recipe, packed, guides);
     if (options.groups.has('release')) await checkReleaseFlow(packages);
   }
 } finally {
@@ -92,12 +107,11 @@ if (failed.length > 0) {
   console.log(`check:packages: all ${results.length} steps passed (${seconds} s)`);
 }
 
-/** Packs every package once; the tarballs feed attw and the consumer project. */
-async function packAll(packages) {
-  const packed = [];
+/** Packs every package once, as the recipe says; the tarballs feed attw and the consumer project. */
+async function packAll(recipe, packages) {
+  let packed = [];
   await step('npm pack', async () => {
-    for (const pkg of packages)
-      packed.push({ pkg, ...(await packPackage(pkg, path.join(tempRoot, 'tarballs'))) });
+    packed = await packWorkspaces(recipe, packages, tarballDir);
     return packed.map(({ pkg, size }) => `${shortName(pkg.name)} ${kB(size)}`).join(', ');
   });
   return packed;
@@ -143,11 +157,12 @@ async function checkContents(packages) {
   }
 }
 
-async function checkConsumer(packed) {
-  const projectDir = path.join(tempRoot, 'consumer');
+async function checkConsumer(recipe, packed, guides) {
+  let projectDir;
   const installed = await step('consumer install', async () => {
-    const lines = await installConsumer(projectDir, packed);
-    return `a fresh project outside the workspace installed ${lines.join(', ')}`;
+    const project = await installConsumer(tempRoot, recipe, tarballDir, packed);
+    projectDir = project.projectDir;
+    return `a fresh project outside the workspace, set up as Getting started says: ${project.lines.join(', ')}`;
   });
   if (!installed) return;
   let outputs = [];
@@ -160,6 +175,14 @@ async function checkConsumer(packed) {
       .join(', ');
   });
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
+  let guideLines = [];
+  await step('guide snippets', async () => {
+    const plan = snippetPlan(guides);
+    guideLines = await runGuides(projectDir, plan);
+    const runs = plan.guides.reduce((sum, guide) => sum + guide.runs.length, 0);
+    return `${plan.files.size} files from ${guides.length} guides, ${runs} runs against a started mock server`;
+  });
+  for (const line of guideLines) console.log(`      ${line}`);
 }
 
 async function checkReleaseFlow(packages) {
@@ -179,21 +202,6 @@ async function checkReleaseFlow(packages) {
     failOn(problems, 'release flow problems');
     return `${bumps.join(', ')}; CHANGELOG.md written; repository untouched`;
   });
-}
-
-/** Maps `items` through `action` with at most two running at once, keeping the order. */
-async function inPairs(items, action) {
-  const output = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      output[index] = await action(items[index]);
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  return output;
 }
 
 function parseArguments(args) {

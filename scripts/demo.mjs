@@ -13,15 +13,16 @@ try {
   console.log(`Users (${users.pagination.count} in total, first ${users.data.length}):`);
   for (const user of users.data) console.log(`  ${user.full_name.padEnd(24)} ${user.email}`);
 
-  // 2. Every call, page after page (4 pages requested ahead), with a live count on stderr.
+  // 2. Every call, page after page (4 pages requested ahead). In a terminal a live count shows on stderr and
+  // is erased before the summary; elsewhere (a pipe, a CI log) nothing goes to stderr, so the output stays in
+  // order.
   const bySource = {};
   let count = 0;
   for await (const call of client.calls.list({ page_size: 100 }, { concurrency: 4 })) {
     bySource[call.source] = (bySource[call.source] ?? 0) + 1;
     if (++count % 10 === 0 && process.stderr.isTTY) process.stderr.write(`\r  calls read: ${count}`);
   }
-  if (process.stderr.isTTY) process.stderr.write('\r');
-  console.error(`  calls read: ${count}`);
+  if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
   console.log(`\nCalls: ${count}, by source: ${JSON.stringify(bySource)}`);
 
   // 3. The transcript of the newest call.
@@ -58,3 +59,9 @@ try {
   await client.close();
   await mock.close();
 }
+
+console.log(`
+Next steps:
+  1. See how this demo works:          scripts/demo.mjs
+  2. Run the mock server yourself:     npx company-data-mock --port 4010   (--help lists every option)
+  3. Use the SDK in your own project:  docs/getting-started.md`);

@@ -1,37 +1,43 @@
-// The packed-tarball consumer test: a fresh project outside the workspace installs the three tarballs by file
-// and runs a plain ESM and a plain CJS script that use them by package name, and a script that runs the
-// installed company-data-mock command over a real socket.
+// The packed-tarball consumer test: a fresh project outside the workspace, set up with the commands of Getting
+// started (the tarballs installed by their documented command), runs a plain ESM and a plain CJS script that
+// use the packages by name, and a script that runs the installed company-data-mock command over a real socket.
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanEnv, run } from './process.mjs';
+import { withPackagesDir } from './recipe.mjs';
 import { ROOT, readJson } from './workspace.mjs';
 
 const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
 const SCRIPTS = ['consumer.mjs', 'consumer.cjs', 'cli.mjs'];
 // Copied beside the scripts, which share it.
 const SHARED = ['checks.cjs'];
+// Flags the check adds to every documented `npm install`: no audit or funding chatter, and cached registry
+// metadata reused, which keeps the check fast (missing packages still download).
+const INSTALL_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline'];
 
 /**
- * Creates the consumer project in `projectDir` and installs the tarballs into it with npm, the way a user
- * would after `npm install @company-data/sdk`; their dependencies come from the registry.
+ * Creates the project the way Getting started tells a reader to, in `parentDir`: its folder, then each
+ * setup command in order (`npm init`, `npm pkg set`, `npm install` of the tarballs in `tarballDir` and of the
+ * guides' dependencies). Their dependencies come from the registry.
  *
- * @returns {Promise<string[]>} summary lines of what was installed.
+ * @returns {Promise<{ projectDir: string, lines: string[] }>} the project and what was installed.
  */
-export async function installConsumer(projectDir, packed) {
+export async function installConsumer(parentDir, recipe, tarballDir, packed) {
+  const projectDir = path.join(parentDir, recipe.projectName);
   await mkdir(projectDir, { recursive: true });
-  const manifest = { name: 'company-data-pack-consumer', version: '0.0.0', private: true };
-  await writeFile(path.join(projectDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const [npm, command, ...args] of recipe.setup) {
+    const extra = command === 'install' ? INSTALL_FLAGS : [];
+    await run(npm, [command, ...extra, ...withPackagesDir(args, recipe.packagesDir, tarballDir)], {
+      cwd: projectDir,
+      timeoutMs: 150_000,
+    });
+  }
   for (const file of [...SCRIPTS, ...SHARED])
     await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
-
-  const tarballs = packed.map(({ tarball }) => tarball);
-  // --prefer-offline reuses cached registry metadata, which keeps the check fast; missing packages still download.
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], {
-    cwd: projectDir,
-    timeoutMs: 150_000,
-  });
-  return packed.map(({ pkg }) => assertInstalledFromTarball(projectDir, pkg));
+  const installs = recipe.setup.filter(([, command]) => command === 'install').length;
+  const lines = packed.map(({ pkg }) => assertInstalledFromTarball(projectDir, pkg));
+  return { projectDir, lines: [`${recipe.setup.length} setup commands (${installs} installs)`, ...lines] };
 }
 
 /**

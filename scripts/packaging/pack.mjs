@@ -1,23 +1,28 @@
-// Packs a workspace package with `npm pack`, exactly as `npm publish` would, into a directory of our choosing.
+// Packs the workspace packages with the documented from-a-clone command, `npm pack --workspaces
+// --pack-destination <folder>`, into a folder of our choosing.
+import { existsSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { run } from './process.mjs';
+import { withPackagesDir } from './recipe.mjs';
+import { ROOT } from './workspace.mjs';
 
 /**
- * Packs `pkg` into `destination` and returns the tarball's path and its file list.
+ * Runs the recipe's `npm pack` in the repository, its destination replaced by `destination`, and finds the
+ * tarball of every publishable package in it.
  *
- * @returns {Promise<{ tarball: string, files: string[], size: number }>}
+ * @returns {Promise<{ pkg: object, tarball: string, size: number }[]>}
  */
-export async function packPackage(pkg, destination) {
+export async function packWorkspaces(recipe, packages, destination) {
   await mkdir(destination, { recursive: true });
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination], {
-    cwd: pkg.dir,
+  await run('npm', [...withPackagesDir(recipe.pack, recipe.packagesDir, destination)], { cwd: ROOT });
+  return packages.map((pkg) => {
+    // npm's tarball name: the scope's @ dropped and its slash turned into a dash.
+    const tarball = path.join(
+      destination,
+      `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.version}.tgz`,
+    );
+    if (!existsSync(tarball)) throw new Error(`\`npm ${recipe.pack.join(' ')}\` wrote no ${tarball}`);
+    return { pkg, tarball, size: statSync(tarball).size };
   });
-  const [report] = JSON.parse(stdout);
-  if (!report?.filename) throw new Error(`npm pack printed no tarball name for ${pkg.name}:\n${stdout}`);
-  return {
-    tarball: path.join(destination, report.filename),
-    files: report.files.map((file) => file.path),
-    size: report.size,
-  };
 }

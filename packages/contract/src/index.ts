@@ -1,9 +1,4 @@
-/**
- * The single source of truth shared by the Company Data SDK and mock server: zod schemas and types
- * for every object of the API, the endpoint table, error shapes and the OpenAPI document.
- *
- * @packageDocumentation
- */
+// The public API of @company-data/contract; its README heads the package's page on the docs site.
 export * from './endpoints.js';
 export * from './openapi.js';
 export * from './paths.js';

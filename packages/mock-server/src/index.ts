@@ -1,10 +1,4 @@
-/**
- * Stateful, spec-exact in-memory reference server for the Company Data API: generated or fixture
- * data, every endpoint and rule of the spec, a controllable clock and test controls, reachable
- * in-process (undici dispatcher, msw handlers) or over a real node:http listener.
- *
- * @packageDocumentation
- */
+// The public API of @company-data/mock-server; its README heads the package's page on the docs site.
 export { ADMIN_PREFIX } from './admin/prefix.js';
 export type { ServerSummary } from './admin/summary.js';
 export {

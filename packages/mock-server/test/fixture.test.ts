@@ -351,7 +351,7 @@ describe('fixtures', () => {
 
   it('loads the example fixture of docs/fixtures.md', () => {
     const docs = readFileSync(new URL('../../../docs/fixtures.md', import.meta.url), 'utf8');
-    const example = /## The format\n\n```json\n([\s\S]*?)\n```/.exec(docs)?.[1];
+    const example = /## The format\n\n(?:.*\n\n)?```json\n([\s\S]*?)\n```/.exec(docs)?.[1];
     const server = createMockServer({ fixture: JSON.parse(example ?? 'null') });
     expect(server.apiKeys().find((key) => key.prefix === 'svc_live_slo')?.throttle).toEqual({
       limit: 2,

@@ -1,17 +1,4 @@
-/**
- * Typed Node.js client for the Company Data API: resources, auto-pagination, 429-aware retries with one
- * rate gate per client, typed errors and the two inbound webhooks.
- *
- * @example
- * ```ts
- * import { CompanyData, NotFoundError } from '@company-data/sdk';
- *
- * const client = new CompanyData({ apiKey: process.env.COMPANY_DATA_API_KEY, baseURL: 'https://api.example.com/v1' });
- * for await (const user of client.users.list({ is_active: true })) console.log(user.email);
- * ```
- *
- * @packageDocumentation
- */
+// The public API of @company-data/sdk; its README heads the package's page on the docs site.
 export type {
   AudienceMember,
   AudienceMemberInput,

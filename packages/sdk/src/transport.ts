@@ -33,7 +33,11 @@ export type FetchLike = (
   init: { method: string; headers: Record<string, string>; body: string | null; signal: AbortSignal },
 ) => Promise<{
   status: number;
-  headers: { forEach(callback: (value: string, name: string) => void): void };
+  headers: {
+    /** Calls `callback` once per response header. */
+    forEach(callback: (value: string, name: string) => void): void;
+  };
+  /** Reads the whole body as text. */
   text(): Promise<string>;
 }>;
 

@@ -1,0 +1,45 @@
+// Reads what the docs' checks need out of markdown: the fenced code blocks (with the file each one is saved
+// as), the lines of shell blocks, and the front matter.
+
+/**
+ * Every fenced code block that starts at the beginning of a line, in order.
+ *
+ * A block is a file when the line before it ends with its name in backticks and a colon, as in "Save this
+ * as `first-calls.ts`:"; `fileName` is then that name.
+ *
+ * @returns {{ lang: string, code: string, line: number, fileName: string | undefined }[]} `line` is the
+ *   1-based line of the opening fence.
+ */
+export function codeBlocks(text) {
+  return [...text.matchAll(/^```(\S*)[^\n]*\n([\s\S]*?)^```[ \t]*$/gm)].map((match) => {
+    const before = text.slice(0, match.index);
+    const previous = before.trimEnd();
+    const lineBefore = previous.slice(previous.lastIndexOf('\n') + 1);
+    return {
+      lang: match[1],
+      code: match[2],
+      line: before.split('\n').length,
+      fileName: /`([\w.-]+)`:$/.exec(lineBefore)?.[1],
+    };
+  });
+}
+
+/** The commands of a shell block: one a line, without comments and blank lines. */
+export function shellCommands(block) {
+  return block.code
+    .split('\n')
+    .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
+    .filter(Boolean);
+}
+
+/** The `key: value` pairs of a document's YAML front matter (flat, as typedoc's documents use it). */
+export function frontMatter(text) {
+  const match = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  return Object.fromEntries(
+    (match?.[1] ?? '')
+      .split('\n')
+      .map((line) => /^(\w+):\s*(.*)$/.exec(line))
+      .filter(Boolean)
+      .map(([, key, value]) => [key, value.trim()]),
+  );
+}
