@@ -20,6 +20,7 @@ import { inPairs } from './packaging/process.mjs';
 import { installRecipe } from './packaging/recipe.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
+import { checkWithoutMsw } from './packaging/without-msw.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
 
 const GROUPS = ['lint', 'contents', 'consumer', 'release'];
@@ -183,6 +184,7 @@ async function checkConsumer(recipe, packed, guides) {
     return `${plan.files.size} files from ${guides.length} guides, ${runs} runs against a started mock server`;
   });
   for (const line of guideLines) console.log(`      ${line}`);
+  await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
 }
 
 async function checkReleaseFlow(packages) {

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMockServer, type MockServer, startMockServer } from '@company-data/mock-server';
+import { mswHandlers } from '@company-data/mock-server/msw';
 import { serveIpc } from './children.js';
 import { type ProfileSummary, startProfile } from './profile.js';
 
@@ -86,7 +87,7 @@ async function startNaiveMsw(options: StartArgs['mockOptions']): Promise<Started
   const { getResponse } = await import('msw');
   const begin = performance.now();
   const inProcess = createMockServer(options);
-  const handlers = inProcess.handlers();
+  const handlers = mswHandlers(inProcess);
   const buildMs = performance.now() - begin;
   const port = await listen(async (req, res) => {
     try {

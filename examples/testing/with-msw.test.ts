@@ -3,6 +3,7 @@
 // sends through undici, which msw does not intercept: give the SDK `dispatcher: mock.dispatcher`, as in
 // my-app.test.ts. Both can share one mock, and its state.)
 import { createMockServer } from '@company-data/mock-server';
+import { mswHandlers } from '@company-data/mock-server/msw';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 it('forwards a lead, and a repeat within 15 minutes joins the same conversation', async () => {
-  msw.use(...mock.handlers());
+  msw.use(...mswHandlers(mock));
   await expect(forwardLead(leadWebhook, '(415) 555-0100', 'Grace Hopper')).resolves.toBe(true);
   mock.clock.advance(10 * 60 * 1000);
   await expect(forwardLead(leadWebhook, '415-555-0100', 'Grace Hopper')).resolves.toBe(true);
@@ -35,7 +36,7 @@ it('forwards a lead, and a repeat within 15 minutes joins the same conversation'
 });
 
 it('reports a lead the API refused', async () => {
-  msw.use(...mock.handlers());
+  msw.use(...mswHandlers(mock));
   const deleted = `${mock.apiRoot}/messaging-agent/webhook/${mock.tokens.deletedLead}/`;
   await expect(forwardLead(deleted, '415-555-0100', 'Grace Hopper')).resolves.toBe(false);
   expect(mock.journal().map((entry) => entry.status)).toEqual([404]);
@@ -44,7 +45,7 @@ it('reports a lead the API refused', async () => {
 it('lets your own handlers override the mock for one test', async () => {
   msw.use(
     http.post(leadWebhook, () => HttpResponse.json({ error: 'Overloaded' }, { status: 503 })),
-    ...mock.handlers(),
+    ...mswHandlers(mock),
   );
   await expect(forwardLead(leadWebhook, '415-555-0100', 'Grace Hopper')).resolves.toBe(false);
   expect(mock.leads()).toEqual([]);

@@ -2,7 +2,8 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    // msw.ts is the optional msw adapter (`@company-data/mock-server/msw`): msw stays external, a peer.
+    entry: ['src/index.ts', 'src/msw.ts'],
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

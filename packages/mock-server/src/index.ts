@@ -1,4 +1,9 @@
-// The public API of @company-data/mock-server; its README heads the package's page on the docs site.
+/**
+ * The mock server: create it in-process, start it on a port, control it from tests. Its msw handlers are
+ * in `@company-data/mock-server/msw`.
+ *
+ * @module @company-data/mock-server
+ */
 export { ADMIN_PREFIX } from './admin/prefix.js';
 export type { ServerSummary } from './admin/summary.js';
 export {
@@ -9,6 +14,7 @@ export {
   type TimeInput,
   toEpochMs,
 } from './clock.js';
+export type { AbortSource, EngineResult } from './engine/engine.js';
 export type { FaultSpec } from './engine/faults.js';
 export type { JournalEntry, JournalFault } from './engine/journal.js';
 export { OPENAPI_PATH } from './engine/openapi.js';

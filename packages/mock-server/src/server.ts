@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type AudienceMember, baseUrlOf } from '@company-data/contract';
-import type { RequestHandler } from 'msw';
 import type { Dispatcher } from 'undici';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
 import { listen } from './adapters/listener.js';
-import { createHandlers } from './adapters/msw.js';
 import { createAdminApi } from './admin/api.js';
 import { MockClock } from './clock.js';
 import type { AbortSource, EngineResult } from './engine/engine.js';
@@ -61,13 +59,23 @@ export interface MockServer {
   readonly clock: MockClock;
   /** An undici dispatcher answering in-process (URLs must use this server's origin). */
   readonly dispatcher: Dispatcher;
+  /** Largest accepted request body in bytes; adapters answer larger ones 413. */
+  readonly maxBodyBytes: number;
   /**
-   * msw request handlers for your own `setupServer`, answering this server's origin with the same
-   * behaviour and state.
+   * Answers one request, transport-free: the entry point every way in (the dispatcher, the listener,
+   * `mswHandlers`) is a thin adapter over, and the one to build your own adapter on. Applies armed
+   * faults, journals the request and reports it to `onRequest`.
    *
-   * @returns the handlers, to spread into `setupServer(...)` next to your own.
+   * @param request - the request, its body already read.
+   * @param abort - lets an injected delay end early when the client gives up.
+   * @returns the response to write, or `{ drop: true }` to drop the connection.
+   * @example
+   * ```ts
+   * const result = await server.handle({ method: 'GET', path: '/v1/teams/', search: '', headers: { authorization: `Bearer ${server.keys.valid}` } });
+   * if (!result.drop) console.log(result.response.status, JSON.parse(result.response.body));
+   * ```
    */
-  handlers(): RequestHandler[];
+  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
   /** Back to the initial data, keys, quotas and clock (its initial time, running or frozen); no faults, empty journal. */
   reset(): void;
   /**
@@ -215,7 +223,7 @@ class MockServerImpl implements MockServer {
   readonly adminToken: string;
   readonly #options: MockServerOptions;
   #source: DataSource;
-  readonly #maxBodyBytes: number;
+  readonly maxBodyBytes: number;
   readonly #throttle: Throttle;
   readonly #faults = new FaultQueue();
   readonly #journal: Journal;
@@ -235,8 +243,8 @@ class MockServerImpl implements MockServer {
       sizes: resolveSizes(options.sizes),
       fixture: options.fixture === undefined ? undefined : parseFixture(options.fixture),
     };
-    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    if (!Number.isInteger(this.#maxBodyBytes) || this.#maxBodyBytes < 0)
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (!Number.isInteger(this.maxBodyBytes) || this.maxBodyBytes < 0)
       throw new RangeError('maxBodyBytes must be an integer ≥ 0');
     this.clock = new MockClock(options.now, { mode: options.clock });
     this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
@@ -253,20 +261,20 @@ class MockServerImpl implements MockServer {
       throttle: this.#throttle,
       faults: this.#faults,
       journal: this.#journal,
-      maxBodyBytes: this.#maxBodyBytes,
+      maxBodyBytes: this.maxBodyBytes,
       takeLeadFailure: () => {
         if (this.#leadFailures === 0) return false;
         this.#leadFailures--;
         return true;
       },
-      admin: createAdminApi(this, this.#maxBodyBytes),
+      admin: createAdminApi(this, this.maxBodyBytes),
       openApi: () => this.#openApiResponse(),
       onRequest: options.onRequest,
     });
   }
 
   async listen(port: number, host: string): Promise<void> {
-    const listener = await listen(this.#engine, { port, host, maxBodyBytes: this.#maxBodyBytes });
+    const listener = await listen(this.#engine, { port, host, maxBodyBytes: this.maxBodyBytes });
     this.#origin = listener.origin;
     this.#close = () => listener.close();
   }
@@ -310,15 +318,10 @@ class MockServerImpl implements MockServer {
   }
 
   get dispatcher(): Dispatcher {
-    this.#dispatcher ??= createInProcessDispatcher(this.#engine, this.#originOrThrow, this.#maxBodyBytes);
+    this.#dispatcher ??= createInProcessDispatcher(this.#engine, this.#originOrThrow, this.maxBodyBytes);
     return this.#dispatcher;
   }
 
-  handlers(): RequestHandler[] {
-    return createHandlers(this, this.#maxBodyBytes);
-  }
-
-  /** The transport-free entry point, for adapters. */
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
     return this.#engine.handle(request, abort);
   }

@@ -2,6 +2,7 @@ import { getResponse, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../src/index.js';
+import { mswHandlers } from '../src/msw.js';
 import { describeBehaviour } from './support/behaviour.js';
 import { fetchSend } from './support/send.js';
 
@@ -12,7 +13,7 @@ afterAll(() => msw.close());
 
 describeBehaviour('msw handlers in setupServer, global fetch', async (options) => {
   const server = createMockServer(options);
-  msw.resetHandlers(...server.handlers());
+  msw.resetHandlers(...mswHandlers(server));
   return { server, send: fetchSend(server), close: () => server.close() };
 });
 
@@ -25,7 +26,7 @@ describe('msw handlers', () => {
       headers: { authorization: `Bearer ${server.keys.valid}` },
       signal: controller.signal,
     });
-    const answer = getResponse(server.handlers(), request);
+    const answer = getResponse(mswHandlers(server), request);
     controller.abort(new Error('client gave up'));
     // A network-error response, not an exception msw would report as an unhandled handler failure.
     expect((await answer)?.type).toBe('error');
@@ -36,7 +37,7 @@ describe('msw handlers', () => {
     const server = createMockServer();
     msw.resetHandlers(
       http.get(`${server.baseURL}/teams/`, () => HttpResponse.json({ overridden: true })),
-      ...server.handlers(),
+      ...mswHandlers(server),
     );
     const teams = await fetch(`${server.baseURL}/teams/`, {
       headers: { authorization: `Bearer ${server.keys.valid}` },

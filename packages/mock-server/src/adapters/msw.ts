@@ -1,25 +1,18 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
-import type { AbortSource, EngineResult } from '../engine/engine.js';
-import type { MockRequest } from '../engine/types.js';
+import type { MockServer } from '../server.js';
 import { BodyCollector } from './body-limit.js';
 
 /** What the msw adapter needs from a server. */
-export interface MswTarget {
-  /** The origin to intercept. */
-  readonly apiRoot: string;
-  /** The transport-free entry point. */
-  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
-}
+export type MswTarget = Pick<MockServer, 'apiRoot' | 'maxBodyBytes' | 'handle'>;
 
 /**
  * msw request handlers for a user's own `setupServer`/`setupWorker`: one catch-all handler for the
  * server's origin, answering through the same engine as the listener and the dispatcher.
  *
  * @param target - the server.
- * @param maxBodyBytes - request bodies above this are answered 413.
  * @returns the handlers, composable with the user's own.
  */
-export function createHandlers(target: MswTarget, maxBodyBytes: number): RequestHandler[] {
+export function createHandlers(target: MswTarget): RequestHandler[] {
   const prefix = `${target.apiRoot}/`;
   return [
     // A predicate rather than a path pattern: msw's pattern matching throws (500) on malformed
@@ -28,7 +21,7 @@ export function createHandlers(target: MswTarget, maxBodyBytes: number): Request
       ({ request }) => request.url.startsWith(prefix),
       async ({ request }) => {
         const url = new URL(request.url);
-        const collector = new BodyCollector(maxBodyBytes);
+        const collector = new BodyCollector(target.maxBodyBytes);
         if (request.body) {
           const reader = request.body.getReader();
           for (;;) {

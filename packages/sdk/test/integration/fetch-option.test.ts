@@ -1,4 +1,5 @@
 import { createMockServer, type MockServer } from '@company-data/mock-server';
+import { mswHandlers } from '@company-data/mock-server/msw';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ describe('the fetch option, through msw setupServer and the mock server handlers
   let client: CompanyData;
   beforeEach(() => {
     mock = createMockServer();
-    msw.resetHandlers(...mock.handlers());
+    msw.resetHandlers(...mswHandlers(mock));
     const time = mockTime(mock);
     client = new CompanyData({
       apiKey: mock.keys.valid,
