@@ -25,6 +25,8 @@ export interface CliIo {
   readonly signal?: AbortSignal | undefined;
   /** How the SDK waits (tests move a mock server's clock instead). */
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
+  /** The current time in epoch ms, on the clock of `sleep`. */
+  readonly now?: (() => number) | undefined;
 }
 
 /** Exit codes. */
@@ -51,7 +53,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stdout.write(`${CLI_VERSION}\n`);
       return EXIT.ok;
     }
-    const connection = { ...resolveConnection(request.options, io.env), sleep: io.sleep, signal: io.signal };
+    const connection = {
+      ...resolveConnection(request.options, io.env),
+      sleep: io.sleep,
+      now: io.now,
+      signal: io.signal,
+    };
     if (request.command === 'snapshot') {
       const output = resolve(io.cwd, request.options.output);
       const result = await snapshot({ ...request.options, ...connection, output, progress: io.stderr });

@@ -73,12 +73,17 @@ export class Pseudonyms {
   }
 
   /**
-   * Placeholder words standing in for free text: at least as many as the text has, drawn from the text
-   * itself (so the same text always gets the same words).
+   * Placeholder words standing in for free text: as many as asked (default: as many as the text has),
+   * derived from the text itself (so the same text always gets the same words), never a real name.
    */
   words(text: string, count = wordCount(text)): string[] {
     this.#reseed('text', text, 0);
-    return Array.from({ length: count }, () => this.#faker.lorem.word());
+    return Array.from({ length: count }, () => {
+      // A placeholder word may happen to be someone's name ("Victoria"): draw again.
+      let word = this.#faker.lorem.word();
+      while (this.#forbidden.has(word)) word = this.#faker.lorem.word();
+      return word;
+    });
   }
 
   /** Free text replaced by as many placeholder words, keeping a leading capital and the final stop. */
