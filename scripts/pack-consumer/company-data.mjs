@@ -12,7 +12,8 @@ import * as cli from '@company-data/cli';
 import { createMockServer, startMockServer } from '@company-data/mock-server';
 
 const report = (line) => console.log(`company-data: ${line}`);
-const bin = process.platform === 'win32' ? 'node_modules/.bin/company-data.cmd' : 'node_modules/.bin/company-data';
+const bin =
+  process.platform === 'win32' ? 'node_modules/.bin/company-data.cmd' : 'node_modules/.bin/company-data';
 const run = promisify(execFile);
 
 assert.equal(typeof cli.snapshot, 'function');
@@ -24,7 +25,11 @@ report('ok the library loads from ESM and CJS; the SDK depends on the contract, 
 const server = await startMockServer({ port: 0 });
 const dir = mkdtempSync(join(tmpdir(), 'company-data-consumer-'));
 try {
-  const env = { ...process.env, COMPANY_DATA_BASE_URL: server.baseURL, COMPANY_DATA_API_KEY: server.keys.valid };
+  const env = {
+    ...process.env,
+    COMPANY_DATA_BASE_URL: server.baseURL,
+    COMPANY_DATA_API_KEY: server.keys.valid,
+  };
   const verified = await run(bin, ['verify'], { env });
   assert.match(verified.stdout, /the server matches the contract/);
   report('ok company-data verify passed against the mock server');

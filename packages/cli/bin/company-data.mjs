@@ -1,19 +1,12 @@
 #!/usr/bin/env node
-// The `company-data` command. A published package runs its built CLI. Inside the repository before
-// `npm run build` there is no dist yet, so the TypeScript source runs through tsx instead.
-import { spawn } from 'node:child_process';
+// The `company-data` command: the built CLI. Inside the repository it exists once `npm run build` has run (the
+// tests run the TypeScript source directly).
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 const built = new URL('../dist/cli.js', import.meta.url);
 if (existsSync(built)) {
   await import(built.href);
 } else {
-  const source = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
-  const args = ['--conditions=@company-data/source', '--import', 'tsx', source, ...process.argv.slice(2)];
-  const child = spawn(process.execPath, args, { stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => {
-    process.exitCode = code ?? (signal ? 1 : 0);
-  });
+  process.stderr.write('company-data: not built yet. In the repository, run `npm run build` first.\n');
+  process.exitCode = 1;
 }

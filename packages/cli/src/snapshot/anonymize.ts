@@ -1,14 +1,4 @@
-import {
-  Call,
-  CallTranscriptSegment,
-  CustomField,
-  RecordingDetail,
-  RecordingTranscriptSegment,
-  Team,
-  TranscriptWord,
-  User,
-  UserRef,
-} from '@company-data/contract';
+import * as contract from '@company-data/contract';
 import type { z } from 'zod';
 import { matchCase, Pseudonyms } from './pseudonyms.js';
 import type { CallWithTranscript, RecordingWithTranscript, SnapshotRecords } from './records.js';
@@ -55,16 +45,16 @@ export function anonymize(records: SnapshotRecords, seed: string): AnonymizeResu
     }
     return kept as { [Key in keyof Shape]: z.output<Shape[Key]> };
   };
-  const userRef = (ref: UserRef, where: string): UserRef => ({
-    ...known(UserRef, `${where}.user`, ref),
+  const userRef = (ref: contract.UserRef, where: string): contract.UserRef => ({
+    ...known(contract.UserRef, `${where}.user`, ref),
     id: pseudonyms.id(ref.id),
     full_name: pseudonyms.person(ref.full_name).full,
   });
 
-  const users = records.users.map((user): User => {
+  const users = records.users.map((user): contract.User => {
     const person = pseudonyms.person(user.full_name);
     return {
-      ...known(User, 'users', user),
+      ...known(contract.User, 'users', user),
       id: pseudonyms.id(user.id),
       email: pseudonyms.email(user.email, person),
       first_name: person.first,
@@ -73,8 +63,8 @@ export function anonymize(records: SnapshotRecords, seed: string): AnonymizeResu
     };
   });
   const teams = records.teams.map(
-    (team): Team => ({
-      ...known(Team, 'teams', team),
+    (team): contract.Team => ({
+      ...known(contract.Team, 'teams', team),
       id: pseudonyms.id(team.id),
       name: pseudonyms.text(team.name),
       description: pseudonyms.text(team.description),
@@ -82,12 +72,12 @@ export function anonymize(records: SnapshotRecords, seed: string): AnonymizeResu
   );
   const recordings = records.recordings.map(
     ({ transcript, ...recording }): RecordingWithTranscript => ({
-      ...known(RecordingDetail, 'recordings', recording),
+      ...known(contract.RecordingDetail, 'recordings', recording),
       id: pseudonyms.id(recording.id),
       name: pseudonyms.text(recording.name),
       user: userRef(recording.user, 'recordings'),
       custom_fields: recording.custom_fields.map((field) => ({
-        ...known(CustomField, 'recordings.custom_fields', field),
+        ...known(contract.CustomField, 'recordings.custom_fields', field),
         value:
           typeof field.value === 'string' && field.value_type !== 'single_select'
             ? pseudonyms.text(field.value)
@@ -99,10 +89,10 @@ export function anonymize(records: SnapshotRecords, seed: string): AnonymizeResu
         const tokens = segment.text.split(/\s+/).filter((token) => token !== '');
         const words = pseudonyms.words(segment.text, Math.max(segment.words.length, tokens.length));
         return {
-          ...known(RecordingTranscriptSegment, 'recordings.transcript', segment),
+          ...known(contract.RecordingTranscriptSegment, 'recordings.transcript', segment),
           text: tokens.map((token, index) => matchCase(token, words[index] as string)).join(' '),
           words: segment.words.map((word, index) => ({
-            ...known(TranscriptWord, 'recordings.transcript.words', word),
+            ...known(contract.TranscriptWord, 'recordings.transcript.words', word),
             text: matchCase(word.text, words[index] as string),
           })),
         };
@@ -111,13 +101,13 @@ export function anonymize(records: SnapshotRecords, seed: string): AnonymizeResu
   );
   const calls = records.calls.map(
     ({ transcript, ...call }): CallWithTranscript => ({
-      ...known(Call, 'calls', call),
+      ...known(contract.Call, 'calls', call),
       id: pseudonyms.id(call.id),
       summary: pseudonyms.text(call.summary),
       excuse_reason: call.excuse_reason === null ? null : pseudonyms.text(call.excuse_reason),
       user: userRef(call.user, 'calls'),
       transcript: transcript.map((segment) => ({
-        ...known(CallTranscriptSegment, 'calls.transcript', segment),
+        ...known(contract.CallTranscriptSegment, 'calls.transcript', segment),
         text: pseudonyms.text(segment.text),
       })),
     }),

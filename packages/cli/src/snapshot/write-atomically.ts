@@ -1,7 +1,7 @@
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-const TEMP = /^\.(.+)\.(\d+)\.snapshot-tmp$/;
+const TEMP = /^\.(.+)\.\d+\.snapshot-tmp$/;
 
 /** The temporary file of `path` for this process: hidden, beside it, named after it and the pid. */
 function tempPath(path: string): string {
@@ -33,23 +33,12 @@ export async function writeAtomically(path: string, text: string): Promise<void>
 }
 
 /**
- * Removes what an earlier run killed during its final write left behind: temporary files of `path` whose
- * process is gone. Those of a run still going are left alone.
+ * Removes what an earlier run killed during its final write left behind: the temporary files of `path`.
+ * (Two snapshots to one file at the same time are not supported: they would share a checkpoint too.)
  */
 export async function removeStaleTempFiles(path: string): Promise<void> {
   const names = await readdir(dirname(path)).catch(() => [] as string[]);
   for (const name of names) {
-    const match = TEMP.exec(name);
-    if (match?.[1] === basename(path) && !isRunning(Number(match[2])))
-      await rm(join(dirname(path), name), { force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (TEMP.exec(name)?.[1] === basename(path)) await rm(join(dirname(path), name), { force: true });
   }
 }

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import type { MockServer } from '@company-data/mock-server';
 import { runCli } from '../../src/cli/run.js';
@@ -59,18 +61,15 @@ export function spawnCli(argv: readonly string[], options: { env: Record<string,
 }
 
 /** Runs the command in a child process to its end. */
-export function runChild(
+export async function runChild(
   argv: readonly string[],
   options: { env: Record<string, string | undefined> },
 ): Promise<Ran> {
   const child = spawnCli(argv, options);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  const [stdout, stderr, [code]] = await Promise.all([
+    text(child.stdout),
+    text(child.stderr),
+    once(child, 'close'),
+  ]);
+  return { code: code as number | null, stdout, stderr };
 }
