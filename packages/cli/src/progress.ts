@@ -44,13 +44,13 @@ export class Progress {
     else this.update(0);
   }
 
-  /** Moves the bar to `done` steps; `note` shows beside it in a terminal (e.g. a rate-limit wait). */
-  update(done: number, note = ''): void {
+  /** Moves the bar to `done` steps. */
+  update(done: number): void {
     const bar = this.#bar;
     if (bar === undefined) return;
     if (this.#stream.isTTY) {
       bar.tty ??= this.#newBar(done);
-      bar.tty.update(done, { label: bar.label, note });
+      bar.tty.update(done, { label: bar.label });
       return;
     }
     const step = bar.total === 0 ? LOG_STEPS : Math.floor((done / bar.total) * LOG_STEPS);
@@ -70,14 +70,14 @@ export class Progress {
     const bar = new SingleBar(
       {
         stream: this.#stream as NodeJS.WritableStream,
-        format: `${this.#prefix}: {label} [{bar}] {value}/{total} {percentage}% | eta {eta_formatted} {note}`,
+        format: `${this.#prefix}: {label} [{bar}] {value}/{total} {percentage}% | eta {eta_formatted}`,
         hideCursor: false,
         gracefulExit: false,
         linewrap: false,
       },
       Presets.legacy,
     );
-    bar.start(this.#bar?.total ?? 0, value, { label: this.#bar?.label ?? '', note: '' });
+    bar.start(this.#bar?.total ?? 0, value, { label: this.#bar?.label ?? '' });
     return bar;
   }
 }

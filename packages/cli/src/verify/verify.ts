@@ -1,5 +1,10 @@
 import { ORDERINGS } from '@company-data/contract';
-import { AuthenticationError, CompanyDataError, PermissionDeniedError } from '@company-data/sdk';
+import {
+  AuthenticationError,
+  type CompanyData,
+  CompanyDataError,
+  PermissionDeniedError,
+} from '@company-data/sdk';
 import { type ConnectionOptions, createClient, resolveConnection } from '../connection.js';
 import { UsageError } from '../errors.js';
 import { ExchangeLog } from '../exchanges.js';
@@ -158,7 +163,7 @@ export async function verify(options: VerifyOptions = {}): Promise<VerifyReport>
 }
 
 /** One request first: a refused key or an unreachable server means nothing can be checked. */
-async function checkReachable(client: Awaited<ReturnType<typeof createClient>>): Promise<void> {
+async function checkReachable(client: CompanyData): Promise<void> {
   try {
     await client.users.list({ page_size: 1 });
   } catch (error) {
