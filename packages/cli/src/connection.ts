@@ -5,6 +5,11 @@ import type { ExchangeLog } from './exchanges.js';
 /**
  * Where the API is and how to authenticate: the same as the SDK's own options, and the same environment
  * variables when left out.
+ *
+ * @example
+ * ```ts
+ * const staging: ConnectionOptions = { baseURL: 'https://staging.example.com/v1', apiKey: process.env.STAGING_KEY };
+ * ```
  */
 export interface ConnectionOptions {
   /** The API key. Default: `process.env.COMPANY_DATA_API_KEY`. */

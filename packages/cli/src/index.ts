@@ -20,6 +20,6 @@ export { UsageError } from './errors.js';
 export type { ProgressStream } from './progress.js';
 export { PLACEHOLDER_KEYS } from './snapshot/placeholder-keys.js';
 export { type SnapshotOptions, type SnapshotResult, snapshot } from './snapshot/snapshot.js';
-export type { CheckName, CheckResult, Mismatch } from './verify/findings.js';
+export { CHECK_NAMES, type CheckName, type CheckResult, type Mismatch } from './verify/findings.js';
 export { type VerifyOptions, type VerifyReport, verify } from './verify/verify.js';
 export { CLI_VERSION } from './version.js';

@@ -1,7 +1,19 @@
 import { Presets, SingleBar } from 'cli-progress';
 
-/** Where progress goes: standard error, or anything like it (tests pass their own). */
+/**
+ * Where progress goes: standard error, or anything like it (tests pass their own).
+ *
+ * @example
+ * ```ts
+ * const progress: ProgressStream = process.stderr;
+ * ```
+ */
 export interface ProgressStream {
+  /**
+   * Writes text as it is.
+   *
+   * @param text - a line, or a redrawing of the bar.
+   */
   write(text: string): unknown;
   /** A terminal gets a bar redrawn in place; anything else (a CI log, a file) gets plain lines. */
   isTTY?: boolean | undefined;

@@ -1,4 +1,12 @@
-/** The checks of `verify`, in the order they are reported. */
+/**
+ * The checks of `verify`, in the order they are reported.
+ *
+ * @example
+ * ```ts
+ * const failedChecks = report.checks.filter((check) => check.status === 'fail').map((check) => check.name);
+ * console.log(CHECK_NAMES.filter((name) => !failedChecks.includes(name)));
+ * ```
+ */
 export const CHECK_NAMES = [
   'records',
   'pagination',
@@ -10,7 +18,14 @@ export const CHECK_NAMES = [
   'webhooks',
 ] as const;
 
-/** One check of `verify` (see the guide for what each means). */
+/**
+ * One check of `verify` (see the guide for what each means).
+ *
+ * @example
+ * ```ts
+ * const check: CheckName = 'pagination';
+ * ```
+ */
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 /**
