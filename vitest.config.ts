@@ -17,6 +17,7 @@ export default defineConfig({
         'packages/contract/src/**': { lines: 90 },
         'packages/sdk/src/**': { lines: 90 },
         'packages/mock-server/src/**': { lines: 90 },
+        'packages/cli/src/**': { lines: 90 },
       },
     },
   },

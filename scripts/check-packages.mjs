@@ -1,4 +1,4 @@
-// `npm run check:packages`: proves the three packages publish and install cleanly. Run after `npm run build`.
+// `npm run check:packages`: proves the packages publish and install cleanly. Run after `npm run build`.
 //
 //   node scripts/check-packages.mjs [--only=lint,contents,consumer,release] [--keep-temp]
 //

@@ -1,23 +1,5 @@
 import { defineConfig } from 'tsup';
+import { libraryWithCli } from '../../scripts/tsup-library-with-cli.js';
 
-export default defineConfig([
-  {
-    // msw.ts is the optional msw adapter (`@company-data/mock-server/msw`): msw stays external, a peer.
-    entry: ['src/index.ts', 'src/msw.ts'],
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
-    // Both configs build in parallel: the library's clean must spare the CLI's output.
-    clean: ['!cli.js', '!cli.js.map'],
-    target: 'node20',
-    tsconfig: '../../tsconfig.base.json',
-  },
-  {
-    // The `company-data-mock` command: one self-contained ESM file (it keeps its shebang).
-    entry: { cli: 'src/bin.ts' },
-    format: ['esm'],
-    sourcemap: true,
-    target: 'node20',
-    tsconfig: '../../tsconfig.base.json',
-  },
-]);
+// msw.ts is the optional msw adapter (`@company-data/mock-server/msw`): msw stays external, a peer.
+export default defineConfig(libraryWithCli(['src/index.ts', 'src/msw.ts']));

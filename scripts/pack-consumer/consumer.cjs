@@ -1,4 +1,4 @@
-// A user's plain CommonJS script, run from a fresh project where the three packed tarballs were installed by
+// A user's plain CommonJS script, run from a fresh project where the packed tarballs were installed by
 // name. It must not require anything from the repository: only what `npm install` put into node_modules.
 const contract = require('@company-data/contract');
 const mockServer = require('@company-data/mock-server');

@@ -1,4 +1,4 @@
-// A user's plain ESM script, run from a fresh project where the three packed tarballs were installed by name.
+// A user's plain ESM script, run from a fresh project where the packed tarballs were installed by name.
 // It must not import anything from the repository: only what `npm install` put into node_modules.
 import { createRequire } from 'node:module';
 import * as contract from '@company-data/contract';

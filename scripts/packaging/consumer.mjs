@@ -1,6 +1,7 @@
 // The packed-tarball consumer test: a fresh project outside the workspace, set up with the commands of Getting
 // started (the tarballs installed by their documented command), runs a plain ESM and a plain CJS script that
-// use the packages by name, and a script that runs the installed company-data-mock command over a real socket.
+// use the packages by name, a script that runs the installed company-data-mock command over a real socket, and
+// one that runs the installed company-data command.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { withPackagesDir } from './recipe.mjs';
 import { ROOT, readJson } from './workspace.mjs';
 
 const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
-const SCRIPTS = ['consumer.mjs', 'consumer.cjs', 'cli.mjs'];
+const SCRIPTS = ['consumer.mjs', 'consumer.cjs', 'cli.mjs', 'company-data.mjs'];
 // Copied beside the scripts, which share it.
 const SHARED = ['checks.cjs'];
 // Flags the check adds to every documented `npm install`: no audit or funding chatter, and cached registry

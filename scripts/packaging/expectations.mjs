@@ -9,4 +9,5 @@ export const EXTRA_FILES = {
   '@company-data/contract': ['openapi.json'],
   '@company-data/sdk': [],
   '@company-data/mock-server': ['bin/company-data-mock.mjs'],
+  '@company-data/cli': ['bin/company-data.mjs'],
 };

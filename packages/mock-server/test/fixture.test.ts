@@ -229,6 +229,16 @@ describe('fixtures', () => {
     expect(lead.status).toBe(404);
   });
 
+  it('ignores $schema and $comment, and refuses any other unknown top-level field', () => {
+    const noted = {
+      $schema: './fixture.schema.json',
+      $comment: 'Where the data came from',
+      companies: [{ name: 'A' }],
+    };
+    expect(createMockServer({ fixture: noted }).keys.valid).toMatch(/^svc_live_/);
+    expect(() => createMockServer({ fixture: { ...noted, $note: 'x' } as Fixture })).toThrow(FixtureError);
+  });
+
   it.each([
     ['a missing company list', {}, 'companies'],
     ['an empty company list', { companies: [] }, 'companies'],

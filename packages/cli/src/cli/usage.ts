@@ -1,0 +1,55 @@
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_CALLS,
+  DEFAULT_MAX_RECORDINGS,
+  MAX_CONCURRENCY,
+} from '../snapshot/options.js';
+
+/** The usage text of `company-data`. */
+export const USAGE = `Usage: company-data <command> [options]
+
+Tools for your own Company Data account.
+
+Commands
+  snapshot <file>          read your company through the API into a fixture that
+                           company-data-mock --fixture and createMockServer({ fixture }) load
+  verify                   check a live server against the contract (read-only unless you
+                           pass webhook tokens); exits 1 on any mismatch
+
+Connection (both commands)
+  --base-url <url>         the API's base URL, ending in /v1 (default $COMPANY_DATA_BASE_URL)
+  --api-key <key>          the API key (default $COMPANY_DATA_API_KEY; prefer the variable:
+                           flags show in the process list and the shell history)
+  --timeout <ms>           time limit of each request (default 60000)
+
+snapshot
+  --max-calls <n|all>      the newest calls to read (default ${DEFAULT_MAX_CALLS})
+  --max-recordings <n|all> the newest field recordings to read (default ${DEFAULT_MAX_RECORDINGS})
+  --since <time>           only calls and recordings created at or after it
+                           (2026-01-31 or 2026-01-31T09:00:00Z)
+  --concurrency <n>        requests in flight, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})
+  --anonymize              replace names, e-mails, ids and free text with stand-ins
+  --seed <text>            the secret stand-ins derive from: the same seed, the same file
+                           (default: random)
+  --company-name <name>    the company's name in the fixture (default Snapshot)
+  --fresh                  discard an interrupted snapshot instead of resuming it
+
+verify
+  --pages <n>              pages read from the head of each list, per ordering (default 3);
+                           the last page is read too
+  --page-size <n>          items per page, 1-100 (default 25)
+  --details <n>            records retrieved by id per resource (default 3)
+  --audience-webhook <token|url>
+                           also check the audience webhook: adds (or finds) one fictional
+                           member, company-data-verify@example.com
+  --lead-webhook <token|url>
+                           also check the lead webhook: submits one lead from the fictional
+                           number +12025550142
+  --json                   print the report as JSON
+
+  -v, --version            print the version and exit
+  -h, --help               show this help
+
+Exit codes: 0 done (verify: no mismatch), 1 failed (verify: a mismatch), 2 bad usage or
+configuration, 130 interrupted (a snapshot resumes when run again).
+`;

@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { text } from 'node:stream/consumers';
+import { fileURLToPath } from 'node:url';
+import type { MockServer } from '@company-data/mock-server';
+import { runCli } from '../../src/cli/run.js';
+
+/** What a run of `company-data` printed, and its exit code. */
+export interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment that points the command at a mock server with its valid key. */
+export function envFor(
+  mock: Pick<MockServer, 'baseURL' | 'keys'> | { baseURL: string; keys: { valid: string } },
+) {
+  return { COMPANY_DATA_BASE_URL: mock.baseURL, COMPANY_DATA_API_KEY: mock.keys.valid };
+}
+
+/**
+ * Runs `company-data` in this process (so coverage sees it) over a real socket. `clockOf` puts the SDK's
+ * waits on a mock server's clock: a 429's wait then takes no real time.
+ */
+export async function runInProcess(
+  argv: readonly string[],
+  options: {
+    env: Record<string, string | undefined>;
+    cwd: string;
+    tty?: boolean;
+    clockOf?: MockServer;
+    signal?: AbortSignal;
+  },
+): Promise<Ran> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text), isTTY: options.tty, columns: 100 },
+    env: options.env,
+    cwd: options.cwd,
+    signal: options.signal,
+    sleep: options.clockOf && (async (ms) => options.clockOf?.clock.advance(ms)),
+    now: options.clockOf && (() => options.clockOf?.clock.nowMs() ?? 0),
+  });
+  return { code, stdout, stderr };
+}
+
+const BIN = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
+// tsx is found from the package's directory, which is where the child runs; paths given to it are absolute.
+const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The command as a user runs it: a child process (from source, so no build is needed). */
+export function spawnCli(argv: readonly string[], options: { env: Record<string, string | undefined> }) {
+  return spawn(process.execPath, ['--conditions=@company-data/source', '--import', 'tsx', BIN, ...argv], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs the command in a child process to its end. */
+export async function runChild(
+  argv: readonly string[],
+  options: { env: Record<string, string | undefined> },
+): Promise<Ran> {
+  const child = spawnCli(argv, options);
+  const [stdout, stderr, [code]] = await Promise.all([
+    text(child.stdout),
+    text(child.stderr),
+    once(child, 'close'),
+  ]);
+  return { code: code as number | null, stdout, stderr };
+}

@@ -1,0 +1,4 @@
+import { defineConfig } from 'tsup';
+import { libraryWithCli } from '../../scripts/tsup-library-with-cli.js';
+
+export default defineConfig(libraryWithCli());
