@@ -34,7 +34,8 @@ export async function checkWithoutMsw(parentDir, packed) {
     '{ "name": "without-msw", "private": true, "type": "module" }\n',
   );
   await writeFile(path.join(projectDir, 'check.mjs'), SCRIPT);
-  const tarballs = packed.filter(({ pkg }) => pkg.name !== '@company-data/sdk').map(({ tarball }) => tarball);
+  const wanted = ['@company-data/contract', '@company-data/mock-server'];
+  const tarballs = packed.filter(({ pkg }) => wanted.includes(pkg.name)).map(({ tarball }) => tarball);
   const env = cleanEnv({ NODE_OPTIONS: '' });
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], {
     cwd: projectDir,
