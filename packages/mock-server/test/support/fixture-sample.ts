@@ -36,7 +36,7 @@ const call = (id: string, created_at: string, source: 'integration' | 'voice_age
 });
 
 // `nickname` is no field of the API: a record may carry fields the contract does not declare (yet), which the
-// mock serves as they are. Not an object literal in the fixture, so TypeScript's closed types let it through.
+// mock serves as they are. Spread into the fixture, so TypeScript's closed types let it through.
 const bob = {
   id: BOB,
   email: 'bob@fixture.example',
@@ -72,7 +72,7 @@ export function sampleFixture(): Fixture {
             permissions: ['ridealong_record'],
             created_at: '2025-01-02T00:00:00Z',
           },
-          bob,
+          { ...bob },
         ],
         teams: [
           { id: TEAM, name: 'Core', description: 'The core team.', created_at: '2025-01-01T00:00:00Z' },
