@@ -141,4 +141,22 @@ describe.each(targets)('client configuration ($name)', (target: Target) => {
     );
     expect(mock.journal()).toHaveLength(1);
   });
+
+  it('a call waiting for a rate-limit pause when the client closes fails with client_closed', async () => {
+    // The pause lasts until the client's closing ends it.
+    const { client } = clientFor(target, mock, {
+      sleep: (_ms, signal) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve())),
+    });
+    mock.injectFault({ path: '/v1/teams/', status: 429, headers: { 'Retry-After': '30' } });
+    const throttled = client.teams.list().then(undefined, (caught: unknown) => caught);
+    await vi.waitFor(() => expect(mock.journal()).toHaveLength(1));
+    await client.close();
+    const error = await throttled;
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toBe(
+      `The client is closed: close() was called before GET ${mock.baseURL}/teams/?page=1 could complete. Create a new CompanyData for more calls.`,
+    );
+    expect(mock.journal()).toHaveLength(1);
+  });
 });
