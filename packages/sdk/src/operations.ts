@@ -39,41 +39,56 @@ export function listOperation<Endpoint extends ListEndpoint>(
 ): PagePromise<ItemOf<Endpoint>> {
   type Item = ItemOf<Endpoint>;
   const given = (params ?? {}) as Record<string, unknown>;
+  let request: PageRequest;
+  try {
+    request = pageRequest(core, endpoint, given, options);
+  } catch (error) {
+    // Refused before sending: the first page, and so every use of the list, fails with this error.
+    request = () => Promise.reject(error);
+  }
   const parse = (exchange: Exchange) => {
     const { data, response } = core.parse(exchange);
     const body = data as { data: Item[]; pagination: Pagination };
     return { data: new Page(body.data, body.pagination, fetch), response };
   };
   const fetch: PageFetcher<Item> = async (page, signal) => parse(await request(page, signal));
-  let request: (page: number, signal: AbortSignal | undefined) => Promise<Exchange>;
-  let first: Promise<Exchange>;
-  try {
-    const method = methodName(endpoint);
-    const known = Object.keys(endpoint.query.shape);
-    checkOptions(ListOptionsSchema, options, method, belongsIn(known, 'a parameter', 'the first argument'));
-    parseInput(endpoint.query, given, {
-      noun: 'parameter',
-      of: method,
-      elsewhere: belongsIn(LIST_OPTIONS, 'an option', 'the second argument'),
-      escapeHatch:
-        'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
-    });
-    // Only what the caller gave goes on the wire (the server applies its own defaults), then the extras;
-    // the page changes from one request to the next.
-    const { page: _page, ...fixed } = given;
-    const fixedQuery = queryString({ ...fixed, ...refuseKnown(options.query, known, 'query', method) });
-    const base = `${core.base(endpoint)}${endpoint.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
-    request = (page, signal) => {
-      const url = `${base}page=${page}`;
-      return core.send({ endpoint, url, shownUrl: url }, { ...options, signal: signal ?? options.signal });
-    };
-    first = request(typeof given.page === 'number' ? given.page : 1, options.signal);
-  } catch (error) {
-    request = () => Promise.reject(error);
-    first = Promise.reject(error);
-  }
+  const first = request(typeof given.page === 'number' ? given.page : 1, options.signal);
   const ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
   return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger });
+}
+
+/** Sends the request of one page of a list. */
+type PageRequest = (page: number, signal: AbortSignal | undefined) => Promise<Exchange>;
+
+/**
+ * Checks a list's parameters and options, and builds the request of its pages: only what the caller gave
+ * goes on the wire (the server applies its own defaults), then the `query` extras, then the page.
+ *
+ * @throws ValidationError (ConfigurationError for options) when they are refused.
+ */
+function pageRequest(
+  core: Core,
+  endpoint: ListEndpoint,
+  given: Record<string, unknown>,
+  options: ListOptions,
+): PageRequest {
+  const method = methodName(endpoint);
+  const known = Object.keys(endpoint.query.shape);
+  checkOptions(ListOptionsSchema, options, method, belongsIn(known, 'a parameter', 'the first argument'));
+  parseInput(endpoint.query, given, {
+    noun: 'parameter',
+    of: method,
+    elsewhere: belongsIn(LIST_OPTIONS, 'an option', 'the second argument'),
+    escapeHatch:
+      'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
+  });
+  const { page: _page, ...fixed } = given;
+  const fixedQuery = queryString({ ...fixed, ...refuseKnown(options.query, known, 'query', method) });
+  const base = `${core.base(endpoint)}${endpoint.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
+  return (page, signal) => {
+    const url = `${base}page=${page}`;
+    return core.send({ endpoint, url, shownUrl: url }, { ...options, signal: signal ?? options.signal });
+  };
 }
 
 /** A query string of the given values (those not `undefined`), in order: `a=1&b=2`, or `''`. */
