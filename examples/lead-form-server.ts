@@ -85,7 +85,7 @@ function leadFrom(request: IncomingMessage, body: string): LeadInput {
   } else {
     fields = Object.fromEntries(new URLSearchParams(body));
   }
-  const lead: Record<string, string> = {};
+  const lead: Partial<Record<(typeof LEAD_FIELDS)[number] | 'page_url', string>> = {};
   for (const name of LEAD_FIELDS) {
     const value = fields[name];
     if (typeof value === 'string' && value.trim() !== '') lead[name] = value.trim();

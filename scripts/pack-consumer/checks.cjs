@@ -51,6 +51,8 @@ async function runChecks({ contract, mockServer, sdk, otherSdk, openapi, report 
     }
     await checkErrors(sdk, otherSdk, server);
     report('ok sdk errors (NotFoundError from either build, address and key from the environment)');
+    await checkNewcomerMistakes(sdk, server);
+    report('ok sdk refuses plain-JavaScript mistakes (a misspelt parameter, the API root as base URL)');
   } finally {
     await server.close();
   }
@@ -79,6 +81,29 @@ async function checkErrors(sdk, otherSdk, server) {
     await client.close();
     delete process.env.COMPANY_DATA_BASE_URL;
     delete process.env.COMPANY_DATA_API_KEY;
+  }
+}
+
+/** Without a compiler, a misspelt name must still be refused, saying how to fix it, and nothing sent. */
+async function checkNewcomerMistakes(sdk, server) {
+  assert.throws(
+    () => new sdk.CompanyData({ apiKey: server.keys.valid, baseURL: server.apiRoot }),
+    (error) => error instanceof sdk.ConfigurationError && error.message.endsWith(`use ${server.baseURL}`),
+  );
+  const client = new sdk.CompanyData({ apiKey: server.keys.valid, baseURL: server.baseURL });
+  const sent = server.journal().length;
+  try {
+    await assert.rejects(
+      client.calls.list({ souce: 'voice_agent' }),
+      (error) => error instanceof sdk.ValidationError && error.message.includes('did you mean `source`?'),
+    );
+    await assert.rejects(
+      client.users.list({}, { concurrency: 0 }),
+      (error) => error instanceof sdk.ValidationError && error.code === 'invalid_option',
+    );
+    assert.equal(server.journal().length, sent, 'a refused call sent a request');
+  } finally {
+    await client.close();
   }
 }
 

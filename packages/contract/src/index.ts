@@ -6,6 +6,7 @@ export * from './query.js';
 export * from './query-wire.js';
 export * from './schemas/envelopes.js';
 export * from './schemas/errors.js';
+export * from './schemas/open-object.js';
 export * from './schemas/primitives.js';
 export * from './schemas/resources.js';
 export * from './schemas/webhooks.js';

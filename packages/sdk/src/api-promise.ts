@@ -1,3 +1,4 @@
+import type { Exchange } from './core.js';
 import type { ResponseHeaders } from './errors.js';
 
 /** Status and headers of the response a result was read from. */
@@ -22,7 +23,7 @@ export interface WithResponse<T> {
 
 /**
  * What every SDK method returns: a promise of the parsed result (the request starts at once, like any
- * promise), plus `.withResponse()` for the status and headers.
+ * promise), plus `.withResponse()` for the status and headers, and `.asResponse()` for the raw response.
  *
  * @typeParam T - the parsed result.
  * @example
@@ -30,14 +31,22 @@ export interface WithResponse<T> {
  * const user = await client.users.retrieve(id);
  * const { data, response } = await client.users.retrieve(id).withResponse();
  * console.log(response.status, response.headers['content-type'], data.email);
+ * const raw = await client.users.retrieve(id).asResponse(); // a fetch Response, body unread
  * ```
  */
 export class APIPromise<T> implements PromiseLike<T> {
-  readonly #result: Promise<WithResponse<T>>;
+  readonly #exchange: Promise<Exchange>;
+  readonly #parse: (exchange: Exchange) => WithResponse<T>;
+  #parsed: Promise<WithResponse<T>> | undefined;
 
-  /** @param result - the pending result with its response. */
-  constructor(result: Promise<WithResponse<T>>) {
-    this.#result = result;
+  /**
+   * @param exchange - the call under way, resolved with its success response.
+   * @param parse - reads the result out of the response (only when asked for: `asResponse()` does not).
+   * @internal
+   */
+  constructor(exchange: Promise<Exchange>, parse: (exchange: Exchange) => WithResponse<T>) {
+    this.#exchange = exchange;
+    this.#parse = parse;
   }
 
   /**
@@ -47,7 +56,27 @@ export class APIPromise<T> implements PromiseLike<T> {
    * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
    */
   withResponse(): Promise<WithResponse<T>> {
-    return this.#result;
+    this.#parsed ??= this.#exchange.then(this.#parse);
+    return this.#parsed;
+  }
+
+  /**
+   * The raw success response, as `fetch` gives it: status, headers and the body, neither parsed nor
+   * checked against the schema (the body is already downloaded; read it with `.json()` or `.text()`).
+   * For a field the SDK does not know yet, or to store the API's exact bytes. Retries and rate-limit
+   * waits happen as for any call, and an error status still throws.
+   *
+   * @returns a WHATWG `Response`.
+   * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
+   * @example
+   * ```ts
+   * const response = await client.calls.list({ page_size: 100 }).asResponse();
+   * const body = await response.json(); // the first page, exactly as the server sent it
+   * ```
+   */
+  async asResponse(): Promise<Response> {
+    const { response } = await this.#exchange;
+    return new Response(response.body, { status: response.status, headers: response.headers });
   }
 
   /**
@@ -62,7 +91,9 @@ export class APIPromise<T> implements PromiseLike<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#result.then(({ data }) => data).then(onfulfilled, onrejected);
+    return this.withResponse()
+      .then(({ data }) => data)
+      .then(onfulfilled, onrejected);
   }
 
   /**

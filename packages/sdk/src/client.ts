@@ -1,8 +1,9 @@
-import { apiRootOf } from '@company-data/contract';
+import { readApiKey, readApiRoot, readBaseURL, readLogLevel } from './client-settings.js';
 import { Core } from './core.js';
-import { ConfigurationError } from './errors.js';
+import { parseInput, refuseUnknownKeys } from './input-check.js';
 import { createLogger } from './logger.js';
-import type { ClientOptions } from './options.js';
+import { ClientOptionsSchema, DERIVED_OPTIONS, FIXED_FOR_DERIVED, PER_REQUEST_ONLY } from './option-rules.js';
+import type { ClientOptions, DerivedClientOptions } from './options.js';
 import { RateGate } from './rate-gate.js';
 import { Audiences } from './resources/audiences.js';
 import { Calls } from './resources/calls.js';
@@ -16,9 +17,20 @@ import { SDK_VERSION } from './version.js';
 
 const DEFAULTS = { timeout: 60_000, maxRetries: 2, maxRetryWait: 120_000 } as const;
 
+/** What a client shares with the clients derived from it. */
+interface Shared {
+  readonly transport: Transport;
+  readonly gate: RateGate;
+}
+
+// How withOptions() hands the parent's pool and gate to the new client, out of sight of the public options.
+const SHARED = Symbol('shared with the parent client');
+type InheritingOptions = ClientOptions & { [SHARED]?: Shared };
+
 /**
  * The Company Data API client. One instance holds a keep-alive connection pool and one rate-limit gate
- * shared by all its calls; create it once and reuse it.
+ * shared by all its calls (and by the clients derived from it with `withOptions()`); create it once and
+ * reuse it.
  *
  * @example
  * ```ts
@@ -48,36 +60,41 @@ export class CompanyData {
   /** Where the lead webhook is posted: `apiRoot`, or `baseURL` without its trailing `/v1`. */
   readonly apiRoot: string | undefined;
 
-  readonly #core: Core;
-  readonly #transport: Transport;
+  /** The options a derived client starts from: these, with the key and addresses as resolved. */
+  readonly #options: ClientOptions;
+  readonly #shared: Shared;
 
   /**
    * Creates a client. Nothing is sent until the first call; a missing API key or base URL is reported by
    * the first call that needs it.
    *
    * @param options - see {@link ClientOptions}; all optional.
-   * @throws {@link ConfigurationError} with code `'invalid_option'` when `baseURL` or `apiRoot` is not a
-   * URL, or a number option is out of range.
+   * @throws {@link ConfigurationError} with code `'invalid_option'` for an unknown option (naming the
+   * closest known one), a value of the wrong type or out of range, a `baseURL` whose path does not end in
+   * `/v1` (naming the corrected URL), an `apiKey` starting with `Bearer `, or a `COMPANY_DATA_LOG` that
+   * names no log level.
    */
   constructor(options: ClientOptions = {}) {
-    const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(process.env.COMPANY_DATA_API_KEY);
-    this.baseURL = checkURL(
-      'baseURL',
-      nonEmpty(options.baseURL) ?? nonEmpty(process.env.COMPANY_DATA_BASE_URL),
-    );
-    this.apiRoot =
-      checkURL('apiRoot', nonEmpty(options.apiRoot)) ??
-      (this.baseURL === undefined ? undefined : apiRootOf(this.baseURL));
+    const inherited = (options as InheritingOptions)[SHARED];
+    const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
+    parseInput(ClientOptionsSchema, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
+    const apiKey = readApiKey(options.apiKey);
+    this.baseURL = readBaseURL(options.baseURL);
+    this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
+    this.#options = { ...options, apiKey, baseURL: this.baseURL, apiRoot: this.apiRoot };
     const sleep = options.sleep ?? realSleep;
     const now = options.now ?? Date.now;
-    this.#transport = new Transport(options.dispatcher, options.fetch);
-    this.#core = new Core({
+    this.#shared = inherited ?? {
+      transport: new Transport(options.dispatcher, options.fetch),
+      gate: new RateGate(sleep, now),
+    };
+    const core = new Core({
       apiKey,
       baseURL: this.baseURL,
       apiRoot: this.apiRoot,
-      timeout: checkNumber('timeout', options.timeout ?? DEFAULTS.timeout, 1),
-      maxRetries: checkNumber('maxRetries', options.maxRetries ?? DEFAULTS.maxRetries, 0),
-      maxRetryWait: checkNumber('maxRetryWait', options.maxRetryWait ?? DEFAULTS.maxRetryWait, 0),
+      timeout: options.timeout ?? DEFAULTS.timeout,
+      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+      maxRetryWait: options.maxRetryWait ?? DEFAULTS.maxRetryWait,
       defaultHeaders: options.defaultHeaders ?? {},
       userAgent: `company-data-sdk/${SDK_VERSION} node/${process.versions.node}`,
       validate: options.validate ?? true,
@@ -86,23 +103,56 @@ export class CompanyData {
       sleep,
       now,
       random: options.random ?? Math.random,
-      logger: createLogger(options.logger ?? console, options.logLevel ?? 'warn', () =>
+      logger: createLogger(options.logger ?? console, readLogLevel(options.logLevel), () =>
         apiKey ? [apiKey] : [],
       ),
-      transport: this.#transport,
-      gate: new RateGate(sleep, now),
+      ...this.#shared,
     });
-    this.users = new Users(this.#core);
-    this.teams = new Teams(this.#core);
-    this.recordings = new Recordings(this.#core);
-    this.calls = new Calls(this.#core);
-    this.audiences = new Audiences(this.#core);
-    this.leads = new Leads(this.#core);
+    this.users = new Users(core);
+    this.teams = new Teams(core);
+    this.recordings = new Recordings(core);
+    this.calls = new Calls(core);
+    this.audiences = new Audiences(core);
+    this.leads = new Leads(core);
+  }
+
+  /**
+   * A client with some options changed that shares this one's connection pool and rate gate: a 429 on
+   * either pauses both, and no sockets are added. For, say, interactive calls that should fail fast in an
+   * application whose batch jobs retry patiently. `defaultHeaders` are merged with this client's; the key,
+   * the addresses, the transport and the clock stay this client's. Closing either closes both.
+   *
+   * @param options - the options to change (see {@link DerivedClientOptions}).
+   * @returns the derived client.
+   * @throws {@link ConfigurationError} for an option that cannot change (it is shared with this client),
+   * an unknown one, or an invalid value.
+   * @example
+   * ```ts
+   * const interactive = client.withOptions({ timeout: 5_000, maxRetries: 0, defaultHeaders: { 'x-source': 'ui' } });
+   * const user = await interactive.users.retrieve(id);
+   * ```
+   */
+  withOptions(options: DerivedClientOptions = {}): CompanyData {
+    const changes = options ?? {};
+    refuseUnknownKeys(changes, DERIVED_OPTIONS, {
+      noun: 'option',
+      of: 'client.withOptions()',
+      elsewhere: { ...PER_REQUEST_ONLY, ...FIXED_FOR_DERIVED },
+    });
+    const parent = this.#options;
+    const derived: InheritingOptions = {
+      ...parent,
+      ...changes,
+      defaultHeaders: { ...parent.defaultHeaders, ...changes.defaultHeaders },
+      [SHARED]: this.#shared,
+    };
+    return new CompanyData(derived);
   }
 
   /**
    * Releases the connection pool (a `dispatcher` passed in options is left open) and ends any rate-limit
-   * pause. Later calls fail with a {@link ConnectionError}. Idempotent.
+   * pause, for this client and every client it shares them with (`withOptions()`). Later calls fail with a
+   * {@link ClientClosedError} (code `client_closed`), never a {@link ConnectionError}. Idempotent.
    *
    * @returns once the sockets are closed.
    * @example
@@ -115,25 +165,7 @@ export class CompanyData {
    * ```
    */
   async close(): Promise<void> {
-    this.#core.close();
-    await this.#transport.close();
+    this.#shared.gate.close();
+    await this.#shared.transport.close();
   }
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
-}
-
-function checkURL(name: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!URL.canParse(value)) throw new ConfigurationError('invalid_option', `${name} is not a URL.`);
-  return value.replace(/\/+$/, '');
-}
-
-function checkNumber(name: string, value: number, min: number): number {
-  if (typeof value !== 'number' || Number.isNaN(value) || value < min) {
-    throw new ConfigurationError('invalid_option', `${name} must be a number of at least ${min}.`);
-  }
-  return value;
 }

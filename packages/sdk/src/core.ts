@@ -3,13 +3,13 @@ import { z } from 'zod';
 import type { WithResponse } from './api-promise.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
 import {
+  ClientClosedError,
   type CompanyDataError,
   ConfigurationError,
   ConnectionError,
   InvalidResponseError,
   RateLimitError,
   RequestAbortedError,
-  ValidationError,
 } from './errors.js';
 import type { Logger } from './logger.js';
 import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook } from './options.js';
@@ -43,22 +43,30 @@ export interface CoreConfig {
 export interface PreparedCall {
   endpoint: EndpointDefinition;
   url: string;
+  /** The URL as messages and logs show it: a webhook token in it is redacted. */
+  shownUrl: string;
   body?: unknown;
 }
 
-/**
- * Validates caller input against a contract schema before anything is sent.
- *
- * @throws ValidationError listing every problem.
- */
-export function validateInput<Schema extends z.ZodType>(
-  schema: Schema,
-  value: unknown,
-  what: string,
-): z.output<Schema> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw new ValidationError(`Invalid ${what}: ${z.prettifyError(result.error)}`, result.error.issues);
+/** A call with the response it got: what `core.send()` gives, before the body is read. */
+export interface Exchange {
+  call: PreparedCall;
+  response: TransportResponse;
+}
+
+/** A call's method and URL (tokens redacted), as messages name it, e.g. `GET https://…/v1/users/`. */
+function describe(call: PreparedCall): string {
+  return `${call.endpoint.method} ${call.shownUrl}`;
+}
+
+/** Names one attempt of a call in events, messages and logs. */
+interface Attempt {
+  /** The operation by its path template, e.g. `GET /users/{id}/`, as events name it. */
+  operation: string;
+  /** Method and URL, as messages and logs name it. */
+  request: string;
+  /** 1 for the first. */
+  attempt: number;
 }
 
 /**
@@ -67,7 +75,6 @@ export function validateInput<Schema extends z.ZodType>(
  */
 export class Core {
   readonly #config: CoreConfig;
-  #closed = false;
 
   /** @param config - the resolved client configuration. */
   constructor(config: CoreConfig) {
@@ -97,28 +104,29 @@ export class Core {
   }
 
   /**
-   * Sends a prepared call and returns the validated body with the response's status and headers.
+   * Sends a prepared call, with the retries and rate-limit pauses it needs, and returns the success
+   * response, its body not yet read.
    *
    * @throws CompanyDataError (a subclass) for every failure.
    */
-  async execute<Endpoint extends EndpointDefinition>(
-    call: PreparedCall & { endpoint: Endpoint },
-    options: RequestOptions = {},
-  ): Promise<WithResponse<z.output<Endpoint['response']>>> {
+  async send(call: PreparedCall, options: RequestOptions = {}): Promise<Exchange> {
     const config = this.#config;
     const { endpoint } = call;
     const operation = `${endpoint.method} ${endpoint.path}`;
+    const request = describe(call);
     const headers = this.#headers(call, options);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const maxRetries = options.maxRetries ?? config.maxRetries;
     const aborted = () =>
-      new RequestAbortedError(`Request aborted (${operation})`, { cause: options.signal?.reason });
+      new RequestAbortedError(`Request aborted (${request})`, { cause: options.signal?.reason });
 
     for (let attempt = 1; ; attempt++) {
       await config.gate.wait(options.signal, aborted);
-      if (this.#closed) throw new ConnectionError(`The client is closed (${operation})`);
-      config.logger.debug('company-data request', { operation, attempt });
+      this.#throwIfClosed(request);
+      const current: Attempt = { operation, request, attempt };
       const retriesLeft = attempt <= maxRetries;
+      config.logger.debug(`company-data request ${request}`, { operation, url: call.shownUrl, attempt });
+      const started = performance.now();
       let response: TransportResponse;
       try {
         response = await config.transport.send({
@@ -128,26 +136,61 @@ export class Core {
           body,
           timeout: options.timeout ?? config.timeout,
           signal: options.signal,
-          operation,
+          label: request,
         });
       } catch (error) {
-        if (!(error instanceof ConnectionError) || !retriesLeft || this.#closed) throw error;
-        await this.#backoff(error, operation, attempt, options.signal, aborted);
+        this.#throwIfClosed(request, error);
+        if (!(error instanceof ConnectionError) || !retriesLeft) throw error;
+        await this.#backoff(error, current, options.signal, aborted);
         continue;
       }
-      config.logger.debug('company-data response', { operation, attempt, status: response.status });
-      if (endpoint.successStatuses.includes(response.status))
-        return this.#parse(endpoint, response, operation);
+      const durationMs = Math.round(performance.now() - started);
+      config.logger.debug(`company-data response ${response.status} ${request} in ${durationMs} ms`, {
+        operation,
+        url: call.shownUrl,
+        attempt,
+        status: response.status,
+        durationMs,
+      });
+      if (endpoint.successStatuses.includes(response.status)) return { call, response };
 
       const retryClass = classifyStatus(response.status);
       if (retryClass === 'rate_limit') {
-        await this.#pauseForRateLimit(response, operation, attempt, retriesLeft);
+        await this.#pauseForRateLimit(response, current, retriesLeft);
         continue;
       }
-      const error = errorFromResponse(response, operation);
+      const error = errorFromResponse(response, request);
       if (retryClass === 'never' || !retriesLeft) throw error;
-      await this.#backoff(error, operation, attempt, options.signal, aborted);
+      await this.#backoff(error, current, options.signal, aborted);
     }
+  }
+
+  /**
+   * Reads a success response: JSON, checked against the endpoint's schema unless validation is off.
+   *
+   * @throws InvalidResponseError when the body is not JSON or does not match the schema.
+   */
+  parse<Endpoint extends EndpointDefinition>(
+    exchange: Exchange & { call: { endpoint: Endpoint } },
+  ): WithResponse<z.output<Endpoint['response']>> {
+    const { call, response } = exchange;
+    const info = { status: response.status, headers: response.headers };
+    let json: unknown;
+    try {
+      json = JSON.parse(response.body);
+    } catch (cause) {
+      throw new InvalidResponseError(`Response body is not JSON (${describe(call)})`, [], { ...info, cause });
+    }
+    if (!this.#config.validate) return { data: json as z.output<Endpoint['response']>, response: info };
+    const result = call.endpoint.response.safeParse(json);
+    if (!result.success) {
+      throw new InvalidResponseError(
+        `Response does not match the schema (${describe(call)}): ${z.prettifyError(result.error)}`,
+        result.error.issues,
+        info,
+      );
+    }
+    return { data: result.data as z.output<Endpoint['response']>, response: info };
   }
 
   /**
@@ -157,14 +200,14 @@ export class Core {
    */
   async #pauseForRateLimit(
     response: TransportResponse,
-    operation: string,
-    attempt: number,
+    current: Attempt,
     retriesLeft: boolean,
   ): Promise<void> {
     const config = this.#config;
+    const { operation, request, attempt } = current;
     const waitMs = rateLimitWaitMs(response.headers, errorDetail(response.body), config.now());
     const retryAfter = waitMs === undefined ? undefined : waitMs / 1000;
-    const error = errorFromResponse(response, operation, retryAfter) as RateLimitError;
+    const error = errorFromResponse(response, request, retryAfter) as RateLimitError;
     if (waitMs !== undefined && waitMs > config.maxRetryWait) {
       throw new RateLimitError(
         `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
@@ -184,10 +227,13 @@ export class Core {
     config.gate.pause(delay);
   }
 
-  /** Stops every later call; waits in progress end. */
-  close(): void {
-    this.#closed = true;
-    this.#config.gate.close();
+  /** After `close()`: a distinct error, so that retry logic never takes it for a network failure. */
+  #throwIfClosed(request: string, cause?: unknown): void {
+    if (!this.#config.transport.closed) return;
+    throw new ClientClosedError(
+      `The client is closed: close() was called before ${request} could complete. Create a new CompanyData for more calls.`,
+      { cause },
+    );
   }
 
   #headers(call: PreparedCall, options: RequestOptions): Record<string, string> {
@@ -208,40 +254,16 @@ export class Core {
 
   async #backoff(
     error: CompanyDataError,
-    operation: string,
-    attempt: number,
+    current: Attempt,
     signal: AbortSignal | undefined,
     aborted: () => Error,
   ): Promise<void> {
     const config = this.#config;
+    const { operation, attempt } = current;
     const delayMs = backoffDelayMs(attempt - 1, config.random);
     if ((await config.onRetry?.({ operation, attempt, delayMs, error })) === false) throw error;
     config.logger.info(`company-data retrying after ${error.code} in ${delayMs} ms`, { operation, attempt });
     await raceAbort(config.sleep(delayMs, signal), signal, aborted);
-  }
-
-  #parse<Endpoint extends EndpointDefinition>(
-    endpoint: Endpoint,
-    response: TransportResponse,
-    operation: string,
-  ): WithResponse<z.output<Endpoint['response']>> {
-    const info = { status: response.status, headers: response.headers };
-    let json: unknown;
-    try {
-      json = JSON.parse(response.body);
-    } catch (cause) {
-      throw new InvalidResponseError(`Response body is not JSON (${operation})`, [], { ...info, cause });
-    }
-    if (!this.#config.validate) return { data: json as z.output<Endpoint['response']>, response: info };
-    const result = endpoint.response.safeParse(json);
-    if (!result.success) {
-      throw new InvalidResponseError(
-        `Response does not match the schema (${operation}): ${z.prettifyError(result.error)}`,
-        result.error.issues,
-        info,
-      );
-    }
-    return { data: result.data as z.output<Endpoint['response']>, response: info };
   }
 }
 

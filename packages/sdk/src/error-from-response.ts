@@ -40,18 +40,18 @@ export function errorDetail(body: string): string | undefined {
  * Maps an error response to the SDK's error class for its status.
  *
  * @param response - status, headers and raw body.
- * @param operation - e.g. `GET /users/{id}/`, for the message (templates, so tokens never leak).
+ * @param request - method and URL, webhook tokens redacted, e.g. `GET https://api.example.com/v1/users/`.
  * @param retryAfterSeconds - the wait the server asked for on a 429, if any.
  */
 export function errorFromResponse(
   response: ErrorResponse,
-  operation: string,
+  request: string,
   retryAfterSeconds?: number,
 ): CompanyDataError {
   const { status, headers } = response;
   const detail = errorDetail(response.body);
   const init = { status, headers, detail };
-  const message = `${status} ${detail ?? 'no detail'} (${operation})`;
+  const message = `${status} ${detail ?? 'no detail'} (${request})`;
   if (status === 400) return new BadRequestError(message, init);
   if (status === 401) {
     const expired = detail === ERROR_DETAILS.expiredKey;

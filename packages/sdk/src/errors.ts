@@ -333,28 +333,31 @@ export class InvalidResponseError extends CompanyDataError {
 }
 
 /**
- * Client-side validation failed before any request was sent: a parameter out of range, an id that is
- * not a uuid, a webhook body lacking its required fields, or a webhook URL of the wrong kind.
+ * Your input was refused before any request was sent: a parameter out of range or unknown (the message
+ * names the closest known one), an id that is not a uuid, a webhook body lacking its required fields or
+ * carrying an undeclared one, or a webhook URL of the wrong kind. {@link ConfigurationError}, for client
+ * and per-request options, is a kind of it. Never retried.
  *
  * @example
  * ```ts
- * await client.leads.submit(token, { phone_number: '' }).catch((error) => {
- *   if (error instanceof ValidationError) console.error(error.issues);
+ * await client.calls.list({ souce: 'voice_agent' } as never).catch((error) => {
+ *   if (error instanceof ValidationError) console.error(error.message); // ... did you mean `source`? ...
  * });
  * ```
  */
 export class ValidationError extends CompanyDataError {
   /** The brand of this class. */
   static override readonly kind: string = 'ValidationError';
-  /** What was wrong, as zod issues (one synthetic issue for a bad webhook target). */
+  /** What was wrong, as zod issues (an `unrecognized_keys` issue per unknown name). */
   readonly issues: readonly z.core.$ZodIssue[];
 
   /**
-   * @param message - a human-readable message.
+   * @param message - a human-readable message saying how to fix the input.
    * @param issues - the zod issues.
+   * @param code - the stable code; subclasses pass their own.
    */
-  constructor(message: string, issues: readonly z.core.$ZodIssue[]) {
-    super('validation_error', message, { detail: message });
+  constructor(message: string, issues: readonly z.core.$ZodIssue[], code = 'validation_error') {
+    super(code, message, { detail: message });
     this.issues = issues;
   }
 }
@@ -363,8 +366,9 @@ export class ValidationError extends CompanyDataError {
 export type ConfigurationErrorCode = 'missing_api_key' | 'missing_base_url' | 'invalid_option';
 
 /**
- * The client is missing something a call needs (an API key, a base URL) or got an invalid option.
- * Thrown by the first call that needs the missing value, before any request is sent.
+ * The client is missing something a call needs (an API key, a base URL), or an option is invalid or
+ * unknown: a client option (thrown by `new CompanyData()`) or a per-request option (thrown by the call,
+ * before anything is sent). A kind of {@link ValidationError}: nothing was sent, and a retry cannot help.
  *
  * @example
  * ```ts
@@ -374,15 +378,46 @@ export type ConfigurationErrorCode = 'missing_api_key' | 'missing_base_url' | 'i
  * });
  * ```
  */
-export class ConfigurationError extends CompanyDataError {
+export class ConfigurationError extends ValidationError {
   /** The brand of this class. */
   static override readonly kind: string = 'ConfigurationError';
 
   /**
    * @param code - what is missing or wrong.
-   * @param message - a human-readable message naming the option and the environment variable.
+   * @param message - a human-readable message naming the option (and its environment variable) and the fix.
+   * @param issues - the zod issues; by default one issue carrying the message.
    */
-  constructor(code: ConfigurationErrorCode, message: string) {
-    super(code, message);
+  constructor(
+    code: ConfigurationErrorCode,
+    message: string,
+    issues: readonly z.core.$ZodIssue[] = [{ code: 'custom', message, path: [], input: undefined }],
+  ) {
+    super(message, issues, code);
+  }
+}
+
+/**
+ * The client was closed with `close()` (by you, or through a client derived from it with `withOptions()`,
+ * which shares its connection pool). Not a network failure: a retry cannot help, and it is deliberately no
+ * {@link ConnectionError}. Create a new client, or close it only once you are done with it.
+ *
+ * @example
+ * ```ts
+ * await client.close();
+ * await client.users.list().catch((error) => {
+ *   if (error instanceof ClientClosedError) console.error(error.code); // 'client_closed'
+ * });
+ * ```
+ */
+export class ClientClosedError extends CompanyDataError {
+  /** The brand of this class. */
+  static override readonly kind: string = 'ClientClosedError';
+
+  /**
+   * @param message - a human-readable message naming the call.
+   * @param init - cause (an error of a request cut short by the closing).
+   */
+  constructor(message: string, init: CompanyDataErrorInit = {}) {
+    super('client_closed', message, init);
   }
 }

@@ -31,6 +31,7 @@ export {
   AuthenticationError,
   type AuthenticationFailure,
   BadRequestError,
+  ClientClosedError,
   CompanyDataError,
   type CompanyDataErrorInit,
   ConfigurationError,
@@ -46,15 +47,19 @@ export {
   TimeoutError,
   ValidationError,
 } from './errors.js';
+export { extraField, type UndeclaredField } from './extra-field.js';
 export type { Logger, LogLevel } from './logger.js';
 export type {
   ClientOptions,
   CountChangeEvent,
+  DerivedClientOptions,
+  FixedClientOption,
   ListOptions,
   RateLimitEvent,
   RequestOptions,
   RetryEvent,
   RetryHook,
+  WebhookOptions,
 } from './options.js';
 export { Page, type PageFetcher, PagePromise } from './pagination.js';
 export { Audiences } from './resources/audiences.js';

@@ -9,7 +9,7 @@
  * ```
  */
 export interface Logger {
-  /** Every request and response. */
+  /** Every request and response: method, URL, status and duration. */
   debug(message: string, ...fields: unknown[]): void;
   /** Retries. */
   info(message: string, ...fields: unknown[]): void;
@@ -22,8 +22,12 @@ export interface Logger {
 /** The least severe level written; `'off'` writes nothing. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
+/** The log levels, least severe first. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'off'] as const satisfies readonly LogLevel[];
+
 const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
-const REDACTED = '[redacted]';
+/** What stands in a log line or message for a secret. */
+export const REDACTED = '[redacted]';
 
 /**
  * Wraps the user's logger: drops lines below `level` and scrubs every secret from messages and fields,

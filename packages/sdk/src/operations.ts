@@ -1,8 +1,12 @@
 import { DEFAULT_ORDERING, type EndpointDefinition, fillPath, type Pagination } from '@company-data/contract';
 import type { z } from 'zod';
 import { APIPromise } from './api-promise.js';
-import { type Core, validateInput } from './core.js';
-import type { ListOptions, RequestOptions } from './options.js';
+import type { Core, Exchange, PreparedCall } from './core.js';
+import { ValidationError } from './errors.js';
+import { type InputRules, parseInput } from './input-check.js';
+import { methodName } from './method-names.js';
+import { belongsIn, ListOptionsSchema, RequestOptionsSchema, WebhookOptionsSchema } from './option-rules.js';
+import type { ListOptions, RequestOptions, WebhookOptions } from './options.js';
 import { Page, type PageFetcher, PagePromise } from './pagination.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
@@ -11,7 +15,7 @@ export type ListEndpoint = EndpointDefinition & { kind: 'list'; query: z.ZodObje
 /** A retrieve row of the endpoint table. */
 export type RetrieveEndpoint = EndpointDefinition & { kind: 'retrieve' };
 /** A webhook row of the endpoint table. */
-export type WebhookEndpoint = EndpointDefinition & { kind: 'webhook'; body: z.ZodType };
+export type WebhookEndpoint = EndpointDefinition & { kind: 'webhook'; body: z.ZodObject };
 
 /** The item type of a list endpoint. */
 export type ItemOf<Endpoint extends EndpointDefinition> =
@@ -20,9 +24,12 @@ export type ItemOf<Endpoint extends EndpointDefinition> =
 export type RecordOf<Endpoint extends EndpointDefinition> =
   z.output<Endpoint['response']> extends { data: infer Data } ? Data : never;
 
+const LIST_OPTIONS = Object.keys(ListOptionsSchema.shape);
+const WEBHOOK_OPTIONS = Object.keys(WebhookOptionsSchema.shape);
+
 /**
- * A list method, read off the endpoint table: validates the parameters, then returns a
- * {@link PagePromise} whose pages are fetched through the core.
+ * A list method, read off the endpoint table: checks the parameters and options (nothing is sent when
+ * they fail), then returns a {@link PagePromise} whose pages are fetched through the core.
  */
 export function listOperation<Endpoint extends ListEndpoint>(
   core: Core,
@@ -32,70 +39,163 @@ export function listOperation<Endpoint extends ListEndpoint>(
 ): PagePromise<ItemOf<Endpoint>> {
   type Item = ItemOf<Endpoint>;
   const given = (params ?? {}) as Record<string, unknown>;
-  // The parameters are checked, and their part of the query string built, once per list: only the page
-  // changes from one request to the next.
-  let fixedQuery: string | undefined;
-  const fetch: PageFetcher<Item> = async (page, signal) => {
-    fixedQuery ??= encodeFixedQuery(validateInput(endpoint.query, given, 'list parameters'), given);
-    const url = `${core.base(endpoint)}${endpoint.path}?${fixedQuery}page=${page}`;
-    const { data, response } = await core.execute(
-      { endpoint, url },
-      { ...options, signal: signal ?? options.signal },
-    );
+  let request: PageRequest;
+  try {
+    request = pageRequest(core, endpoint, given, options);
+  } catch (error) {
+    // Refused before sending: the first page, and so every use of the list, fails with this error.
+    request = () => Promise.reject(error);
+  }
+  const parse = (exchange: Exchange) => {
+    const { data, response } = core.parse(exchange);
     const body = data as { data: Item[]; pagination: Pagination };
     return { data: new Page(body.data, body.pagination, fetch), response };
   };
+  const fetch: PageFetcher<Item> = async (page, signal) => parse(await request(page, signal));
+  const first = request(typeof given.page === 'number' ? given.page : 1, options.signal);
   const ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
-  const firstPage = typeof given.page === 'number' ? given.page : 1;
-  return new PagePromise(fetch, firstPage, ordering, options, core.logger);
+  return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger });
 }
+
+/** Sends the request of one page of a list. */
+type PageRequest = (page: number, signal: AbortSignal | undefined) => Promise<Exchange>;
 
 /**
- * The query string of everything but the page: only what the caller gave goes on the wire (the server
- * applies its own defaults), validated and encoded.
+ * Checks a list's parameters and options, and builds the request of its pages: only what the caller gave
+ * goes on the wire (the server applies its own defaults), then the `query` extras, then the page.
+ *
+ * @throws ValidationError (ConfigurationError for options) when they are refused.
  */
-function encodeFixedQuery(query: Record<string, unknown>, given: Record<string, unknown>): string {
-  const search = new URLSearchParams();
-  for (const name of Object.keys(query)) {
-    if (name !== 'page' && given[name] !== undefined) search.set(name, String(query[name]));
-  }
-  const encoded = search.toString();
-  return encoded === '' ? '' : `${encoded}&`;
+function pageRequest(
+  core: Core,
+  endpoint: ListEndpoint,
+  given: Record<string, unknown>,
+  options: ListOptions,
+): PageRequest {
+  const method = methodName(endpoint);
+  const known = Object.keys(endpoint.query.shape);
+  checkOptions(ListOptionsSchema, options, method, belongsIn(known, 'a parameter', 'the first argument'));
+  parseInput(endpoint.query, given, {
+    noun: 'parameter',
+    of: method,
+    elsewhere: belongsIn(LIST_OPTIONS, 'an option', 'the second argument'),
+    escapeHatch:
+      'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
+  });
+  const { page: _page, ...fixed } = given;
+  const fixedQuery = queryString({ ...fixed, ...refuseKnown(options.query, known, 'query', method) });
+  const base = `${core.base(endpoint)}${endpoint.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
+  return (page, signal) => {
+    const url = `${base}page=${page}`;
+    return core.send({ endpoint, url, shownUrl: url }, { ...options, signal: signal ?? options.signal });
+  };
 }
 
-/** A retrieve method, read off the endpoint table: validates the id, fetches, unwraps `data`. */
+/** A query string of the given values (those not `undefined`), in order: `a=1&b=2`, or `''`. */
+function queryString(values: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined) search.set(name, String(value));
+  return search.toString();
+}
+
+/** A retrieve method, read off the endpoint table: checks the id and options, fetches, unwraps `data`. */
 export function retrieveOperation<Endpoint extends RetrieveEndpoint>(
   core: Core,
   endpoint: Endpoint,
   id: string,
   options: RequestOptions = {},
 ): APIPromise<RecordOf<Endpoint>> {
-  return new APIPromise(
-    (async () => {
-      const params = validateInput(endpoint.pathParams, { id }, 'id') as { id: string };
-      const url = `${core.base(endpoint)}${fillPath(endpoint.path, params)}`;
-      const { data, response } = await core.execute({ endpoint, url }, options);
-      return { data: (data as { data: RecordOf<Endpoint> }).data, response };
-    })(),
+  return start(
+    core,
+    () => {
+      const method = methodName(endpoint);
+      checkOptions(RequestOptionsSchema, options, method);
+      const params = parseInput(endpoint.pathParams, { id }, { noun: 'parameter', of: method });
+      const query = queryString(options.query ?? {});
+      const url = `${core.base(endpoint)}${fillPath(endpoint.path, params as { id: string })}`;
+      const withQuery = query === '' ? url : `${url}?${query}`;
+      return { endpoint, url: withQuery, shownUrl: withQuery };
+    },
+    options,
+    (data) => (data as { data: RecordOf<Endpoint> }).data,
   );
 }
 
 /**
- * A webhook method, read off the endpoint table: resolves the token or URL, validates the body with the
- * contract's schema (no request when it fails), posts it.
+ * A webhook method, read off the endpoint table: resolves the token or URL, checks the options and the
+ * body with the contract's schema (an undeclared field is refused), posts it.
  */
 export function webhookOperation<Endpoint extends WebhookEndpoint>(
   core: Core,
   endpoint: Endpoint,
   tokenOrUrl: string,
   input: z.input<Endpoint['body']>,
-  options: RequestOptions = {},
+  options: WebhookOptions = {},
 ): APIPromise<z.output<Endpoint['response']>> {
-  return new APIPromise(
-    (async () => {
-      const url = resolveWebhookUrl(endpoint, tokenOrUrl, () => core.base(endpoint));
-      const body = validateInput(endpoint.body, input, 'webhook body');
-      return core.execute({ endpoint, url, body }, options);
-    })(),
+  return start(
+    core,
+    () => {
+      const method = methodName(endpoint);
+      const fields = Object.keys(endpoint.body.shape);
+      checkOptions(
+        WebhookOptionsSchema,
+        options,
+        method,
+        belongsIn(fields, 'a body field', 'the second argument'),
+      );
+      const target = resolveWebhookUrl(endpoint, tokenOrUrl, () => core.base(endpoint));
+      const body = parseInput(endpoint.body, input, {
+        noun: 'field',
+        of: method,
+        elsewhere: belongsIn(WEBHOOK_OPTIONS, 'an option', 'the third argument'),
+        escapeHatch:
+          'Free-form data the API keeps for you goes in `custom_fields`; to send a field the SDK does not know yet, pass it in the `body` option.',
+      });
+      const extra = refuseKnown(options.body, fields, 'body', method);
+      return { endpoint, ...target, body: { ...body, ...extra } };
+    },
+    options,
+    (data) => data as z.output<Endpoint['response']>,
   );
+}
+
+/** Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked. */
+function start<T>(
+  core: Core,
+  prepare: () => PreparedCall,
+  options: RequestOptions,
+  unwrap: (data: unknown) => T,
+): APIPromise<T> {
+  const exchange = (async () => core.send(prepare(), options))();
+  return new APIPromise(exchange, (sent) => {
+    const { data, response } = core.parse(sent);
+    return { data: unwrap(data), response };
+  });
+}
+
+function checkOptions(
+  schema: z.ZodObject,
+  options: unknown,
+  method: string,
+  elsewhere?: InputRules['elsewhere'],
+): void {
+  parseInput(schema, options ?? {}, { noun: 'option', of: method, elsewhere });
+}
+
+/**
+ * The `query` or `body` escape hatch carries names the SDK does not know; a name it knows belongs in the
+ * checked argument, where a mistake in its value is caught.
+ */
+function refuseKnown(
+  extra: Record<string, unknown> | undefined,
+  known: readonly string[],
+  option: 'query' | 'body',
+  method: string,
+): Record<string, unknown> {
+  const clash = Object.keys(extra ?? {}).filter((name) => known.includes(name));
+  if (clash.length === 0) return extra ?? {};
+  const others = option === 'query' ? 'parameters' : 'body fields';
+  const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
+  throw new ValidationError(message, [{ code: 'custom', message, path: [option], input: extra }]);
 }

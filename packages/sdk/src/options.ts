@@ -70,9 +70,15 @@ export type RetryHook<Event> = (event: Event) => unknown;
  * ```
  */
 export interface ClientOptions {
-  /** The API key (`svc_live_...`). Default: `process.env.COMPANY_DATA_API_KEY`. Webhooks need none. */
+  /**
+   * The API key (`svc_live_...`), without a `Bearer ` prefix (the SDK adds it). Default:
+   * `process.env.COMPANY_DATA_API_KEY`. Webhooks need none.
+   */
   apiKey?: string | undefined;
-  /** The API's base address ending in `/v1`. Default: `process.env.COMPANY_DATA_BASE_URL`. */
+  /**
+   * The API's base address, ending in `/v1` (a base URL without it is refused, with the corrected URL).
+   * Default: `process.env.COMPANY_DATA_BASE_URL`.
+   */
   baseURL?: string | undefined;
   /** Where the lead webhook lives. Default: `baseURL` without its trailing `/v1`. */
   apiRoot?: string | undefined;
@@ -92,7 +98,11 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string> | undefined;
   /** Where log lines go. Default: `console`. */
   logger?: Logger | undefined;
-  /** The least severe level written. Default: `'warn'`. */
+  /**
+   * The least severe level written. Default: `process.env.COMPANY_DATA_LOG` (`debug`, `info`, `warn`, `error`
+   * or `off`), else `'warn'`. At `debug`, every request and response is logged with its URL, status and
+   * duration.
+   */
   logLevel?: LogLevel | undefined;
   /**
    * The undici dispatcher to send through: a `ProxyAgent`, a custom `Pool`, or a mock server's in-process
@@ -126,6 +136,21 @@ export interface ClientOptions {
 }
 
 /**
+ * The client options a derived client can change. `apiKey`, `baseURL`, `apiRoot`, `dispatcher`, `fetch`,
+ * `sleep` and `now` stay the parent's: a derived client shares its connection pool and rate gate, which
+ * belong to one key, one server and one clock.
+ *
+ * @example
+ * ```ts
+ * const interactive = client.withOptions({ timeout: 5_000, maxRetries: 0 });
+ * ```
+ */
+export type DerivedClientOptions = Omit<ClientOptions, FixedClientOption>;
+
+/** The client options a derived client shares with its parent, which it cannot change. */
+export type FixedClientOption = 'apiKey' | 'baseURL' | 'apiRoot' | 'dispatcher' | 'fetch' | 'sleep' | 'now';
+
+/**
  * Options every method takes as its last argument; they override the client's for this call.
  *
  * @example
@@ -142,6 +167,30 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers for this call. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Query parameters the SDK does not know yet, sent as they are, unchecked: the way to use a parameter
+   * the API gained after this version of the SDK (strictness never blocks you). A parameter the SDK knows
+   * is refused here: pass it in the method's parameters, where it is checked.
+   */
+  query?: Record<string, string | number | boolean> | undefined;
+}
+
+/**
+ * Options of the webhook methods: the request options plus `body`.
+ *
+ * @example
+ * ```ts
+ * // `referrer` is a field the SDK does not know yet: sent as it is, unchecked.
+ * await client.leads.submit(token, { phone_number: '415-555-0100' }, { body: { referrer: 'partner-42' } });
+ * ```
+ */
+export interface WebhookOptions extends RequestOptions {
+  /**
+   * Body fields the SDK does not know yet, added to the JSON body as they are, unchecked. A field the SDK
+   * knows is refused here: pass it in the body argument, where it is checked. Free-form data the API
+   * stores for you belongs in `custom_fields`.
+   */
+  body?: Record<string, unknown> | undefined;
 }
 
 /**

@@ -1,10 +1,13 @@
 import type { Pagination } from '@company-data/contract';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { CompanyDataError, ConfigurationError } from './errors.js';
+import type { Exchange } from './core.js';
+import { CompanyDataError } from './errors.js';
+import { parseInput } from './input-check.js';
 import type { Logger } from './logger.js';
+import { ToArrayOptionsSchema } from './option-rules.js';
 import type { ListOptions } from './options.js';
 import { PageBoundaryDeduper } from './page-dedupe.js';
-import { type FetchPage, MAX_CONCURRENCY, orderedPages } from './page-stream.js';
+import { type FetchPage, orderedPages } from './page-stream.js';
 
 /**
  * Fetches one page of a list by number.
@@ -84,7 +87,8 @@ export class Page<Item> {
  * - `for await (const item of list)` yields every item, fetching pages as it goes; memory holds at most
  *   `concurrency` pages however long the list.
  * - `.pages()` yields every page; `.toArray({ limit })` collects items.
- * - `.withResponse()` gives the first page with the response's status and headers.
+ * - `.withResponse()` gives the first page with the response's status and headers; `.asResponse()` gives
+ *   its raw response.
  *
  * The API paginates by offset, so the list can move under an iteration. What the iteration guarantees:
  * items come strictly in the list's order and none is yielded twice, even when records created at the
@@ -108,37 +112,24 @@ export class Page<Item> {
  * ```
  */
 export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
-  readonly #first: Promise<WithResponse<Page<Item>>>;
   readonly #fetch: PageFetcher<Item>;
   readonly #ordering: string;
   readonly #options: ListOptions;
   readonly #logger: Logger;
 
   /**
-   * @param fetch - fetches a page by number.
-   * @param firstPage - the page to start from.
-   * @param ordering - the list's ordering, to know which way the pages run.
-   * @param options - the list options.
-   * @param logger - where the count-change warning goes.
+   * @param source - the first page under way, how to read it and fetch the others, and the list's options.
    * @internal
    */
-  constructor(
-    fetch: PageFetcher<Item>,
-    firstPage: number,
-    ordering: string,
-    options: ListOptions,
-    logger: Logger,
-  ) {
-    const first = fetch(firstPage, options.signal);
+  constructor(source: ListSource<Item>) {
     // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
     // consumer that does, but must not also surface as an unhandled rejection.
-    first.catch(() => undefined);
-    super(first);
-    this.#first = first;
-    this.#fetch = fetch;
-    this.#ordering = ordering;
-    this.#options = options;
-    this.#logger = logger;
+    source.first.catch(() => undefined);
+    super(source.first, source.parse);
+    this.#fetch = source.fetch;
+    this.#ordering = source.ordering;
+    this.#options = source.options;
+    this.#logger = source.logger;
   }
 
   /**
@@ -157,16 +148,10 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    */
   async *pages(): AsyncGenerator<Page<Item>, void, undefined> {
     const { concurrency = 1, signal, onCountChange } = this.#options;
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-      throw new ConfigurationError(
-        'invalid_option',
-        `concurrency must be an integer from 1 to ${MAX_CONCURRENCY}`,
-      );
-    }
     const dedupe = new PageBoundaryDeduper(this.#ordering);
     const fetch: FetchPage<Page<Item>> = async (page, pageSignal) =>
       (await this.#fetch(page, pageSignal)).data;
-    const first = this.#first.then(({ data }) => data);
+    const first = this.withResponse().then(({ data }) => data);
     let count: number | undefined;
     for await (const page of orderedPages(first, fetch, concurrency, signal)) {
       const current = page.pagination.count;
@@ -198,13 +183,16 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    *
    * @param options - `limit`: the most items to collect; without it the whole list is loaded into memory.
    * @returns the items, in order.
-   * @throws {@link CompanyDataError} (a subclass) when a request fails.
+   * @throws {@link ConfigurationError} for an unknown option or a `limit` that is not a whole number of at
+   * least 0 (a misspelt `limt` would otherwise load the whole list); {@link CompanyDataError} (a subclass)
+   * when a request fails.
    * @example
    * ```ts
    * const newest = await client.calls.list({ page_size: 100 }).toArray({ limit: 250 });
    * ```
    */
   async toArray(options: { limit?: number } = {}): Promise<Item[]> {
+    parseInput(ToArrayOptionsSchema, options, { noun: 'option', of: 'toArray()' });
     const { limit = Number.POSITIVE_INFINITY } = options;
     const items: Item[] = [];
     if (limit <= 0) return items;
@@ -219,4 +207,25 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   override get [Symbol.toStringTag](): string {
     return 'PagePromise';
   }
+}
+
+/**
+ * What a {@link PagePromise} is made of.
+ *
+ * @typeParam Item - the list item type.
+ * @internal
+ */
+export interface ListSource<Item> {
+  /** The request of the first page, under way (or refused before sending). */
+  first: Promise<Exchange>;
+  /** Reads a page out of its response. */
+  parse: (exchange: Exchange) => WithResponse<Page<Item>>;
+  /** Fetches another page by number. */
+  fetch: PageFetcher<Item>;
+  /** The list's ordering, to know which way the pages run. */
+  ordering: string;
+  /** The list options, already checked. */
+  options: ListOptions;
+  /** Where the count-change warning goes. */
+  logger: Logger;
 }

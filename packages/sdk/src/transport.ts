@@ -11,8 +11,8 @@ export interface TransportRequest {
   timeout: number;
   /** The caller's signal. */
   signal?: AbortSignal | undefined;
-  /** Names the operation in error messages, e.g. `GET /users/{id}/`. */
-  operation: string;
+  /** Names the request in error messages: method and URL, webhook tokens redacted. */
+  label: string;
 }
 
 /** A complete response with its body read. */
@@ -82,19 +82,28 @@ export class Transport {
       return { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
     } catch (error) {
       if (controller.signal.reason instanceof Timeout) {
-        throw new TimeoutError(`Request timed out after ${input.timeout} ms (${input.operation})`, {
+        throw new TimeoutError(`Request timed out after ${input.timeout} ms (${input.label})`, {
           cause: error,
         });
       }
       if (input.signal?.aborted) {
-        throw new RequestAbortedError(`Request aborted (${input.operation})`, { cause: input.signal.reason });
+        throw new RequestAbortedError(`Request aborted (${input.label})`, { cause: input.signal.reason });
       }
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ConnectionError(`Connection failed: ${reason} (${input.operation})`, { cause: error });
+      throw new ConnectionError(
+        `Connection failed: ${connectionFailure(error, input.url)} (${input.label})`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       clearTimeout(timer);
       input.signal?.removeEventListener('abort', forwardAbort);
     }
+  }
+
+  /** Whether `close()` was called. */
+  get closed(): boolean {
+    return this.#closing !== undefined;
   }
 
   /** Closes the pool the transport created; a dispatcher passed in by the caller is left open. */
@@ -121,6 +130,29 @@ async function sendWithFetch(
     headers[name] = value;
   });
   return { status: response.status, headers, body };
+}
+
+// OpenSSL's answer when the bytes that came back are no TLS record: most often a plain-HTTP server.
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG']);
+
+/** Why a connection failed, in words: the error's message, and the likely cause when it is a known mistake. */
+function connectionFailure(error: unknown, url: string): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  const code = errorCode(error);
+  if (code === undefined || !NOT_TLS.has(code)) return reason;
+  const plainHttp = new URL(url.replace(/^https:/i, 'http:')).origin;
+  return `the TLS handshake failed (${code}): the server most likely speaks plain HTTP, not HTTPS; if so, use ${plainHttp} in the base URL`;
+}
+
+/** The first string `code` along an error's chain of causes (undici's own, or fetch's `cause`). */
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; depth < 4; depth++) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string') return code;
+    current = cause;
+  }
+  return undefined;
 }
 
 function normaliseHeaders(raw: Record<string, string | string[] | undefined>): ResponseHeaders {

@@ -6,12 +6,16 @@ import {
   rootPath,
 } from '@company-data/contract';
 import { ValidationError } from './errors.js';
+import { REDACTED } from './logger.js';
+import { methodName } from './method-names.js';
 
-/** The SDK method of each webhook, to point a caller holding the wrong URL to the right one. */
-const METHOD_OF: Record<string, string> = {
-  addAudienceMember: 'client.audiences.addMember()',
-  submitLead: 'client.leads.submit()',
-};
+/** Where a webhook call goes. */
+export interface WebhookTarget {
+  /** The URL to post to. */
+  readonly url: string;
+  /** The same URL with its token redacted, for messages and logs. */
+  readonly shownUrl: string;
+}
 
 const webhooks = endpointList.filter((endpoint) => endpoint.kind === 'webhook');
 
@@ -23,16 +27,18 @@ const webhooks = endpointList.filter((endpoint) => endpoint.kind === 'webhook');
  * @param endpoint - the webhook's row of the endpoint table.
  * @param tokenOrUrl - `3f0c…` or `https://…/messaging-agent/webhook/3f0c…/`.
  * @param base - the configured base for this endpoint (only called for a bare token).
+ * @returns the URL, and the URL to show.
  * @throws ValidationError for anything else; the message never repeats the token.
  */
 export function resolveWebhookUrl(
   endpoint: EndpointDefinition,
   tokenOrUrl: string,
   base: () => string,
-): string {
+): WebhookTarget {
   const input = typeof tokenOrUrl === 'string' ? tokenOrUrl.trim() : '';
   if (!/^[a-z][a-z\d+.-]*:\/\//i.test(input)) {
-    return `${base()}${fillPath(endpoint.path, { webhook_token: checkToken(endpoint, input) })}`;
+    const token = checkToken(endpoint, input);
+    return target(`${base()}${fillPath(endpoint.path, { webhook_token: token })}`, token);
   }
   let url: URL;
   try {
@@ -46,14 +52,19 @@ export function resolveWebhookUrl(
     if (!match) continue;
     if (candidate.operationId !== endpoint.operationId) {
       throw invalid(
-        `This is the URL of another webhook (${candidate.summary.toLowerCase()}); use ${METHOD_OF[candidate.operationId]} for it.`,
+        `This is the URL of another webhook (${candidate.summary.toLowerCase()}); use ${methodName(candidate)} for it.`,
       );
     }
     const token = checkToken(endpoint, match.token);
     const prefix = match.prefix.map((segment) => `/${segment}`).join('');
-    return `${url.origin}${prefix}${fillPath(rootPath(endpoint), { webhook_token: token })}`;
+    return target(`${url.origin}${prefix}${fillPath(rootPath(endpoint), { webhook_token: token })}`, token);
   }
   throw invalid(`Invalid webhook URL: its path should end in ${rootPath(endpoint)}.`);
+}
+
+/** The URL, and the URL with its token (a uuid, so it stands nowhere else in it) redacted. */
+function target(url: string, token: string): WebhookTarget {
+  return { url, shownUrl: url.split(token).join(REDACTED) };
 }
 
 function checkToken(endpoint: EndpointDefinition, token: string): string {

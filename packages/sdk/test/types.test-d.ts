@@ -1,4 +1,6 @@
+import { User as UserSchema } from '@company-data/contract';
 import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
 import {
   type APIPromise,
   type AudienceMember,
@@ -9,7 +11,10 @@ import {
   type CallTranscript,
   CompanyData,
   type CompanyDataError,
+  ConfigurationError,
   type ConnectionError,
+  type DerivedClientOptions,
+  extraField,
   type InvalidResponseError,
   type LeadReceived,
   type Page,
@@ -22,9 +27,10 @@ import {
   type ResponseInfo,
   type Team,
   type TimeoutError,
+  type TranscriptWord,
   type User,
   type UserListQuery,
-  type ValidationError,
+  ValidationError,
 } from '../src/index.js';
 
 const client = new CompanyData();
@@ -116,5 +122,86 @@ describe('public types', () => {
         expectTypeOf(signal).toEqualTypeOf<AbortSignal | undefined>();
       },
     });
+  });
+
+  it('response types list exactly the spec fields: a misspelt or absent field does not compile', async () => {
+    const user = await client.users.retrieve('id');
+    // @ts-expect-error: no such field (email)
+    user.emial;
+    const call = await client.calls.retrieve('id');
+    // @ts-expect-error: no such field (summary)
+    call.sumary;
+    const { transcript } = await client.calls.transcript('id');
+    // @ts-expect-error: a call transcript has no word timings
+    transcript[0]?.words;
+    const recording = await client.recordings.transcript('id');
+    expectTypeOf(recording.transcript[0]?.words).toEqualTypeOf<TranscriptWord[] | undefined>();
+    expectTypeOf<keyof User>().toEqualTypeOf<
+      'id' | 'email' | 'first_name' | 'last_name' | 'full_name' | 'is_active' | 'permissions' | 'created_at'
+    >();
+    expectTypeOf<keyof Call['user']>().toEqualTypeOf<'id' | 'full_name'>();
+    expectTypeOf<keyof Page<Call>['pagination']>().toEqualTypeOf<
+      'count' | 'page' | 'page_size' | 'total_pages'
+    >();
+  });
+
+  it('the types come from the contract schemas: a field added to a schema appears in the type', () => {
+    expectTypeOf<User>().toEqualTypeOf<z.output<typeof UserSchema>>();
+    const Grown = UserSchema.extend({ timezone: z.string() });
+    type Grown = z.output<typeof Grown>;
+    expectTypeOf<keyof Grown>().toEqualTypeOf<keyof User | 'timezone'>();
+    expectTypeOf<Grown['timezone']>().toEqualTypeOf<string>();
+    expectTypeOf<Omit<Grown, 'timezone'>>().toEqualTypeOf<Omit<User, never>>();
+    const grown = Grown.parse({});
+    // @ts-expect-error: still closed: no index signature came with the new field
+    grown.timezon;
+  });
+
+  it('extraField reads an undeclared field as unknown, and refuses a declared one', async () => {
+    const user = await client.users.retrieve('id');
+    expectTypeOf(extraField(user, 'timezone')).toEqualTypeOf<unknown>();
+    // @ts-expect-error: email is declared: read user.email
+    extraField(user, 'email');
+  });
+
+  it('webhook bodies and options are closed too, with explicit ways to send what the SDK does not know', () => {
+    // @ts-expect-error: no such field (customer_name)
+    client.leads.submit('t', { phone_number: '1', customer_nme: 'Ada' });
+    client.leads.submit('t', { phone_number: '1' }, { body: { referrer: 'partner-42' } });
+    // @ts-expect-error: `body` is for webhooks
+    client.users.retrieve('id', { body: {} });
+    client.calls.list({}, { query: { include_archived: true, since: 3 } });
+    // @ts-expect-error: query values are strings, numbers or booleans
+    client.calls.list({}, { query: { tags: ['a'] } });
+    // @ts-expect-error: no such option (timeout)
+    client.users.retrieve('id', { timout: 5 });
+    // @ts-expect-error: no such option (limit)
+    client.users.list().toArray({ limt: 5 });
+  });
+
+  it('withOptions derives a client, changing only what it does not share; asResponse gives a fetch Response', () => {
+    expectTypeOf(client.withOptions({ timeout: 5_000, maxRetries: 0 })).toEqualTypeOf<CompanyData>();
+    expectTypeOf<keyof DerivedClientOptions>().toEqualTypeOf<
+      | 'timeout'
+      | 'maxRetries'
+      | 'maxRetryWait'
+      | 'defaultHeaders'
+      | 'logger'
+      | 'logLevel'
+      | 'validate'
+      | 'onRateLimit'
+      | 'onRetry'
+      | 'random'
+    >();
+    // @ts-expect-error: the key is shared with the parent client
+    client.withOptions({ apiKey: 'svc_live_other' });
+    expectTypeOf(client.users.retrieve('id').asResponse()).toEqualTypeOf<Promise<Response>>();
+    expectTypeOf(client.calls.list().asResponse()).toEqualTypeOf<Promise<Response>>();
+  });
+
+  it('a configuration error is a validation error: nothing was sent, a retry cannot help', () => {
+    expectTypeOf<ConfigurationError>().toExtend<ValidationError>();
+    const error: unknown = new ConfigurationError('invalid_option', 'x');
+    if (error instanceof ValidationError) expectTypeOf(error.issues).toExtend<readonly unknown[]>();
   });
 });

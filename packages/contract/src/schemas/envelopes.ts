@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openObject } from './open-object.js';
 
 /**
  * The pagination object of every list response.
@@ -8,14 +9,14 @@ import { z } from 'zod';
  * const { count, page, page_size, total_pages } = Pagination.parse(json.pagination);
  * ```
  */
-export const Pagination = z.looseObject({
+export const Pagination = openObject({
   count: z.int().min(0),
   page: z.int().min(1),
   page_size: z.int().min(1),
   total_pages: z.int().min(0),
 });
 /** The pagination object of every list response. */
-export type Pagination = z.infer<typeof Pagination>;
+export interface Pagination extends z.output<typeof Pagination> {}
 
 /**
  * Builds the schema of a list response: `{ data: [item, ...], pagination }`, both keys required.
@@ -28,7 +29,7 @@ export type Pagination = z.infer<typeof Pagination>;
  * ```
  */
 export function listEnvelope<Item extends z.ZodType>(item: Item) {
-  return z.looseObject({ data: z.array(item), pagination: Pagination });
+  return openObject({ data: z.array(item), pagination: Pagination });
 }
 
 /**
@@ -42,7 +43,7 @@ export function listEnvelope<Item extends z.ZodType>(item: Item) {
  * ```
  */
 export function dataEnvelope<Resource extends z.ZodType>(resource: Resource) {
-  return z.looseObject({ data: resource });
+  return openObject({ data: resource });
 }
 
 /**

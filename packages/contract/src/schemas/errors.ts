@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openObject } from './open-object.js';
 
 /**
  * The error body of data endpoints (and of the audience webhook): `{ error: { detail } }`.
@@ -8,11 +9,11 @@ import { z } from 'zod';
  * ApiErrorBody.parse({ error: { detail: 'Not found.' } });
  * ```
  */
-export const ApiErrorBody = z.looseObject({
-  error: z.looseObject({ detail: z.string() }),
+export const ApiErrorBody = openObject({
+  error: openObject({ detail: z.string() }),
 });
 /** The error body of data endpoints. */
-export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+export interface ApiErrorBody extends z.output<typeof ApiErrorBody> {}
 
 /**
  * The flat error body of the lead webhook: `{ error: "..." }`.
@@ -22,9 +23,9 @@ export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
  * FlatErrorBody.parse({ error: 'phone_number is required' });
  * ```
  */
-export const FlatErrorBody = z.looseObject({ error: z.string() });
+export const FlatErrorBody = openObject({ error: z.string() });
 /** The flat error body of the lead webhook. */
-export type FlatErrorBody = z.infer<typeof FlatErrorBody>;
+export interface FlatErrorBody extends z.output<typeof FlatErrorBody> {}
 
 /**
  * The detail texts the spec gives for data-endpoint errors, plus the lead webhook's texts.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openObject } from './open-object.js';
 import { DateTime, openEnum, Uuid } from './primitives.js';
 
 /** Permission identifiers seen on users; the enumeration is open. */
@@ -17,7 +18,7 @@ export const USER_PERMISSIONS_SEEN = [
  * console.log(user.full_name, user.permissions);
  * ```
  */
-export const User = z.looseObject({
+export const User = openObject({
   id: Uuid,
   email: z.email(),
   first_name: z.string(),
@@ -28,7 +29,7 @@ export const User = z.looseObject({
   created_at: DateTime,
 });
 /** A user of the company. */
-export type User = z.infer<typeof User>;
+export interface User extends z.output<typeof User> {}
 
 /**
  * A team of the company.
@@ -38,14 +39,14 @@ export type User = z.infer<typeof User>;
  * const team = Team.parse(json.data);
  * ```
  */
-export const Team = z.looseObject({
+export const Team = openObject({
   id: Uuid,
   name: z.string(),
   description: z.string(),
   created_at: DateTime,
 });
 /** A team of the company. */
-export type Team = z.infer<typeof Team>;
+export interface Team extends z.output<typeof Team> {}
 
 /**
  * The short user reference embedded in recordings and calls.
@@ -55,9 +56,9 @@ export type Team = z.infer<typeof Team>;
  * UserRef.parse({ id: '3f0c2a9e-4b1d-4c1e-9a7b-2d5e8f6a1b3c', full_name: 'Ada Lovelace' });
  * ```
  */
-export const UserRef = z.looseObject({ id: Uuid, full_name: z.string() });
+export const UserRef = openObject({ id: Uuid, full_name: z.string() });
 /** The short user reference embedded in recordings and calls. */
-export type UserRef = z.infer<typeof UserRef>;
+export interface UserRef extends z.output<typeof UserRef> {}
 
 /**
  * A field recording as it appears in lists.
@@ -68,7 +69,7 @@ export type UserRef = z.infer<typeof UserRef>;
  * console.log(recording.audio_duration_seconds, recording.score);
  * ```
  */
-export const Recording = z.looseObject({
+export const Recording = openObject({
   id: Uuid,
   name: z.string(),
   start_time: DateTime,
@@ -79,7 +80,7 @@ export const Recording = z.looseObject({
   created_at: DateTime,
 });
 /** A field recording as it appears in lists. */
-export type Recording = z.infer<typeof Recording>;
+export interface Recording extends z.output<typeof Recording> {}
 
 /** `value_type` values seen on custom fields; the enumeration is open. */
 export const CUSTOM_FIELD_VALUE_TYPES_SEEN = ['single_select', 'number'] as const;
@@ -94,7 +95,7 @@ export const CUSTOM_FIELD_SOURCES_SEEN = ['ai', 'manual'] as const;
  * CustomField.parse({ name: 'Outcome', slug: 'outcome', value_type: 'single_select', value: 'Won', source: 'ai' });
  * ```
  */
-export const CustomField = z.looseObject({
+export const CustomField = openObject({
   name: z.string(),
   slug: z.string(),
   value_type: openEnum(CUSTOM_FIELD_VALUE_TYPES_SEEN),
@@ -102,7 +103,7 @@ export const CustomField = z.looseObject({
   source: openEnum(CUSTOM_FIELD_SOURCES_SEEN),
 });
 /** One custom field of a field recording. */
-export type CustomField = z.infer<typeof CustomField>;
+export interface CustomField extends z.output<typeof CustomField> {}
 
 /**
  * A field recording with its custom fields (the retrieve endpoint's body).
@@ -115,7 +116,7 @@ export type CustomField = z.infer<typeof CustomField>;
  */
 export const RecordingDetail = Recording.extend({ custom_fields: z.array(CustomField) });
 /** A field recording with its custom fields. */
-export type RecordingDetail = z.infer<typeof RecordingDetail>;
+export interface RecordingDetail extends z.output<typeof RecordingDetail> {}
 
 /** Call `direction` values seen; the enumeration is open. */
 export const CALL_DIRECTIONS_SEEN = ['inbound'] as const;
@@ -145,7 +146,7 @@ export type CallSource = z.infer<typeof CallSource>;
  * if (call.is_excused) console.log(call.excuse_reason);
  * ```
  */
-export const Call = z.looseObject({
+export const Call = openObject({
   id: Uuid,
   start_time: DateTime,
   end_time: DateTime,
@@ -166,7 +167,7 @@ export const Call = z.looseObject({
   created_at: DateTime,
 });
 /** A contact-center call. */
-export type Call = z.infer<typeof Call>;
+export interface Call extends z.output<typeof Call> {}
 
 /**
  * One word of a field-recording transcript segment, with its own timing and speaker.
@@ -176,14 +177,14 @@ export type Call = z.infer<typeof Call>;
  * TranscriptWord.parse({ text: 'hello', start: 0, end: 420, speaker: 'A' });
  * ```
  */
-export const TranscriptWord = z.looseObject({
+export const TranscriptWord = openObject({
   text: z.string(),
   start: z.int(),
   end: z.int(),
   speaker: z.string(),
 });
 /** One word of a field-recording transcript segment. */
-export type TranscriptWord = z.infer<typeof TranscriptWord>;
+export interface TranscriptWord extends z.output<typeof TranscriptWord> {}
 
 const segmentShape = {
   speaker: z.string(),
@@ -200,9 +201,9 @@ const segmentShape = {
  * CallTranscriptSegment.parse({ speaker: 'agent', text: 'Hi!', start: 0, end: 900 });
  * ```
  */
-export const CallTranscriptSegment = z.looseObject(segmentShape);
+export const CallTranscriptSegment = openObject(segmentShape);
 /** A call transcript segment. */
-export type CallTranscriptSegment = z.infer<typeof CallTranscriptSegment>;
+export interface CallTranscriptSegment extends z.output<typeof CallTranscriptSegment> {}
 
 /**
  * A field-recording transcript segment: speaker (a letter label), text, offsets and `words`.
@@ -212,12 +213,12 @@ export type CallTranscriptSegment = z.infer<typeof CallTranscriptSegment>;
  * RecordingTranscriptSegment.parse({ speaker: 'A', text: 'Hi', start: 0, end: 300, words: [] });
  * ```
  */
-export const RecordingTranscriptSegment = z.looseObject({
+export const RecordingTranscriptSegment = openObject({
   ...segmentShape,
   words: z.array(TranscriptWord),
 });
 /** A field-recording transcript segment. */
-export type RecordingTranscriptSegment = z.infer<typeof RecordingTranscriptSegment>;
+export interface RecordingTranscriptSegment extends z.output<typeof RecordingTranscriptSegment> {}
 
 /**
  * The transcript of a field recording; `id` is the recording's id.
@@ -227,12 +228,12 @@ export type RecordingTranscriptSegment = z.infer<typeof RecordingTranscriptSegme
  * const { transcript } = RecordingTranscript.parse(json.data);
  * ```
  */
-export const RecordingTranscript = z.looseObject({
+export const RecordingTranscript = openObject({
   id: Uuid,
   transcript: z.array(RecordingTranscriptSegment),
 });
 /** The transcript of a field recording. */
-export type RecordingTranscript = z.infer<typeof RecordingTranscript>;
+export interface RecordingTranscript extends z.output<typeof RecordingTranscript> {}
 
 /**
  * The transcript of a call; `id` is the call's id.
@@ -242,9 +243,9 @@ export type RecordingTranscript = z.infer<typeof RecordingTranscript>;
  * const { transcript } = CallTranscript.parse(json.data);
  * ```
  */
-export const CallTranscript = z.looseObject({
+export const CallTranscript = openObject({
   id: Uuid,
   transcript: z.array(CallTranscriptSegment),
 });
 /** The transcript of a call. */
-export type CallTranscript = z.infer<typeof CallTranscript>;
+export interface CallTranscript extends z.output<typeof CallTranscript> {}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openObject } from './open-object.js';
 import { CustomFieldsMap, DateTime, E164Phone, Uuid } from './primitives.js';
 
 /** The audience member states (closed). */
@@ -25,7 +26,7 @@ export type AudienceMemberStatus = z.infer<typeof AudienceMemberStatus>;
  * console.log(member.phone); // E.164, e.g. '+14155550123' ('' for a member added by e-mail only)
  * ```
  */
-export const AudienceMember = z.looseObject({
+export const AudienceMember = openObject({
   id: Uuid,
   created_at: DateTime,
   first_name: z.string(),
@@ -37,7 +38,7 @@ export const AudienceMember = z.looseObject({
   status: AudienceMemberStatus,
 });
 /** The audience member returned by the add-member webhook. */
-export type AudienceMember = z.infer<typeof AudienceMember>;
+export interface AudienceMember extends z.output<typeof AudienceMember> {}
 
 /**
  * The body of the add-audience-member webhook. Every field is optional, but at least one of
@@ -69,7 +70,7 @@ export const AudienceMemberInput = z
   })
   .meta({ anyOf: [{ required: ['phone'] }, { required: ['email'] }] });
 /** The body of the add-audience-member webhook. */
-export type AudienceMemberInput = z.input<typeof AudienceMemberInput>;
+export interface AudienceMemberInput extends z.input<typeof AudienceMemberInput> {}
 
 /**
  * The body of the submit-lead webhook. Only `phone_number` is required.
@@ -79,7 +80,7 @@ export type AudienceMemberInput = z.input<typeof AudienceMemberInput>;
  * LeadInput.parse({ phone_number: '415-555-0123', customer_name: 'Ada Lovelace', zip: '94103' });
  * ```
  */
-export const LeadInput = z.looseObject({
+export const LeadInput = openObject({
   phone_number: z
     .string({ error: 'phone_number is required' })
     .regex(/\S/, 'phone_number is required')
@@ -100,7 +101,7 @@ export const LeadInput = z.looseObject({
   custom_fields: CustomFieldsMap.optional(),
 });
 /** The body of the submit-lead webhook. */
-export type LeadInput = z.input<typeof LeadInput>;
+export interface LeadInput extends z.input<typeof LeadInput> {}
 
 /**
  * The submit-lead webhook's success body.
@@ -110,6 +111,6 @@ export type LeadInput = z.input<typeof LeadInput>;
  * LeadReceived.parse({ received: true });
  * ```
  */
-export const LeadReceived = z.looseObject({ received: z.literal(true) });
+export const LeadReceived = openObject({ received: z.literal(true) });
 /** The submit-lead webhook's success body. */
-export type LeadReceived = z.infer<typeof LeadReceived>;
+export interface LeadReceived extends z.output<typeof LeadReceived> {}

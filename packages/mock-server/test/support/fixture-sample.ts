@@ -35,6 +35,20 @@ const call = (id: string, created_at: string, source: 'integration' | 'voice_age
   created_at,
 });
 
+// `nickname` is no field of the API: a record may carry fields the contract does not declare (yet), which the
+// mock serves as they are. Spread into the fixture, so TypeScript's closed types let it through.
+const bob = {
+  id: BOB,
+  email: 'bob@fixture.example',
+  first_name: 'Bob',
+  last_name: 'Byte',
+  full_name: 'Bob Byte',
+  is_active: false,
+  permissions: [],
+  created_at: '2025-01-01T00:00:00Z',
+  nickname: 'bb',
+};
+
 /** A small fixture covering every part of the format. */
 export function sampleFixture(): Fixture {
   return {
@@ -58,17 +72,7 @@ export function sampleFixture(): Fixture {
             permissions: ['ridealong_record'],
             created_at: '2025-01-02T00:00:00Z',
           },
-          {
-            id: BOB,
-            email: 'bob@fixture.example',
-            first_name: 'Bob',
-            last_name: 'Byte',
-            full_name: 'Bob Byte',
-            is_active: false,
-            permissions: [],
-            created_at: '2025-01-01T00:00:00Z',
-            nickname: 'bb',
-          },
+          { ...bob },
         ],
         teams: [
           { id: TEAM, name: 'Core', description: 'The core team.', created_at: '2025-01-01T00:00:00Z' },

@@ -2,7 +2,7 @@ import { type AudienceMember, type AudienceMemberInput, endpoints } from '@compa
 import type { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { webhookOperation } from '../operations.js';
-import type { RequestOptions } from '../options.js';
+import type { WebhookOptions } from '../options.js';
 
 /**
  * Outbound-campaign audiences: `client.audiences`. Needs no API key: the webhook token authenticates.
@@ -29,7 +29,7 @@ export class Audiences {
    * @param tokenOrUrl - the audience's webhook token (a uuid) or the full webhook URL copied from the
    * audience detail view of the web app.
    * @param member - at least one of `phone` or `email`; `first_name`, `last_name`, `custom_fields` optional.
-   * @param options - request options.
+   * @param options - request options, plus `body` for fields the SDK does not know yet.
    * @returns the new or existing member (phone in E.164).
    * @throws {@link ValidationError} when neither phone nor email is given, the token is not a uuid, or the
    * URL is not an audience webhook (nothing is sent); {@link NotFoundError} for an unknown token;
@@ -45,7 +45,7 @@ export class Audiences {
   addMember(
     tokenOrUrl: string,
     member: AudienceMemberInput,
-    options?: RequestOptions,
+    options?: WebhookOptions,
   ): APIPromise<AudienceMember> {
     return webhookOperation(this.#core, endpoints.addAudienceMember, tokenOrUrl, member, options);
   }

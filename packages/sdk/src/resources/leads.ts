@@ -2,7 +2,7 @@ import { endpoints, type LeadInput, type LeadReceived } from '@company-data/cont
 import type { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { webhookOperation } from '../operations.js';
-import type { RequestOptions } from '../options.js';
+import type { WebhookOptions } from '../options.js';
 
 /**
  * Leads from custom lead sources: `client.leads`. Needs no API key: the webhook token authenticates.
@@ -29,7 +29,7 @@ export class Leads {
    * @param tokenOrUrl - the lead source's webhook token (a uuid) or the full webhook URL copied from the
    * web app.
    * @param lead - `phone_number` (required) and any of the optional contact and campaign fields.
-   * @param options - request options.
+   * @param options - request options, plus `body` for fields the SDK does not know yet.
    * @returns `{ received: true }`.
    * @throws {@link ValidationError} when `phone_number` is missing, the token is not a uuid, or the URL is
    * not a lead webhook (nothing is sent); {@link NotFoundError} for an unknown or deleted lead source;
@@ -44,7 +44,7 @@ export class Leads {
    * });
    * ```
    */
-  submit(tokenOrUrl: string, lead: LeadInput, options?: RequestOptions): APIPromise<LeadReceived> {
+  submit(tokenOrUrl: string, lead: LeadInput, options?: WebhookOptions): APIPromise<LeadReceived> {
     return webhookOperation(this.#core, endpoints.submitLead, tokenOrUrl, lead, options);
   }
 }

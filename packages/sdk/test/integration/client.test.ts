@@ -1,6 +1,6 @@
 import type { MockServer } from '@company-data/mock-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CompanyData, ConfigurationError, ConnectionError } from '../../src/index.js';
+import { ClientClosedError, CompanyData, ConfigurationError, ConnectionError } from '../../src/index.js';
 import { clientFor, recordingLogger, type Target, targets } from '../support/harness.js';
 
 describe.each(targets)('client configuration ($name)', (target: Target) => {
@@ -73,12 +73,9 @@ describe.each(targets)('client configuration ($name)', (target: Target) => {
     expect(() => new CompanyData({ maxRetryWait: Number.NaN })).toThrow(/maxRetryWait/);
   });
 
-  it('derives apiRoot by dropping /v1, and keeps a base without it', () => {
+  it('derives apiRoot by dropping /v1, unless given', () => {
     expect(new CompanyData({ baseURL: 'https://api.example.com/v1/' }).apiRoot).toBe(
       'https://api.example.com',
-    );
-    expect(new CompanyData({ baseURL: 'https://api.example.com/api' }).apiRoot).toBe(
-      'https://api.example.com/api',
     );
     expect(new CompanyData({ baseURL: 'https://a.example/v1', apiRoot: 'https://b.example/' }).apiRoot).toBe(
       'https://b.example',
@@ -129,12 +126,37 @@ describe.each(targets)('client configuration ($name)', (target: Target) => {
     await client.close();
   });
 
-  it('close() releases the pool; later calls fail with a ConnectionError; close is idempotent', async () => {
+  it('close() releases the pool; later calls fail with client_closed, no ConnectionError; close is idempotent', async () => {
     const { client } = clientFor(target, mock);
     await client.teams.list();
     await client.close();
     await client.close();
-    await expect(client.teams.list()).rejects.toBeInstanceOf(ConnectionError);
+    const error = await client.teams.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'client_closed' });
+    expect((error as Error).message).toContain(`GET ${mock.baseURL}/teams/?page=1`);
+    await expect(client.users.retrieve('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(
+      ClientClosedError,
+    );
+    expect(mock.journal()).toHaveLength(1);
+  });
+
+  it('a call waiting for a rate-limit pause when the client closes fails with client_closed', async () => {
+    // The pause lasts until the client's closing ends it.
+    const { client } = clientFor(target, mock, {
+      sleep: (_ms, signal) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve())),
+    });
+    mock.injectFault({ path: '/v1/teams/', status: 429, headers: { 'Retry-After': '30' } });
+    const throttled = client.teams.list().then(undefined, (caught: unknown) => caught);
+    await vi.waitFor(() => expect(mock.journal()).toHaveLength(1));
+    await client.close();
+    const error = await throttled;
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toBe(
+      `The client is closed: close() was called before GET ${mock.baseURL}/teams/?page=1 could complete. Create a new CompanyData for more calls.`,
+    );
     expect(mock.journal()).toHaveLength(1);
   });
 });

@@ -151,4 +151,37 @@ describe.each(targets)('errors from the server ($name)', (target: Target) => {
     }
     expect(mock.journal()).toHaveLength(0);
   });
+
+  it('error messages carry the method and the URL that was requested', async () => {
+    const { client } = clientFor(target, mock);
+    const notFound = await client.users.retrieve(UNKNOWN_ID).then(undefined, (caught: unknown) => caught);
+    expect(notFound).toBeInstanceOf(NotFoundError);
+    expect((notFound as Error).message).toBe(`404 Not found. (GET ${mock.baseURL}/users/${UNKNOWN_ID}/)`);
+    const limited = clientFor(target, mock, { apiKey: mock.keys.limited }).client;
+    const error = await limited.calls
+      .list({ source: 'voice_agent', page_size: 10 })
+      .then(undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect((error as Error).message).toBe(
+      `403 You do not have permission to perform this action. (GET ${mock.baseURL}/calls/?source=voice_agent&page_size=10&page=1)`,
+    );
+    expect((error as Error).message).not.toContain(mock.keys.limited);
+    await client.close();
+    await limited.close();
+  });
+
+  it('a webhook token never appears in a message or a log line: it is redacted from the URL', async () => {
+    const { client, logger } = clientFor(target, mock);
+    const error = await client.leads
+      .submit(mock.tokens.deletedLead, { phone_number: '4155550100' })
+      .then(undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toBe(
+      `404 Not found (POST ${mock.apiRoot}/messaging-agent/webhook/[redacted]/)`,
+    );
+    const logged = JSON.stringify(logger.lines);
+    expect(logged).toContain('/messaging-agent/webhook/[redacted]/');
+    expect(logged).not.toContain(mock.tokens.deletedLead);
+    await client.close();
+  });
 });

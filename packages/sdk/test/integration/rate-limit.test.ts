@@ -1,28 +1,11 @@
 import { throttleDetail } from '@company-data/contract';
-import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ClientOptions, RateLimitError, type RateLimitEvent } from '../../src/index.js';
-import { clientFor, type Target, targets } from '../support/harness.js';
+import { clientFor, manualTime, type Target, targets } from '../support/harness.js';
 
 const THROTTLED = (seconds: number) => ({ error: { detail: throttleDetail(seconds) } });
 const at = (entry: { at: string } | undefined) => Date.parse(entry?.at ?? '');
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Time the test advances by hand: each sleep stays pending until `release()` moves the mock clock. */
-function manualTime(mock: MockServer) {
-  const pending: { ms: number; resolve: () => void }[] = [];
-  return {
-    pending,
-    sleep: (ms: number) => new Promise<void>((resolve) => pending.push({ ms, resolve })),
-    now: () => mock.clock.now().getTime(),
-    release() {
-      const next = pending.shift();
-      if (!next) throw new Error('no pending sleep');
-      mock.clock.advance(next.ms);
-      next.resolve();
-    },
-  };
-}
 
 // The mock's clock is frozen here: these tests check waits to the millisecond, and the client's sleep
 // moves the mock's clock. The running clock with real waits is tested in over-time.test.ts.

@@ -51,6 +51,22 @@ export function mockTime(mock: MockServer) {
   };
 }
 
+/** Time the test advances by hand: each sleep stays pending until `release()` moves the mock clock. */
+export function manualTime(mock: MockServer) {
+  const pending: { ms: number; resolve: () => void }[] = [];
+  return {
+    pending,
+    sleep: (ms: number) => new Promise<void>((resolve) => pending.push({ ms, resolve })),
+    now: () => mock.clock.now().getTime(),
+    release() {
+      const next = pending.shift();
+      if (!next) throw new Error('no pending sleep');
+      mock.clock.advance(next.ms);
+      next.resolve();
+    },
+  };
+}
+
 /** A client wired to the mock: its key, its base URL, its dispatcher (in-process), its clock. */
 export function clientFor(
   target: Target,

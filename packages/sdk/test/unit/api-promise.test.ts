@@ -1,25 +1,52 @@
-import { describe, expect, it } from 'vitest';
+import { endpoints } from '@company-data/contract';
+import { describe, expect, it, vi } from 'vitest';
+import type { Exchange } from '../../src/core.js';
 import { APIPromise } from '../../src/index.js';
 
-const response = { status: 201, headers: { 'x-a': '1' } };
+const url = 'https://api.example.com/v1/teams/';
+const exchange: Exchange = {
+  call: { endpoint: endpoints.listTeams, url, shownUrl: url },
+  response: { status: 201, headers: { 'x-a': '1' }, body: '{"id":1}' },
+};
+const readJson = (sent: Exchange) => ({
+  data: JSON.parse(sent.response.body) as { id: number },
+  response: { status: sent.response.status, headers: sent.response.headers },
+});
 
 describe('APIPromise', () => {
-  it('awaits to the data and exposes the response through withResponse()', async () => {
-    const promise = new APIPromise(Promise.resolve({ data: { id: 1 }, response }));
+  it('awaits to the data and exposes the response through withResponse(), reading the body once', async () => {
+    const parse = vi.fn(readJson);
+    const promise = new APIPromise(Promise.resolve(exchange), parse);
     await expect(promise).resolves.toEqual({ id: 1 });
-    await expect(promise.withResponse()).resolves.toEqual({ data: { id: 1 }, response });
+    await expect(promise.withResponse()).resolves.toEqual({
+      data: { id: 1 },
+      response: { status: 201, headers: { 'x-a': '1' } },
+    });
+    expect(parse).toHaveBeenCalledOnce();
     expect(Object.prototype.toString.call(promise)).toBe('[object APIPromise]');
   });
 
+  it('gives the raw response through asResponse(), without reading it', async () => {
+    const parse = vi.fn(readJson);
+    const raw = await new APIPromise(Promise.resolve(exchange), parse).asResponse();
+    expect(raw).toBeInstanceOf(Response);
+    expect(raw.status).toBe(201);
+    expect(raw.headers.get('x-a')).toBe('1');
+    expect(await raw.text()).toBe('{"id":1}');
+    expect(parse).not.toHaveBeenCalled();
+  });
+
   it('supports catch and finally like a promise', async () => {
-    const failing = new APIPromise<number>(Promise.reject(new Error('nope')));
+    const failing = new APIPromise<number>(Promise.reject(new Error('nope')), () => {
+      throw new Error('never read');
+    });
     await expect(failing.catch((error) => (error as Error).message)).resolves.toBe('nope');
     let settled = false;
     await expect(
-      new APIPromise(Promise.resolve({ data: 2, response })).finally(() => {
+      new APIPromise(Promise.resolve(exchange), readJson).finally(() => {
         settled = true;
       }),
-    ).resolves.toBe(2);
+    ).resolves.toEqual({ id: 1 });
     expect(settled).toBe(true);
   });
 });

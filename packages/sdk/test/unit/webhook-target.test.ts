@@ -8,13 +8,15 @@ const base = () => 'https://api.example.com/v1';
 const root = () => 'https://api.example.com';
 
 describe('resolveWebhookUrl', () => {
-  it('appends a bare token to the configured base', () => {
-    expect(resolveWebhookUrl(endpoints.addAudienceMember, ` ${TOKEN} `, base)).toBe(
-      `https://api.example.com/v1/outbound-campaigns/webhook/${TOKEN}/`,
-    );
-    expect(resolveWebhookUrl(endpoints.submitLead, TOKEN, root)).toBe(
-      `https://api.example.com/messaging-agent/webhook/${TOKEN}/`,
-    );
+  it('appends a bare token to the configured base, and shows the URL with the token redacted', () => {
+    expect(resolveWebhookUrl(endpoints.addAudienceMember, ` ${TOKEN} `, base)).toEqual({
+      url: `https://api.example.com/v1/outbound-campaigns/webhook/${TOKEN}/`,
+      shownUrl: 'https://api.example.com/v1/outbound-campaigns/webhook/[redacted]/',
+    });
+    expect(resolveWebhookUrl(endpoints.submitLead, TOKEN, root)).toEqual({
+      url: `https://api.example.com/messaging-agent/webhook/${TOKEN}/`,
+      shownUrl: 'https://api.example.com/messaging-agent/webhook/[redacted]/',
+    });
   });
 
   it('posts a copied URL as given, keeping its origin and path prefix, without needing a base', () => {
@@ -26,11 +28,12 @@ describe('resolveWebhookUrl', () => {
         endpoints.addAudienceMember,
         `https://app.example.com/api/v1/outbound-campaigns/webhook/${TOKEN}?utm=x#top`,
         never,
-      ),
+      ).url,
     ).toBe(`https://app.example.com/api/v1/outbound-campaigns/webhook/${TOKEN}/`);
     expect(
-      resolveWebhookUrl(endpoints.submitLead, `http://127.0.0.1:9/messaging-agent/webhook/${TOKEN}/`, never),
-    ).toBe(`http://127.0.0.1:9/messaging-agent/webhook/${TOKEN}/`);
+      resolveWebhookUrl(endpoints.submitLead, `http://127.0.0.1:9/messaging-agent/webhook/${TOKEN}/`, never)
+        .shownUrl,
+    ).toBe('http://127.0.0.1:9/messaging-agent/webhook/[redacted]/');
   });
 
   it('rejects the URL of the other webhook and names the right method', () => {

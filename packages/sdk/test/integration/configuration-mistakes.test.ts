@@ -1,0 +1,101 @@
+import type { MockServer } from '@company-data/mock-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CompanyData, ConfigurationError, ConnectionError, ValidationError } from '../../src/index.js';
+import { clientFor, type Target, targets } from '../support/harness.js';
+
+function constructionError(options: ConstructorParameters<typeof CompanyData>[0]): ConfigurationError {
+  try {
+    new CompanyData(options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ code: 'invalid_option' });
+    return error as ConfigurationError;
+  }
+  throw new Error('expected new CompanyData() to throw');
+}
+
+describe('mistakes refused at construction, saying how to fix them', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('a base URL whose path does not end in /v1 names the corrected URL', () => {
+    // The mock's banner prints the API root right under the base URL: the easiest one to copy by mistake.
+    expect(constructionError({ baseURL: 'http://127.0.0.1:4010' }).message).toBe(
+      "baseURL must be the API's base URL, whose path ends in /v1 (got http://127.0.0.1:4010): use http://127.0.0.1:4010/v1",
+    );
+    expect(constructionError({ baseURL: 'https://api.example.com/v1/users/' }).message).toContain(
+      'use https://api.example.com/v1',
+    );
+    expect(constructionError({ baseURL: 'https://gw.example.com/company-data' }).message).toContain(
+      'use https://gw.example.com/company-data/v1',
+    );
+    expect(constructionError({ baseURL: 'https://api.example.com/v1?region=eu' }).message).toContain(
+      'use https://api.example.com/v1',
+    );
+    vi.stubEnv('COMPANY_DATA_BASE_URL', 'https://api.example.com/');
+    expect(constructionError({}).message).toMatch(
+      /^COMPANY_DATA_BASE_URL must be .* use https:\/\/api\.example\.com\/v1$/,
+    );
+    expect(constructionError({ baseURL: 'api.example.com/v1' }).message).toBe(
+      'baseURL is not a URL (got api.example.com/v1).',
+    );
+    expect(constructionError({ baseURL: 'ftp://api.example.com/v1' }).message).toContain(
+      'must start with https:// or http://',
+    );
+    expect(new CompanyData({ baseURL: 'https://gw.example.com/company-data/v1/' }).baseURL).toBe(
+      'https://gw.example.com/company-data/v1',
+    );
+  });
+
+  it('a key given with its Bearer prefix is refused, with a hint and without the key', () => {
+    const key = 'svc_live_0123456789abcdef';
+    const error = constructionError({ apiKey: `Bearer ${key}` });
+    expect(error.message).toBe(
+      'apiKey starts with "Bearer ": give the key alone (it starts with svc_live_); the SDK sends it as "Authorization: Bearer <key>" itself.',
+    );
+    vi.stubEnv('COMPANY_DATA_API_KEY', `bearer ${key}`);
+    const fromEnvironment = constructionError({});
+    expect(fromEnvironment.message).toMatch(/^COMPANY_DATA_API_KEY starts with "Bearer "/);
+    expect(JSON.stringify([error, fromEnvironment, error.message, fromEnvironment.message])).not.toContain(
+      key,
+    );
+  });
+
+  it('an unknown or invalid client option names the closest known one', () => {
+    expect(constructionError({ timout: 5_000 } as never).message).toBe(
+      'Unknown option for new CompanyData(): `timout` (did you mean `timeout`?). Known options: timeout, maxRetries, maxRetryWait, defaultHeaders, logger, logLevel, validate, onRateLimit, onRetry, random, apiKey, baseURL, apiRoot, dispatcher, fetch, sleep, now.',
+    );
+    expect(constructionError({ base_url: 'https://api.example.com/v1' } as never).message).toContain(
+      '`base_url` (did you mean `baseURL`?)',
+    );
+    expect(constructionError({ headers: { 'x-team': 'data' } } as never).message).toContain(
+      '`headers` (a per-request option; for every request, use `defaultHeaders`)',
+    );
+    expect(constructionError({ logLevel: 'verbose' as never }).message).toContain('logLevel');
+    expect(constructionError({ logger: { log: () => undefined } as never }).message).toContain(
+      'Expected a logger: an object with debug, info, warn and error methods',
+    );
+    expect(constructionError({ dispatcher: {} as never }).message).toContain('Expected an undici Dispatcher');
+  });
+});
+
+describe('https:// against a plain-HTTP server', () => {
+  const loopback = targets.find((target) => target.name === 'loopback') as Target;
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await loopback.start();
+  });
+  afterAll(() => mock.close());
+
+  it('names the likely cause and the address to use', async () => {
+    const { client } = clientFor(loopback, mock, { baseURL: mock.baseURL.replace(/^http:/, 'https:') });
+    const error = await client.teams.list({}, { maxRetries: 0 }).then(undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    const origin = new URL(mock.baseURL).origin;
+    expect((error as Error).message).toBe(
+      `Connection failed: the TLS handshake failed (ERR_SSL_WRONG_VERSION_NUMBER): the server most likely speaks plain HTTP, not HTTPS; if so, use ${origin} in the base URL (GET ${origin.replace('http:', 'https:')}/v1/teams/?page=1)`,
+    );
+    expect(mock.journal()).toEqual([]);
+    await client.close();
+  });
+});
