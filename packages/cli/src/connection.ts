@@ -1,4 +1,4 @@
-import { CompanyData, type RateLimitEvent, type Sleep } from '@company-data/sdk';
+import { CompanyData, ConfigurationError, type RateLimitEvent, type Sleep } from '@company-data/sdk';
 import { UsageError } from './errors.js';
 import type { ExchangeLog } from './exchanges.js';
 
@@ -55,7 +55,26 @@ export function resolveConnection(
     );
   if (!URL.canParse(baseURL)) throw new UsageError(`The base URL "${baseURL}" is not a URL.`);
   if (apiKey === undefined) throw new UsageError('No API key: set COMPANY_DATA_API_KEY (or pass --api-key).');
+  checkWithTheSdk(apiKey, baseURL, {
+    apiKey: options.apiKey === undefined ? 'COMPANY_DATA_API_KEY' : '--api-key',
+    baseURL: options.baseURL === undefined ? 'COMPANY_DATA_BASE_URL' : '--base-url',
+  });
   return { ...options, apiKey, baseURL };
+}
+
+/**
+ * The SDK's own rules for a key and a base URL (a path ending in /v1, no `Bearer ` prefix), reported as a
+ * usage error that names the flag or variable the user set, before any request.
+ */
+function checkWithTheSdk(apiKey: string, baseURL: string, names: { apiKey: string; baseURL: string }): void {
+  try {
+    void new CompanyData({ apiKey, baseURL, logLevel: 'off' }).close();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new UsageError(
+      error.message.replace(/^(apiKey|baseURL)\b/, (option) => names[option as 'apiKey' | 'baseURL']),
+    );
+  }
 }
 
 /**

@@ -145,7 +145,20 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
       cwd: dir,
     });
     expect(badURL.stderr).toMatch(/The base URL "api.example.com" is not a URL/);
-    expect([noKey.code, noURL.code, badURL.code]).toEqual([2, 2, 2]);
+    // The SDK's own rules, reported with the flag or variable the user set.
+    const apiRoot = await runInProcess(['verify', '--base-url', source.apiRoot, '--api-key', 'k'], {
+      env: {},
+      cwd: dir,
+    });
+    expect(apiRoot.stderr).toContain(`--base-url must be the API's base URL, whose path ends in /v1`);
+    expect(apiRoot.stderr).toContain(`use ${source.baseURL}`);
+    const bearer = await runInProcess(['verify'], {
+      env: { COMPANY_DATA_BASE_URL: source.baseURL, COMPANY_DATA_API_KEY: `Bearer ${source.keys.valid}` },
+      cwd: dir,
+    });
+    expect(bearer.stderr).toMatch(/^company-data: COMPANY_DATA_API_KEY starts with "Bearer "/m);
+    expect(bearer.stderr).not.toContain(source.keys.valid);
+    expect([noKey.code, noURL.code, badURL.code, apiRoot.code, bearer.code]).toEqual([2, 2, 2, 2, 2]);
     const flags = await runInProcess(
       [
         'snapshot',
