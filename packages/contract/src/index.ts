@@ -1,4 +1,9 @@
-// The public API of @company-data/contract; its README heads the package's page on the docs site.
+/**
+ * The contract: zod schemas and types of every object, the endpoint table, error shapes and the OpenAPI
+ * document. Its zod-free part, the compiled checks, is in `@company-data/contract/runtime`.
+ *
+ * @module @company-data/contract
+ */
 export * from './endpoints.js';
 export * from './openapi.js';
 export * from './paths.js';

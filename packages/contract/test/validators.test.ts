@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { ApiErrorBody, type EndpointDefinition, endpointList, FlatErrorBody } from '../src/index.js';
 import {
   BODY_CHECKS,
   type Check,
@@ -9,7 +8,8 @@ import {
   PATH_CHECKS,
   QUERY_CHECKS,
   RESPONSE_CHECKS,
-} from '../src/runtime/validators.generated.js';
+} from '../src/compiled/validators.generated.js';
+import { ApiErrorBody, type EndpointDefinition, endpointList, FlatErrorBody } from '../src/index.js';
 import * as samples from './samples.js';
 
 // zod is the source of truth; the compiled checks are a fast copy of it. For valid bodies, for each of a
@@ -78,7 +78,8 @@ type Path = (string | number)[];
 /** Every path to a value inside `value`, the root included. */
 function paths(value: unknown, at: Path = []): Path[] {
   const found: Path[] = [at];
-  if (Array.isArray(value)) value.forEach((item, index) => found.push(...paths(item, [...at, index])));
+  if (Array.isArray(value))
+    for (const [index, item] of value.entries()) found.push(...paths(item, [...at, index]));
   else if (typeof value === 'object' && value !== null)
     for (const [key, item] of Object.entries(value)) found.push(...paths(item, [...at, key]));
   return found;

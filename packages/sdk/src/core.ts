@@ -1,4 +1,5 @@
-import type { EndpointDefinition } from '@company-data/contract';
+import type { EndpointDefinition, OperationId } from '@company-data/contract';
+import { RESPONSE_CHECKS } from '@company-data/contract/runtime';
 import { z } from 'zod';
 import type { WithResponse } from './api-promise.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
@@ -11,7 +12,7 @@ import {
   RateLimitError,
   RequestAbortedError,
 } from './errors.js';
-import type { Logger } from './logger.js';
+import type { Logger, SdkLogger } from './logger.js';
 import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook } from './options.js';
 import type { RateGate } from './rate-gate.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
@@ -34,7 +35,7 @@ export interface CoreConfig {
   sleep: Sleep;
   now: () => number;
   random: () => number;
-  logger: Logger;
+  logger: SdkLogger;
   transport: Transport;
   gate: RateGate;
 }
@@ -125,8 +126,10 @@ export class Core {
       this.#throwIfClosed(request);
       const current: Attempt = { operation, request, attempt };
       const retriesLeft = attempt <= maxRetries;
-      config.logger.debug(`company-data request ${request}`, { operation, url: call.shownUrl, attempt });
-      const started = performance.now();
+      const debug = config.logger.debugEnabled;
+      if (debug)
+        config.logger.debug(`company-data request ${request}`, { operation, url: call.shownUrl, attempt });
+      const started = debug ? performance.now() : 0;
       let response: TransportResponse;
       try {
         response = await config.transport.send({
@@ -144,14 +147,16 @@ export class Core {
         await this.#backoff(error, current, options.signal, aborted);
         continue;
       }
-      const durationMs = Math.round(performance.now() - started);
-      config.logger.debug(`company-data response ${response.status} ${request} in ${durationMs} ms`, {
-        operation,
-        url: call.shownUrl,
-        attempt,
-        status: response.status,
-        durationMs,
-      });
+      if (debug) {
+        const durationMs = Math.round(performance.now() - started);
+        config.logger.debug(`company-data response ${response.status} ${request} in ${durationMs} ms`, {
+          operation,
+          url: call.shownUrl,
+          attempt,
+          status: response.status,
+          durationMs,
+        });
+      }
       if (endpoint.successStatuses.includes(response.status)) return { call, response };
 
       const retryClass = classifyStatus(response.status);
@@ -182,6 +187,9 @@ export class Core {
       throw new InvalidResponseError(`Response body is not JSON (${describe(call)})`, [], { ...info, cause });
     }
     if (!this.#config.validate) return { data: json as z.output<Endpoint['response']>, response: info };
+    // The compiled check first (a few µs for a page); zod, the source of truth, only to describe a failure.
+    if (RESPONSE_CHECKS[call.endpoint.operationId as OperationId]?.(json))
+      return { data: json as z.output<Endpoint['response']>, response: info };
     const result = call.endpoint.response.safeParse(json);
     if (!result.success) {
       throw new InvalidResponseError(

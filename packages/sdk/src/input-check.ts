@@ -20,22 +20,43 @@ export interface InputRules {
  *
  * @param schema - the object schema.
  * @param value - what the caller passed.
- * @param rules - how to name things in the message.
+ * @param rules - how to name things in the message (built only when the input is refused).
  * @returns the parsed value.
  * @throws ValidationError (ConfigurationError for options) listing every problem.
  */
 export function parseInput<Schema extends z.ZodObject>(
   schema: Schema,
   value: unknown,
-  rules: InputRules,
+  rules: InputRules | (() => InputRules),
 ): z.output<Schema> {
+  const named = typeof rules === 'function' ? rules() : rules;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    refuseUnknownKeys(value, Object.keys(schema.shape), rules);
+    refuseUnknownKeys(value, Object.keys(schema.shape), named);
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const message = `Invalid ${rules.noun}s for ${rules.of}: ${z.prettifyError(result.error)}`;
-  throw inputError(rules, message, result.error.issues);
+  const message = `Invalid ${named.noun}s for ${named.of}: ${z.prettifyError(result.error)}`;
+  throw inputError(named, message, result.error.issues);
+}
+
+/**
+ * {@link parseInput} with a compiled check of the same schema first: input it passes is returned as given
+ * (for schemas whose parsing changes nothing), and zod runs only to describe a refusal.
+ *
+ * @param check - the schema's compiled check, from `@company-data/contract/runtime`.
+ * @param schema - the schema itself.
+ * @param value - what the caller passed.
+ * @param rules - how to name things in the message (built only when the input is refused).
+ * @throws ValidationError (ConfigurationError for options) listing every problem.
+ */
+export function checkInput(
+  check: ((value: unknown) => boolean) | undefined,
+  schema: z.ZodObject,
+  value: unknown,
+  rules: () => InputRules,
+): void {
+  if (check?.(value)) return;
+  parseInput(schema, value, rules);
 }
 
 /**

@@ -29,11 +29,17 @@ const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 
 /** What stands in a log line or message for a secret. */
 export const REDACTED = '[redacted]';
 
+/** The SDK's own view of a logger: the user's, filtered and scrubbed, and whether it writes debug lines. */
+export interface SdkLogger extends Logger {
+  /** Whether debug lines are written: the per-request lines are not even built otherwise. */
+  readonly debugEnabled: boolean;
+}
+
 /**
  * Wraps the user's logger: drops lines below `level` and scrubs every secret from messages and fields,
  * as a second line of defence (the SDK never passes the key to the logger in the first place).
  */
-export function createLogger(target: Logger, level: LogLevel, secrets: () => readonly string[]): Logger {
+export function createLogger(target: Logger, level: LogLevel, secrets: () => readonly string[]): SdkLogger {
   const write =
     (method: keyof Logger) =>
     (message: string, ...fields: unknown[]): void => {
@@ -41,7 +47,13 @@ export function createLogger(target: Logger, level: LogLevel, secrets: () => rea
       const hidden = secrets().filter((secret) => secret.length > 0);
       target[method](scrub(message, hidden) as string, ...fields.map((field) => scrub(field, hidden)));
     };
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    debugEnabled: SEVERITY[level] <= SEVERITY.debug,
+  };
 }
 
 function scrub(value: unknown, secrets: readonly string[], depth = 0): unknown {

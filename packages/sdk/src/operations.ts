@@ -1,9 +1,16 @@
-import { DEFAULT_ORDERING, type EndpointDefinition, fillPath, type Pagination } from '@company-data/contract';
+import {
+  DEFAULT_ORDERING,
+  type EndpointDefinition,
+  fillPath,
+  type OperationId,
+  type Pagination,
+} from '@company-data/contract';
+import { PATH_CHECKS, QUERY_CHECKS } from '@company-data/contract/runtime';
 import type { z } from 'zod';
 import { APIPromise } from './api-promise.js';
 import type { Core, Exchange, PreparedCall } from './core.js';
 import { ValidationError } from './errors.js';
-import { type InputRules, parseInput } from './input-check.js';
+import { checkInput, type InputRules, parseInput } from './input-check.js';
 import { methodName } from './method-names.js';
 import { belongsIn, ListOptionsSchema, RequestOptionsSchema, WebhookOptionsSchema } from './option-rules.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from './options.js';
@@ -74,14 +81,17 @@ function pageRequest(
 ): PageRequest {
   const method = methodName(endpoint);
   const known = Object.keys(endpoint.query.shape);
-  checkOptions(ListOptionsSchema, options, method, belongsIn(known, 'a parameter', 'the first argument'));
-  parseInput(endpoint.query, given, {
+  checkOptions(ListOptionsSchema, options, method, () =>
+    belongsIn(known, 'a parameter', 'the first argument'),
+  );
+  // The compiled check of the strict query schema refuses unknown names too; zod runs only for the message.
+  checkInput(QUERY_CHECKS[endpoint.operationId as OperationId], endpoint.query, given, () => ({
     noun: 'parameter',
     of: method,
     elsewhere: belongsIn(LIST_OPTIONS, 'an option', 'the second argument'),
     escapeHatch:
       'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
-  });
+  }));
   const { page: _page, ...fixed } = given;
   const fixedQuery = queryString({ ...fixed, ...refuseKnown(options.query, known, 'query', method) });
   const base = `${core.base(endpoint)}${endpoint.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
@@ -111,7 +121,11 @@ export function retrieveOperation<Endpoint extends RetrieveEndpoint>(
     () => {
       const method = methodName(endpoint);
       checkOptions(RequestOptionsSchema, options, method);
-      const params = parseInput(endpoint.pathParams, { id }, { noun: 'parameter', of: method });
+      const params = { id };
+      checkInput(PATH_CHECKS[endpoint.operationId as OperationId], endpoint.pathParams, params, () => ({
+        noun: 'parameter',
+        of: method,
+      }));
       const query = queryString(options.query ?? {});
       const url = `${core.base(endpoint)}${fillPath(endpoint.path, params as { id: string })}`;
       const withQuery = query === '' ? url : `${url}?${query}`;
@@ -138,10 +152,7 @@ export function webhookOperation<Endpoint extends WebhookEndpoint>(
     () => {
       const method = methodName(endpoint);
       const fields = Object.keys(endpoint.body.shape);
-      checkOptions(
-        WebhookOptionsSchema,
-        options,
-        method,
+      checkOptions(WebhookOptionsSchema, options, method, () =>
         belongsIn(fields, 'a body field', 'the second argument'),
       );
       const target = resolveWebhookUrl(endpoint, tokenOrUrl, () => core.base(endpoint));
@@ -176,11 +187,18 @@ function start<T>(
 
 function checkOptions(
   schema: z.ZodObject,
-  options: unknown,
+  options: object | undefined,
   method: string,
-  elsewhere?: InputRules['elsewhere'],
+  elsewhere?: () => InputRules['elsewhere'],
 ): void {
-  parseInput(schema, options ?? {}, { noun: 'option', of: method, elsewhere });
+  // No options, the usual case: nothing to check.
+  if (options === undefined || isEmpty(options)) return;
+  parseInput(schema, options, () => ({ noun: 'option', of: method, elsewhere: elsewhere?.() }));
+}
+
+function isEmpty(object: object): boolean {
+  for (const _key in object) return false;
+  return true;
 }
 
 /**
