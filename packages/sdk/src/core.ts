@@ -76,6 +76,7 @@ interface Attempt {
  */
 export class Core {
   readonly #config: CoreConfig;
+  #keyedHeaders: Record<string, string> | undefined;
 
   /** @param config - the resolved client configuration. */
   constructor(config: CoreConfig) {
@@ -244,7 +245,15 @@ export class Core {
     );
   }
 
-  #headers(call: PreparedCall, options: RequestOptions): Record<string, string> {
+  #headers(call: PreparedCall, options: RequestOptions): Readonly<Record<string, string>> {
+    const plain = call.body === undefined && options.headers === undefined;
+    // Most calls send the client's headers unchanged: built once and shared (the transport never changes them).
+    if (!plain || call.endpoint.auth !== 'apiKey') return this.#buildHeaders(call, options);
+    this.#keyedHeaders ??= this.#buildHeaders(call, options);
+    return this.#keyedHeaders;
+  }
+
+  #buildHeaders(call: PreparedCall, options: RequestOptions): Record<string, string> {
     const config = this.#config;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': config.userAgent };
     if (call.body !== undefined) headers['content-type'] = 'application/json';

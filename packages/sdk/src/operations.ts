@@ -97,7 +97,8 @@ function pageRequest(
   const base = `${core.base(endpoint)}${endpoint.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
   return (page, signal) => {
     const url = `${base}page=${page}`;
-    return core.send({ endpoint, url, shownUrl: url }, { ...options, signal: signal ?? options.signal });
+    const sendOptions = signal === undefined ? options : { ...options, signal };
+    return core.send({ endpoint, url, shownUrl: url }, sendOptions);
   };
 }
 

@@ -82,7 +82,12 @@ export interface ClientOptions {
   baseURL?: string | undefined;
   /** Where the lead webhook lives. Default: `baseURL` without its trailing `/v1`. */
   apiRoot?: string | undefined;
-  /** Per-attempt time limit in ms, response body included. Default: 60 000. */
+  /**
+   * Per-attempt time limit in ms. Default: 60 000. Below 10 000 ms, and whenever a `dispatcher` or `fetch`
+   * of yours sends, it is an exact deadline on the whole attempt, body included. From 10 000 ms up, in the
+   * client's own pool, undici's own timers keep it (cheaper per request): the headers must arrive within
+   * the limit and the body may not stall for longer, and a timeout may come up to about a second late.
+   */
   timeout?: number | undefined;
   /**
    * Retries after a 429, a 5xx, a 408, a connection error or a timeout (one budget for all). Default: 2.
@@ -161,7 +166,7 @@ export type FixedClientOption = 'apiKey' | 'baseURL' | 'apiRoot' | 'dispatcher' 
 export interface RequestOptions {
   /** Aborts the call, including any wait; it then rejects with a {@link RequestAbortedError}. */
   signal?: AbortSignal | undefined;
-  /** Per-attempt time limit in ms. */
+  /** Per-attempt time limit in ms, kept as the client's `timeout` is. */
   timeout?: number | undefined;
   /** Retries for this call. */
   maxRetries?: number | undefined;

@@ -5,9 +5,10 @@ import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutErro
 export interface TransportRequest {
   method: 'GET' | 'POST';
   url: string;
-  headers: Record<string, string>;
+  /** Shared by the client's calls: never changed. */
+  headers: Readonly<Record<string, string>>;
   body?: string | undefined;
-  /** Per-attempt time limit in ms, covering the response body too. */
+  /** Per-attempt time limit in ms (how it is kept: see {@link Transport}). */
   timeout: number;
   /** The caller's signal. */
   signal?: AbortSignal | undefined;
@@ -42,9 +43,25 @@ export type FetchLike = (
 }>;
 
 /**
+ * Attempt limits from this long up are kept by undici's own timers in the pool the transport owns. They
+ * are coarse (they fire up to about a second late), which a limit of ten seconds or more can afford; it
+ * is also undici's own limit on opening a connection, so connecting stays bounded as before.
+ */
+export const POOL_TIMED_FROM_MS = 10_000;
+
+/** undici's codes for its own time limits: the response headers, and a pause in the body. */
+const POOL_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
  * Sends requests with undici through a keep-alive connection pool (or the caller's dispatcher) and
  * turns transport failures into the SDK's errors: {@link TimeoutError}, {@link RequestAbortedError},
  * {@link ConnectionError}.
+ *
+ * The attempt's time limit is kept one of two ways. In the pool the transport owns, a limit of
+ * {@link POOL_TIMED_FROM_MS} or more is left to undici (`headersTimeout`, `bodyTimeout`): no
+ * AbortController and timer per request, which cost about a tenth of a small request's time. A shorter
+ * limit, or a dispatcher or `fetch` of the caller's (which may not honour undici's options), gets an
+ * exact deadline on the whole attempt from an AbortController and a timer.
  */
 export class Transport {
   readonly #dispatcher: Dispatcher;
@@ -64,6 +81,27 @@ export class Transport {
 
   /** Sends one request and reads the whole body. */
   async send(input: TransportRequest): Promise<TransportResponse> {
+    if (!this.#ownsDispatcher || input.timeout < POOL_TIMED_FROM_MS) return this.#sendWithDeadline(input);
+    try {
+      const response = await request(input.url, {
+        method: input.method,
+        headers: input.headers,
+        body: input.body ?? null,
+        dispatcher: this.#dispatcher,
+        signal: input.signal,
+        headersTimeout: input.timeout,
+        bodyTimeout: input.timeout,
+      });
+      const body = await response.body.text();
+      return { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
+    } catch (error) {
+      const code = errorCode(error);
+      throw failure(error, input, code !== undefined && POOL_TIMEOUTS.has(code));
+    }
+  }
+
+  /** {@link send} through the caller's dispatcher or `fetch`: one deadline for the whole attempt. */
+  async #sendWithDeadline(input: TransportRequest): Promise<TransportResponse> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Timeout()), input.timeout);
     const forwardAbort = () => controller.abort(input.signal?.reason);
@@ -81,20 +119,7 @@ export class Transport {
       const body = await response.body.text();
       return { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
     } catch (error) {
-      if (controller.signal.reason instanceof Timeout) {
-        throw new TimeoutError(`Request timed out after ${input.timeout} ms (${input.label})`, {
-          cause: error,
-        });
-      }
-      if (input.signal?.aborted) {
-        throw new RequestAbortedError(`Request aborted (${input.label})`, { cause: input.signal.reason });
-      }
-      throw new ConnectionError(
-        `Connection failed: ${connectionFailure(error, input.url)} (${input.label})`,
-        {
-          cause: error,
-        },
-      );
+      throw failure(error, input, controller.signal.reason instanceof Timeout);
     } finally {
       clearTimeout(timer);
       input.signal?.removeEventListener('abort', forwardAbort);
@@ -113,6 +138,19 @@ export class Transport {
   }
 }
 
+/** The SDK's error for a failed attempt: its time limit, the caller's abort, or the connection. */
+function failure(error: unknown, input: TransportRequest, timedOut: boolean): Error {
+  if (timedOut) {
+    return new TimeoutError(`Request timed out after ${input.timeout} ms (${input.label})`, { cause: error });
+  }
+  if (input.signal?.aborted) {
+    return new RequestAbortedError(`Request aborted (${input.label})`, { cause: input.signal.reason });
+  }
+  return new ConnectionError(`Connection failed: ${connectionFailure(error, input.url)} (${input.label})`, {
+    cause: error,
+  });
+}
+
 async function sendWithFetch(
   fetchImpl: FetchLike,
   input: TransportRequest,
@@ -120,7 +158,8 @@ async function sendWithFetch(
 ): Promise<TransportResponse> {
   const response = await fetchImpl(input.url, {
     method: input.method,
-    headers: input.headers,
+    // A copy: the headers object may be shared by the client's calls, and a fetch of the caller's may change it.
+    headers: { ...input.headers },
     body: input.body ?? null,
     signal,
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CompanyData } from '../../src/index.js';
+import { CompanyData, TimeoutError } from '../../src/index.js';
 import { type MockCli, startMockCli } from '../support/cli.js';
 import { recordingLogger } from '../support/harness.js';
 
@@ -49,4 +49,22 @@ describe('the SDK against company-data-mock over time', () => {
     expect(journal.every((entry) => entry.status === 200)).toBe(true);
     expect(logger.lines.filter((line) => line.level === 'warn')).toEqual([]);
   });
+
+  it("keeps a long time limit with the pool's own timers, and the server hears the attempt abandoned", async () => {
+    // Limits of 10 s and more run on undici's coarse timers (up to about a second late), not a timer per request.
+    const { cli, client } = await start([]);
+    await cli.admin('POST', 'faults', { path: '/v1/users/', delayMs: 30_000 });
+    const startedAt = Date.now();
+    const error = await client.users
+      .list({}, { timeout: 10_000, maxRetries: 0 })
+      .then(undefined, (caught: unknown) => caught);
+    const elapsed = Date.now() - startedAt;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'timeout', message: expect.stringContaining('after 10000 ms') });
+    expect(elapsed).toBeGreaterThanOrEqual(10_000);
+    expect(elapsed).toBeLessThan(12_500);
+    await expect
+      .poll(async () => ((await cli.admin('GET', 'journal')) as { data: { outcome: string }[] }).data)
+      .toEqual([expect.objectContaining({ outcome: 'client_aborted' })]);
+  }, 20_000);
 });
