@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorShape } from './error-details.js';
 import { CallListQuery, ListQuery, UserListQuery } from './query.js';
 import { dataEnvelope, listEnvelope } from './schemas/envelopes.js';
 import { Uuid } from './schemas/primitives.js';
@@ -32,9 +33,6 @@ export type EndpointKind = 'list' | 'retrieve' | 'webhook';
 export const DATA_RESOURCES = ['users', 'teams', 'recordings', 'calls'] as const;
 /** A data resource, and the permission scope guarding it. */
 export type DataResource = (typeof DATA_RESOURCES)[number];
-
-/** The shape of the error body an endpoint answers with. */
-export type ErrorShape = 'nested' | 'flat';
 
 /** One row of the endpoint table. */
 export interface EndpointDefinition {

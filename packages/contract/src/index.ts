@@ -5,6 +5,8 @@
  * @module @company-data/contract
  */
 export * from './endpoints.js';
+export * from './error-details.js';
+export * from './list-limits.js';
 export * from './openapi.js';
 export * from './paths.js';
 export * from './query.js';

@@ -1,27 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_ORDERING, LIST_LIMITS, ORDERINGS } from './list-limits.js';
 import { CallSource } from './schemas/resources.js';
-
-/** Limits of list endpoints, from the spec. */
-export const LIST_LIMITS = {
-  defaultPage: 1,
-  minPage: 1,
-  defaultPageSize: 25,
-  minPageSize: 1,
-  maxPageSize: 100,
-} as const;
-
-/** The accepted `ordering` values; `-` means descending. */
-export const ORDERINGS = ['created_at', '-created_at'] as const;
-
-/**
- * The ordering of a list whose request names none: newest first.
- *
- * @example
- * ```ts
- * const descending = (params.ordering ?? DEFAULT_ORDERING).startsWith('-');
- * ```
- */
-export const DEFAULT_ORDERING = '-created_at' satisfies (typeof ORDERINGS)[number];
 
 /**
  * List ordering by creation time. Closed: the spec says "one of".

@@ -1,9 +1,14 @@
 /**
  * The part of the contract that needs no zod at run time, for code that must start fast (the SDK imports
- * only this): the checks compiled from the schemas. The schemas themselves stay in `@company-data/contract`.
+ * only this): the endpoint table without its schemas, the checks compiled from the schemas, and the
+ * plain values and path helpers the schemas' module shares. The schemas themselves stay in
+ * `@company-data/contract`.
  *
  * @module @company-data/contract/runtime
  */
+
+export type { OperationId, OperationMeta } from './compiled/operations.generated.js';
+export { OPERATIONS } from './compiled/operations.generated.js';
 export type { Check } from './compiled/validators.generated.js';
 export {
   BODY_CHECKS,
@@ -12,3 +17,6 @@ export {
   QUERY_CHECKS,
   RESPONSE_CHECKS,
 } from './compiled/validators.generated.js';
+export * from './error-details.js';
+export * from './list-limits.js';
+export * from './paths.js';

@@ -36,7 +36,7 @@ export interface WithResponse<T> {
  */
 export class APIPromise<T> implements PromiseLike<T> {
   readonly #exchange: Promise<Exchange>;
-  readonly #parse: (exchange: Exchange) => WithResponse<T>;
+  readonly #parse: (exchange: Exchange) => WithResponse<T> | Promise<WithResponse<T>>;
   #parsed: Promise<WithResponse<T>> | undefined;
 
   /**
@@ -44,7 +44,10 @@ export class APIPromise<T> implements PromiseLike<T> {
    * @param parse - reads the result out of the response (only when asked for: `asResponse()` does not).
    * @internal
    */
-  constructor(exchange: Promise<Exchange>, parse: (exchange: Exchange) => WithResponse<T>) {
+  constructor(
+    exchange: Promise<Exchange>,
+    parse: (exchange: Exchange) => WithResponse<T> | Promise<WithResponse<T>>,
+  ) {
     this.#exchange = exchange;
     this.#parse = parse;
   }

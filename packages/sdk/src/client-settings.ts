@@ -1,4 +1,4 @@
-import { API_VERSION_PREFIX, apiRootOf } from '@company-data/contract';
+import { API_VERSION_PREFIX, apiRootOf } from '@company-data/contract/runtime';
 import { ConfigurationError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { closestName } from './suggest.js';

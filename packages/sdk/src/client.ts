@@ -1,8 +1,8 @@
 import { readApiKey, readApiRoot, readBaseURL, readLogLevel } from './client-settings.js';
 import { Core } from './core.js';
-import { parseInput, refuseUnknownKeys } from './input-check.js';
+import { checkOptions, refuseUnknownKeys } from './input-check.js';
 import { createLogger } from './logger.js';
-import { ClientOptionsSchema, DERIVED_OPTIONS, FIXED_FOR_DERIVED, PER_REQUEST_ONLY } from './option-rules.js';
+import { CLIENT_OPTION_RULES, DERIVED_OPTIONS, FIXED_FOR_DERIVED, PER_REQUEST_ONLY } from './option-rules.js';
 import type { ClientOptions, DerivedClientOptions } from './options.js';
 import { RateGate } from './rate-gate.js';
 import { Audiences } from './resources/audiences.js';
@@ -77,7 +77,7 @@ export class CompanyData {
   constructor(options: ClientOptions = {}) {
     const inherited = (options as InheritingOptions)[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
-    parseInput(ClientOptionsSchema, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
+    checkOptions(CLIENT_OPTION_RULES, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
     const apiKey = readApiKey(options.apiKey);
     this.baseURL = readBaseURL(options.baseURL);
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);

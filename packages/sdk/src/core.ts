@@ -1,6 +1,4 @@
-import type { EndpointDefinition, OperationId } from '@company-data/contract';
-import { RESPONSE_CHECKS } from '@company-data/contract/runtime';
-import { z } from 'zod';
+import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
 import type { WithResponse } from './api-promise.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
 import {
@@ -12,6 +10,7 @@ import {
   RateLimitError,
   RequestAbortedError,
 } from './errors.js';
+import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { Logger, SdkLogger } from './logger.js';
 import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook } from './options.js';
 import type { RateGate } from './rate-gate.js';
@@ -40,9 +39,17 @@ export interface CoreConfig {
   gate: RateGate;
 }
 
+/**
+ * What the pipeline needs of an operation: a row of the contract's `OPERATIONS` (or of its endpoint
+ * table, whose `operationId` is typed as a plain string).
+ */
+export type CallEndpoint = Pick<OperationMeta, 'method' | 'path' | 'base' | 'auth' | 'successStatuses'> & {
+  readonly operationId: string;
+};
+
 /** One call, ready to send. */
 export interface PreparedCall {
-  endpoint: EndpointDefinition;
+  endpoint: CallEndpoint;
   url: string;
   /** The URL as messages and logs show it: a webhook token in it is redacted. */
   shownUrl: string;
@@ -93,7 +100,7 @@ export class Core {
    *
    * @throws ConfigurationError when no base URL is configured.
    */
-  base(endpoint: Pick<EndpointDefinition, 'base'>): string {
+  base(endpoint: Pick<OperationMeta, 'base'>): string {
     // The client derives apiRoot from baseURL when it is not given, so only a missing baseURL leaves a gap.
     const base = endpoint.base === 'apiRoot' ? this.#config.apiRoot : this.#config.baseURL;
     if (base === undefined) {
@@ -172,13 +179,13 @@ export class Core {
   }
 
   /**
-   * Reads a success response: JSON, checked against the endpoint's schema unless validation is off.
+   * Reads a success response: JSON, checked against the endpoint's schema unless validation is off. The
+   * compiled check decides (a few µs for a page); zod, the source of truth, is loaded only to describe a
+   * body the check refused.
    *
    * @throws InvalidResponseError when the body is not JSON or does not match the schema.
    */
-  parse<Endpoint extends EndpointDefinition>(
-    exchange: Exchange & { call: { endpoint: Endpoint } },
-  ): WithResponse<z.output<Endpoint['response']>> {
+  async parse(exchange: Exchange): Promise<WithResponse<unknown>> {
     const { call, response } = exchange;
     const info = { status: response.status, headers: response.headers };
     let json: unknown;
@@ -187,11 +194,14 @@ export class Core {
     } catch (cause) {
       throw new InvalidResponseError(`Response body is not JSON (${describe(call)})`, [], { ...info, cause });
     }
-    if (!this.#config.validate) return { data: json as z.output<Endpoint['response']>, response: info };
-    // The compiled check first (a few µs for a page); zod, the source of truth, only to describe a failure.
-    if (RESPONSE_CHECKS[call.endpoint.operationId as OperationId]?.(json))
-      return { data: json as z.output<Endpoint['response']>, response: info };
-    const result = call.endpoint.response.safeParse(json);
+    if (!this.#config.validate || RESPONSE_CHECKS[call.endpoint.operationId as OperationId]?.(json)) {
+      return { data: json, response: info };
+    }
+    const [{ response: schema }, { z }] = await Promise.all([
+      endpointWithSchemas(call.endpoint.operationId as OperationId),
+      loadZod(),
+    ]);
+    const result = schema.safeParse(json);
     if (!result.success) {
       throw new InvalidResponseError(
         `Response does not match the schema (${describe(call)}): ${z.prettifyError(result.error)}`,
@@ -199,7 +209,7 @@ export class Core {
         info,
       );
     }
-    return { data: result.data as z.output<Endpoint['response']>, response: info };
+    return { data: result.data, response: info };
   }
 
   /**

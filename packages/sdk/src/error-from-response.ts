@@ -1,4 +1,4 @@
-import { ApiErrorBody, ERROR_DETAILS, FlatErrorBody } from '@company-data/contract';
+import { ERROR_BODY_CHECKS, ERROR_DETAILS } from '@company-data/contract/runtime';
 import {
   AuthenticationError,
   BadRequestError,
@@ -29,10 +29,8 @@ export function errorDetail(body: string): string | undefined {
     const text = body.trim();
     return text === '' ? undefined : text.slice(0, 200);
   }
-  const nested = ApiErrorBody.safeParse(json);
-  if (nested.success) return nested.data.error.detail;
-  const flat = FlatErrorBody.safeParse(json);
-  if (flat.success) return flat.data.error;
+  if (ERROR_BODY_CHECKS.nested(json)) return (json as { error: { detail: string } }).error.detail;
+  if (ERROR_BODY_CHECKS.flat(json)) return (json as { error: string }).error;
   return undefined;
 }
 

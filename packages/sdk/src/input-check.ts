@@ -1,6 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ConfigurationError, ValidationError } from './errors.js';
+import { loadZod } from './lazy-contract.js';
 import { closestName } from './suggest.js';
+import { formatProblems, optionProblems, type ValueRule } from './value-rules.js';
 
 /** What a checked object is, so that a refusal says how to fix it. */
 export interface InputRules {
@@ -15,48 +17,61 @@ export interface InputRules {
 }
 
 /**
- * Checks caller input against an object schema before anything is sent: first that every key is one the
- * schema declares (an unknown key is refused, naming the closest known one), then the values.
+ * Checks the SDK's own options before anything is sent: first that every key is a known option (an
+ * unknown one is refused, naming the closest known one), then each value by its rule. No zod: a client is
+ * built on every start, and these checks must not load it.
  *
- * @param schema - the object schema.
+ * @param rules - the rule of each option.
  * @param value - what the caller passed.
- * @param rules - how to name things in the message (built only when the input is refused).
- * @returns the parsed value.
- * @throws ValidationError (ConfigurationError for options) listing every problem.
+ * @param named - how to name things in the message.
+ * @throws ConfigurationError listing every problem.
  */
-export function parseInput<Schema extends z.ZodObject>(
-  schema: Schema,
+export function checkOptions(
+  rules: Readonly<Record<string, ValueRule>>,
   value: unknown,
-  rules: InputRules | (() => InputRules),
-): z.output<Schema> {
-  const named = typeof rules === 'function' ? rules() : rules;
+  named: InputRules,
+): void {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    refuseUnknownKeys(value, Object.keys(schema.shape), named);
+    refuseUnknownKeys(value, Object.keys(rules), named);
   }
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const message = `Invalid ${named.noun}s for ${named.of}: ${z.prettifyError(result.error)}`;
-  throw inputError(named, message, result.error.issues);
+  const problems = optionProblems(rules, value);
+  if (problems.length === 0) return;
+  const message = `Invalid ${named.noun}s for ${named.of}: ${formatProblems(problems)}`;
+  const issues = problems.map(
+    (problem): z.core.$ZodIssue => ({
+      code: 'custom',
+      message: problem.message,
+      path: [...(problem.path ?? [])],
+      input: value,
+    }),
+  );
+  throw inputError(named, message, issues);
 }
 
 /**
- * {@link parseInput} with a compiled check of the same schema first: input it passes is returned as given
- * (for schemas whose parsing changes nothing), and zod runs only to describe a refusal.
+ * Checks caller input against a schema of the contract: first that every key is one the schema declares
+ * (an unknown key is refused, naming the closest known one), then the values. Asynchronous because zod is
+ * loaded on first need.
  *
- * @param check - the schema's compiled check, from `@company-data/contract/runtime`.
- * @param schema - the schema itself.
+ * @param schema - the object schema.
  * @param value - what the caller passed.
- * @param rules - how to name things in the message (built only when the input is refused).
- * @throws ValidationError (ConfigurationError for options) listing every problem.
+ * @param rules - how to name things in the message.
+ * @returns the parsed value.
+ * @throws ValidationError listing every problem.
  */
-export function checkInput(
-  check: ((value: unknown) => boolean) | undefined,
-  schema: z.ZodObject,
+export async function parseInput<Schema extends z.ZodObject>(
+  schema: Schema,
   value: unknown,
-  rules: () => InputRules,
-): void {
-  if (check?.(value)) return;
-  parseInput(schema, value, rules);
+  rules: InputRules,
+): Promise<z.output<Schema>> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    refuseUnknownKeys(value, Object.keys(schema.shape), rules);
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const { z } = await loadZod();
+  const message = `Invalid ${rules.noun}s for ${rules.of}: ${z.prettifyError(result.error)}`;
+  throw inputError(rules, message, result.error.issues);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EndpointDefinition, OperationId } from '@company-data/contract';
+import type { OperationId, OperationMeta } from '@company-data/contract/runtime';
 
 /** The SDK method of each operation, as error messages name it. */
 const METHOD_NAMES: Readonly<Record<OperationId, string>> = {
@@ -22,6 +22,6 @@ const METHOD_NAMES: Readonly<Record<OperationId, string>> = {
  * @param endpoint - a row of the endpoint table.
  * @returns the method, as messages name it.
  */
-export function methodName(endpoint: Pick<EndpointDefinition, 'operationId'>): string {
-  return METHOD_NAMES[endpoint.operationId as OperationId];
+export function methodName(endpoint: Pick<OperationMeta, 'operationId'>): string {
+  return METHOD_NAMES[endpoint.operationId];
 }

@@ -1,21 +1,34 @@
+import type { EndpointDefinition, Pagination } from '@company-data/contract';
 import {
   DEFAULT_ORDERING,
-  type EndpointDefinition,
   fillPath,
-  type OperationId,
-  type Pagination,
-} from '@company-data/contract';
-import { PATH_CHECKS, QUERY_CHECKS } from '@company-data/contract/runtime';
+  type OperationMeta,
+  PATH_CHECKS,
+  QUERY_CHECKS,
+} from '@company-data/contract/runtime';
 import type { z } from 'zod';
 import { APIPromise } from './api-promise.js';
 import type { Core, Exchange, PreparedCall } from './core.js';
 import { ValidationError } from './errors.js';
-import { checkInput, type InputRules, parseInput } from './input-check.js';
+import { checkOptions, type InputRules, parseInput } from './input-check.js';
+import { endpointWithSchemas } from './lazy-contract.js';
 import { methodName } from './method-names.js';
-import { belongsIn, ListOptionsSchema, RequestOptionsSchema, WebhookOptionsSchema } from './option-rules.js';
+import {
+  belongsIn,
+  LIST_OPTION_RULES,
+  LIST_OPTIONS,
+  REQUEST_OPTION_RULES,
+  WEBHOOK_OPTION_RULES,
+  WEBHOOK_OPTIONS,
+} from './option-rules.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from './options.js';
 import { Page, type PageFetcher, PagePromise } from './pagination.js';
+import type { ValueRule } from './value-rules.js';
 import { resolveWebhookUrl } from './webhook-target.js';
+
+// Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
+// zod schemas only types it here, and is loaded only when the compiled checks refuse something (to say
+// why) and for a webhook body (to parse it).
 
 /** A list row of the endpoint table. */
 export type ListEndpoint = EndpointDefinition & { kind: 'list'; query: z.ZodObject };
@@ -31,16 +44,15 @@ export type ItemOf<Endpoint extends EndpointDefinition> =
 export type RecordOf<Endpoint extends EndpointDefinition> =
   z.output<Endpoint['response']> extends { data: infer Data } ? Data : never;
 
-const LIST_OPTIONS = Object.keys(ListOptionsSchema.shape);
-const WEBHOOK_OPTIONS = Object.keys(WebhookOptionsSchema.shape);
-
 /**
  * A list method, read off the endpoint table: checks the parameters and options (nothing is sent when
  * they fail), then returns a {@link PagePromise} whose pages are fetched through the core.
+ *
+ * @typeParam Endpoint - the operation's row with its schemas, for the types.
  */
 export function listOperation<Endpoint extends ListEndpoint>(
   core: Core,
-  endpoint: Endpoint,
+  operation: OperationMeta,
   params: z.input<Endpoint['query']> | undefined,
   options: ListOptions = {},
 ): PagePromise<ItemOf<Endpoint>> {
@@ -48,13 +60,13 @@ export function listOperation<Endpoint extends ListEndpoint>(
   const given = (params ?? {}) as Record<string, unknown>;
   let request: PageRequest;
   try {
-    request = pageRequest(core, endpoint, given, options);
+    request = pageRequest(core, operation, given, options);
   } catch (error) {
     // Refused before sending: the first page, and so every use of the list, fails with this error.
     request = () => Promise.reject(error);
   }
-  const parse = (exchange: Exchange) => {
-    const { data, response } = core.parse(exchange);
+  const parse = async (exchange: Exchange) => {
+    const { data, response } = await core.parse(exchange);
     const body = data as { data: Item[]; pagination: Pagination };
     return { data: new Page(body.data, body.pagination, fetch), response };
   };
@@ -68,37 +80,56 @@ export function listOperation<Endpoint extends ListEndpoint>(
 type PageRequest = (page: number, signal: AbortSignal | undefined) => Promise<Exchange>;
 
 /**
- * Checks a list's parameters and options, and builds the request of its pages: only what the caller gave
- * goes on the wire (the server applies its own defaults), then the `query` extras, then the page.
+ * Checks a list's parameters and options, and builds the request of its pages.
  *
- * @throws ValidationError (ConfigurationError for options) when they are refused.
+ * @throws ValidationError (ConfigurationError for options) when they are refused; a refusal of the
+ * parameters, described by zod once loaded, rejects the first page instead.
  */
 function pageRequest(
   core: Core,
-  endpoint: ListEndpoint,
+  operation: OperationMeta,
   given: Record<string, unknown>,
   options: ListOptions,
 ): PageRequest {
-  const method = methodName(endpoint);
-  const known = Object.keys(endpoint.query.shape);
-  checkOptions(ListOptionsSchema, options, method, () =>
-    belongsIn(known, 'a parameter', 'the first argument'),
+  const method = methodName(operation);
+  checkGivenOptions(LIST_OPTION_RULES, options, method, () =>
+    belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
   );
-  // The compiled check of the strict query schema refuses unknown names too; zod runs only for the message.
-  checkInput(QUERY_CHECKS[endpoint.operationId as OperationId], endpoint.query, given, () => ({
-    noun: 'parameter',
-    of: method,
-    elsewhere: belongsIn(LIST_OPTIONS, 'an option', 'the second argument'),
-    escapeHatch:
-      'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
-  }));
+  // The compiled check of the strict query schema refuses unknown names too.
+  if (QUERY_CHECKS[operation.operationId]?.(given)) return pagesOf(core, operation, given, options, method);
+  const checked = (async () => {
+    const { query } = await endpointWithSchemas(operation.operationId);
+    await parseInput(query as z.ZodObject, given, {
+      noun: 'parameter',
+      of: method,
+      elsewhere: belongsIn(LIST_OPTIONS, 'an option', 'the second argument'),
+      escapeHatch:
+        'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
+    });
+    return pagesOf(core, operation, given, options, method);
+  })();
+  return async (page, signal) => (await checked)(page, signal);
+}
+
+/**
+ * The request of each page of a checked list: only what the caller gave goes on the wire (the server
+ * applies its own defaults), then the `query` extras, then the page.
+ */
+function pagesOf(
+  core: Core,
+  operation: OperationMeta,
+  given: Record<string, unknown>,
+  options: ListOptions,
+  method: string,
+): PageRequest {
   const { page: _page, ...fixed } = given;
-  const fixedQuery = queryString({ ...fixed, ...refuseKnown(options.query, known, 'query', method) });
-  const base = `${core.base(endpoint)}${endpoint.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
+  const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
+  const fixedQuery = queryString({ ...fixed, ...extras });
+  const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
   return (page, signal) => {
     const url = `${base}page=${page}`;
     const sendOptions = signal === undefined ? options : { ...options, signal };
-    return core.send({ endpoint, url, shownUrl: url }, sendOptions);
+    return core.send({ endpoint: operation, url, shownUrl: url }, sendOptions);
   };
 }
 
@@ -110,27 +141,31 @@ function queryString(values: Record<string, unknown>): string {
   return search.toString();
 }
 
-/** A retrieve method, read off the endpoint table: checks the id and options, fetches, unwraps `data`. */
+/**
+ * A retrieve method, read off the endpoint table: checks the id and options, fetches, unwraps `data`.
+ *
+ * @typeParam Endpoint - the operation's row with its schemas, for the types.
+ */
 export function retrieveOperation<Endpoint extends RetrieveEndpoint>(
   core: Core,
-  endpoint: Endpoint,
+  operation: OperationMeta,
   id: string,
   options: RequestOptions = {},
 ): APIPromise<RecordOf<Endpoint>> {
   return start(
     core,
-    () => {
-      const method = methodName(endpoint);
-      checkOptions(RequestOptionsSchema, options, method);
+    async () => {
+      const method = methodName(operation);
+      checkGivenOptions(REQUEST_OPTION_RULES, options, method);
       const params = { id };
-      checkInput(PATH_CHECKS[endpoint.operationId as OperationId], endpoint.pathParams, params, () => ({
-        noun: 'parameter',
-        of: method,
-      }));
+      if (!PATH_CHECKS[operation.operationId]?.(params)) {
+        const { pathParams } = await endpointWithSchemas(operation.operationId);
+        await parseInput(pathParams, params, { noun: 'parameter', of: method });
+      }
       const query = queryString(options.query ?? {});
-      const url = `${core.base(endpoint)}${fillPath(endpoint.path, params as { id: string })}`;
+      const url = `${core.base(operation)}${fillPath(operation.path, params)}`;
       const withQuery = query === '' ? url : `${url}?${query}`;
-      return { endpoint, url: withQuery, shownUrl: withQuery };
+      return { endpoint: operation, url: withQuery, shownUrl: withQuery };
     },
     options,
     (data) => (data as { data: RecordOf<Endpoint> }).data,
@@ -140,24 +175,28 @@ export function retrieveOperation<Endpoint extends RetrieveEndpoint>(
 /**
  * A webhook method, read off the endpoint table: resolves the token or URL, checks the options and the
  * body with the contract's schema (an undeclared field is refused), posts it.
+ *
+ * @typeParam Endpoint - the operation's row with its schemas, for the types.
  */
 export function webhookOperation<Endpoint extends WebhookEndpoint>(
   core: Core,
-  endpoint: Endpoint,
+  operation: OperationMeta,
   tokenOrUrl: string,
   input: z.input<Endpoint['body']>,
   options: WebhookOptions = {},
 ): APIPromise<z.output<Endpoint['response']>> {
   return start(
     core,
-    () => {
-      const method = methodName(endpoint);
-      const fields = Object.keys(endpoint.body.shape);
-      checkOptions(WebhookOptionsSchema, options, method, () =>
+    async () => {
+      const method = methodName(operation);
+      const fields = operation.bodyNames;
+      checkGivenOptions(WEBHOOK_OPTION_RULES, options, method, () =>
         belongsIn(fields, 'a body field', 'the second argument'),
       );
-      const target = resolveWebhookUrl(endpoint, tokenOrUrl, () => core.base(endpoint));
-      const body = parseInput(endpoint.body, input, {
+      const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
+      // The body is parsed, not only checked: zod's output (trimmed phone numbers) is what is sent.
+      const { body: schema } = await endpointWithSchemas(operation.operationId);
+      const body = await parseInput(schema as z.ZodObject, input, {
         noun: 'field',
         of: method,
         elsewhere: belongsIn(WEBHOOK_OPTIONS, 'an option', 'the third argument'),
@@ -165,7 +204,7 @@ export function webhookOperation<Endpoint extends WebhookEndpoint>(
           'Free-form data the API keeps for you goes in `custom_fields`; to send a field the SDK does not know yet, pass it in the `body` option.',
       });
       const extra = refuseKnown(options.body, fields, 'body', method);
-      return { endpoint, ...target, body: { ...body, ...extra } };
+      return { endpoint: operation, ...target, body: { ...body, ...extra } };
     },
     options,
     (data) => data as z.output<Endpoint['response']>,
@@ -175,26 +214,26 @@ export function webhookOperation<Endpoint extends WebhookEndpoint>(
 /** Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked. */
 function start<T>(
   core: Core,
-  prepare: () => PreparedCall,
+  prepare: () => Promise<PreparedCall>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
-  const exchange = (async () => core.send(prepare(), options))();
-  return new APIPromise(exchange, (sent) => {
-    const { data, response } = core.parse(sent);
+  const exchange = (async () => core.send(await prepare(), options))();
+  return new APIPromise(exchange, async (sent) => {
+    const { data, response } = await core.parse(sent);
     return { data: unwrap(data), response };
   });
 }
 
-function checkOptions(
-  schema: z.ZodObject,
+/** Checks per-request options, when there are any (the usual call has none). */
+function checkGivenOptions(
+  rules: Readonly<Record<string, ValueRule>>,
   options: object | undefined,
   method: string,
   elsewhere?: () => InputRules['elsewhere'],
 ): void {
-  // No options, the usual case: nothing to check.
   if (options === undefined || isEmpty(options)) return;
-  parseInput(schema, options, () => ({ noun: 'option', of: method, elsewhere: elsewhere?.() }));
+  checkOptions(rules, options, { noun: 'option', of: method, elsewhere: elsewhere?.() });
 }
 
 function isEmpty(object: object): boolean {

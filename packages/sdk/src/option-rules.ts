@@ -1,6 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { z } from 'zod';
-import { LOG_LEVELS, type Logger } from './logger.js';
+import { LOG_LEVELS } from './logger.js';
 import type {
   ClientOptions,
   DerivedClientOptions,
@@ -10,62 +9,91 @@ import type {
   WebhookOptions,
 } from './options.js';
 import { MAX_CONCURRENCY } from './page-stream.js';
+import { type OptionRules, type ValueRule, valueTypeName } from './value-rules.js';
+
+// The SDK's own options, checked without zod: `new CompanyData()` runs these on every start, and loading
+// zod for them would double the SDK's import time. The API's inputs are the contract's, checked elsewhere.
 
 /** The longest delay a timer can wait: Node fires longer ones at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
-  const error =
+function integer(min: number, max = Number.MAX_SAFE_INTEGER): ValueRule {
+  const message =
     max === Number.MAX_SAFE_INTEGER
       ? `Expected an integer of at least ${min}`
       : `Expected an integer from ${min} to ${max}`;
-  return z.int({ error }).min(min, { error }).max(max, { error }).optional();
+  return (value) =>
+    Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max ? [] : [{ message }];
 }
 
-function milliseconds(min: number) {
-  const error = `Expected a number of milliseconds from ${min} to ${MAX_TIMER_MS}`;
-  return z.number({ error }).min(min, { error }).max(MAX_TIMER_MS, { error }).optional();
+function milliseconds(min: number): ValueRule {
+  const message = `Expected a number of milliseconds from ${min} to ${MAX_TIMER_MS}`;
+  return (value) => (typeof value === 'number' && value >= min && value <= MAX_TIMER_MS ? [] : [{ message }]);
 }
 
-function custom<T>(check: (value: unknown) => boolean, error: string) {
-  return z.custom<T>(check, { error }).optional();
+function custom(check: (value: unknown) => boolean, message: string): ValueRule {
+  return (value) => (check(value) ? [] : [{ message }]);
+}
+
+function typed(expected: 'string' | 'boolean'): ValueRule {
+  return (value) =>
+    typeof value === expected
+      ? []
+      : [{ message: `Invalid input: expected ${expected}, received ${valueTypeName(value)}` }];
+}
+
+/** An object of plain values: each one checked by `valueOk`, a wrong one reported under its key. */
+function record(valueOk: (value: unknown) => boolean, valueMessage: string, notRecord?: string): ValueRule {
+  return (value) => {
+    if (!isPlainObject(value)) {
+      return [{ message: notRecord ?? `Invalid input: expected record, received ${valueTypeName(value)}` }];
+    }
+    return Object.entries(value)
+      .filter(([, item]) => !valueOk(item))
+      .map(([key]) => ({ message: valueMessage, path: [key] }));
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 const isFunction = (value: unknown) => typeof value === 'function';
-const aFunction = custom<(...args: never[]) => unknown>(isFunction, 'Expected a function');
-const headers = z.record(z.string(), z.string({ error: 'Expected header values to be strings' })).optional();
+const aFunction = custom(isFunction, 'Expected a function');
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const headers = record((value) => typeof value === 'string', 'Expected header values to be strings');
 
 const requestRules = {
-  signal: custom<AbortSignal>((value) => value instanceof AbortSignal, 'Expected an AbortSignal'),
+  signal: custom((value) => value instanceof AbortSignal, 'Expected an AbortSignal'),
   timeout: milliseconds(1),
   maxRetries: integer(0),
   headers,
-  query: z
-    .record(
-      z.string(),
-      z.union([z.string(), z.number(), z.boolean()], { error: 'Expected a string, number or boolean' }),
-    )
-    .optional(),
-} satisfies Record<keyof RequestOptions, z.ZodType>;
+  query: record(
+    (value) => typeof value === 'string' || typeof value === 'boolean' || isNumber(value),
+    'Expected a string, number or boolean',
+  ),
+} satisfies OptionRules<RequestOptions>;
 
 /** Per-request options of retrieve and transcript methods. */
-export const RequestOptionsSchema = z.object(requestRules);
+export const REQUEST_OPTION_RULES: OptionRules<RequestOptions> = requestRules;
 
 /** Per-request options of list methods. */
-export const ListOptionsSchema = z.object({
+export const LIST_OPTION_RULES: OptionRules<ListOptions> = {
   ...requestRules,
   concurrency: integer(1, MAX_CONCURRENCY),
   onCountChange: aFunction,
-} satisfies Record<keyof ListOptions, z.ZodType>);
+};
 
 /** Per-request options of webhook methods. */
-export const WebhookOptionsSchema = z.object({
+export const WEBHOOK_OPTION_RULES: OptionRules<WebhookOptions> = {
   ...requestRules,
-  body: z.record(z.string(), z.unknown(), { error: 'Expected an object of body fields' }).optional(),
-} satisfies Record<keyof WebhookOptions, z.ZodType>);
+  body: record(() => true, '', 'Expected an object of body fields'),
+};
 
 /** The options of `toArray()`. */
-export const ToArrayOptionsSchema = z.object({ limit: integer(0) });
+export const TO_ARRAY_OPTION_RULES: OptionRules<{ limit?: number }> = { limit: integer(0) };
 
 const isLogger = (value: unknown) =>
   typeof value === 'object' &&
@@ -75,34 +103,44 @@ const isLogger = (value: unknown) =>
   );
 const isDispatcher = (value: unknown) =>
   typeof value === 'object' && value !== null && isFunction((value as Dispatcher).dispatch);
+const levels = LOG_LEVELS.map((level) => JSON.stringify(level)).join('|');
 
 const derivedRules = {
   timeout: milliseconds(1),
   maxRetries: integer(0),
   maxRetryWait: milliseconds(0),
   defaultHeaders: headers,
-  logger: custom<Logger>(isLogger, 'Expected a logger: an object with debug, info, warn and error methods'),
-  logLevel: z.enum(LOG_LEVELS).optional(),
-  validate: z.boolean().optional(),
+  logger: custom(isLogger, 'Expected a logger: an object with debug, info, warn and error methods'),
+  logLevel: custom(
+    (value) => (LOG_LEVELS as readonly unknown[]).includes(value),
+    `Invalid option: expected one of ${levels}`,
+  ),
+  validate: typed('boolean'),
   onRateLimit: aFunction,
   onRetry: aFunction,
   random: aFunction,
-} satisfies Record<keyof DerivedClientOptions, z.ZodType>;
+} satisfies OptionRules<DerivedClientOptions>;
 
 /** The options of `new CompanyData()`. */
-export const ClientOptionsSchema = z.object({
+export const CLIENT_OPTION_RULES: OptionRules<ClientOptions> = {
   ...derivedRules,
-  apiKey: z.string().optional(),
-  baseURL: z.string().optional(),
-  apiRoot: z.string().optional(),
-  dispatcher: custom<Dispatcher>(isDispatcher, 'Expected an undici Dispatcher'),
+  apiKey: typed('string'),
+  baseURL: typed('string'),
+  apiRoot: typed('string'),
+  dispatcher: custom(isDispatcher, 'Expected an undici Dispatcher'),
   fetch: aFunction,
   sleep: aFunction,
   now: aFunction,
-} satisfies Record<keyof ClientOptions, z.ZodType>);
+};
 
 /** The options `withOptions()` may change. */
 export const DERIVED_OPTIONS: readonly string[] = Object.keys(derivedRules);
+
+/** The per-request options of list methods, by name. */
+export const LIST_OPTIONS: readonly string[] = Object.keys(LIST_OPTION_RULES);
+
+/** The per-request options of webhook methods, by name. */
+export const WEBHOOK_OPTIONS: readonly string[] = Object.keys(WEBHOOK_OPTION_RULES);
 
 const SHARED_WITH_PARENT =
   'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it';

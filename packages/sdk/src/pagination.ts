@@ -2,9 +2,9 @@ import type { Pagination } from '@company-data/contract';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import type { Exchange } from './core.js';
 import { CompanyDataError } from './errors.js';
-import { parseInput } from './input-check.js';
+import { checkOptions } from './input-check.js';
 import type { Logger } from './logger.js';
-import { ToArrayOptionsSchema } from './option-rules.js';
+import { TO_ARRAY_OPTION_RULES } from './option-rules.js';
 import type { ListOptions } from './options.js';
 import { PageBoundaryDeduper } from './page-dedupe.js';
 import { type FetchPage, orderedPages } from './page-stream.js';
@@ -192,7 +192,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    * ```
    */
   async toArray(options: { limit?: number } = {}): Promise<Item[]> {
-    parseInput(ToArrayOptionsSchema, options, { noun: 'option', of: 'toArray()' });
+    checkOptions(TO_ARRAY_OPTION_RULES, options, { noun: 'option', of: 'toArray()' });
     const { limit = Number.POSITIVE_INFINITY } = options;
     const items: Item[] = [];
     if (limit <= 0) return items;
@@ -219,7 +219,7 @@ export interface ListSource<Item> {
   /** The request of the first page, under way (or refused before sending). */
   first: Promise<Exchange>;
   /** Reads a page out of its response. */
-  parse: (exchange: Exchange) => WithResponse<Page<Item>>;
+  parse: (exchange: Exchange) => Promise<WithResponse<Page<Item>>>;
   /** Fetches another page by number. */
   fetch: PageFetcher<Item>;
   /** The list's ordering, to know which way the pages run. */

@@ -1,4 +1,4 @@
-import { parseThrottleDetail } from '@company-data/contract';
+import { parseThrottleDetail } from '@company-data/contract/runtime';
 import type { ResponseHeaders } from './errors.js';
 
 /** First backoff ceiling, doubled on every retry. */

@@ -1,10 +1,12 @@
 import {
   decodeSegment,
-  type EndpointDefinition,
-  endpointList,
   fillPath,
+  OPERATIONS,
+  type OperationId,
+  type OperationMeta,
+  PATH_CHECKS,
   rootPath,
-} from '@company-data/contract';
+} from '@company-data/contract/runtime';
 import { ValidationError } from './errors.js';
 import { REDACTED } from './logger.js';
 import { methodName } from './method-names.js';
@@ -17,7 +19,12 @@ export interface WebhookTarget {
   readonly shownUrl: string;
 }
 
-const webhooks = endpointList.filter((endpoint) => endpoint.kind === 'webhook');
+/** What locating a webhook needs of its row of the endpoint table. */
+type WebhookOperation = Pick<OperationMeta, 'path' | 'base'> & { readonly operationId: string };
+
+const webhooks: readonly OperationMeta[] = Object.values(OPERATIONS).filter(
+  (operation) => operation.kind === 'webhook',
+);
 
 /**
  * The URL to post a webhook to, from either the bare token or the full URL copied from the web app.
@@ -31,7 +38,7 @@ const webhooks = endpointList.filter((endpoint) => endpoint.kind === 'webhook');
  * @throws ValidationError for anything else; the message never repeats the token.
  */
 export function resolveWebhookUrl(
-  endpoint: EndpointDefinition,
+  endpoint: WebhookOperation,
   tokenOrUrl: string,
   base: () => string,
 ): WebhookTarget {
@@ -67,9 +74,8 @@ function target(url: string, token: string): WebhookTarget {
   return { url, shownUrl: url.split(token).join(REDACTED) };
 }
 
-function checkToken(endpoint: EndpointDefinition, token: string): string {
-  const result = endpoint.pathParams.safeParse({ webhook_token: token });
-  if (!result.success) {
+function checkToken(endpoint: WebhookOperation, token: string): string {
+  if (!PATH_CHECKS[endpoint.operationId as OperationId]?.({ webhook_token: token })) {
     throw invalid('Invalid webhook token: expected the uuid token or the full webhook URL from the web app.');
   }
   return token;

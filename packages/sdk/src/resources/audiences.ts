@@ -1,4 +1,5 @@
-import { type AudienceMember, type AudienceMemberInput, endpoints } from '@company-data/contract';
+import type { AudienceMember, AudienceMemberInput, Endpoints } from '@company-data/contract';
+import { OPERATIONS } from '@company-data/contract/runtime';
 import type { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { webhookOperation } from '../operations.js';
@@ -47,6 +48,12 @@ export class Audiences {
     member: AudienceMemberInput,
     options?: WebhookOptions,
   ): APIPromise<AudienceMember> {
-    return webhookOperation(this.#core, endpoints.addAudienceMember, tokenOrUrl, member, options);
+    return webhookOperation<Endpoints['addAudienceMember']>(
+      this.#core,
+      OPERATIONS.addAudienceMember,
+      tokenOrUrl,
+      member,
+      options,
+    );
   }
 }

@@ -1,4 +1,5 @@
-import { type Call, type CallListQuery, type CallTranscript, endpoints } from '@company-data/contract';
+import type { Call, CallListQuery, CallTranscript, Endpoints } from '@company-data/contract';
+import { OPERATIONS } from '@company-data/contract/runtime';
 import type { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { listOperation, retrieveOperation } from '../operations.js';
@@ -38,7 +39,7 @@ export class Calls {
    * ```
    */
   list(params?: CallListQuery, options?: ListOptions): PagePromise<Call> {
-    return listOperation(this.#core, endpoints.listCalls, params, options);
+    return listOperation<Endpoints['listCalls']>(this.#core, OPERATIONS.listCalls, params, options);
   }
 
   /**
@@ -54,7 +55,7 @@ export class Calls {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Call> {
-    return retrieveOperation(this.#core, endpoints.retrieveCall, id, options);
+    return retrieveOperation<Endpoints['retrieveCall']>(this.#core, OPERATIONS.retrieveCall, id, options);
   }
 
   /**
@@ -70,6 +71,11 @@ export class Calls {
    * ```
    */
   transcript(id: string, options?: RequestOptions): APIPromise<CallTranscript> {
-    return retrieveOperation(this.#core, endpoints.retrieveCallTranscript, id, options);
+    return retrieveOperation<Endpoints['retrieveCallTranscript']>(
+      this.#core,
+      OPERATIONS.retrieveCallTranscript,
+      id,
+      options,
+    );
   }
 }

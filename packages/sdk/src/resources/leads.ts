@@ -1,4 +1,5 @@
-import { endpoints, type LeadInput, type LeadReceived } from '@company-data/contract';
+import type { Endpoints, LeadInput, LeadReceived } from '@company-data/contract';
+import { OPERATIONS } from '@company-data/contract/runtime';
 import type { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { webhookOperation } from '../operations.js';
@@ -45,6 +46,12 @@ export class Leads {
    * ```
    */
   submit(tokenOrUrl: string, lead: LeadInput, options?: WebhookOptions): APIPromise<LeadReceived> {
-    return webhookOperation(this.#core, endpoints.submitLead, tokenOrUrl, lead, options);
+    return webhookOperation<Endpoints['submitLead']>(
+      this.#core,
+      OPERATIONS.submitLead,
+      tokenOrUrl,
+      lead,
+      options,
+    );
   }
 }

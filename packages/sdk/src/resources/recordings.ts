@@ -1,10 +1,11 @@
-import {
-  endpoints,
-  type ListQuery,
-  type Recording,
-  type RecordingDetail,
-  type RecordingTranscript,
+import type {
+  Endpoints,
+  ListQuery,
+  Recording,
+  RecordingDetail,
+  RecordingTranscript,
 } from '@company-data/contract';
+import { OPERATIONS } from '@company-data/contract/runtime';
 import type { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { listOperation, retrieveOperation } from '../operations.js';
@@ -42,7 +43,7 @@ export class Recordings {
    * ```
    */
   list(params?: ListQuery, options?: ListOptions): PagePromise<Recording> {
-    return listOperation(this.#core, endpoints.listRecordings, params, options);
+    return listOperation<Endpoints['listRecordings']>(this.#core, OPERATIONS.listRecordings, params, options);
   }
 
   /**
@@ -58,7 +59,12 @@ export class Recordings {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<RecordingDetail> {
-    return retrieveOperation(this.#core, endpoints.retrieveRecording, id, options);
+    return retrieveOperation<Endpoints['retrieveRecording']>(
+      this.#core,
+      OPERATIONS.retrieveRecording,
+      id,
+      options,
+    );
   }
 
   /**
@@ -75,6 +81,11 @@ export class Recordings {
    * ```
    */
   transcript(id: string, options?: RequestOptions): APIPromise<RecordingTranscript> {
-    return retrieveOperation(this.#core, endpoints.retrieveRecordingTranscript, id, options);
+    return retrieveOperation<Endpoints['retrieveRecordingTranscript']>(
+      this.#core,
+      OPERATIONS.retrieveRecordingTranscript,
+      id,
+      options,
+    );
   }
 }

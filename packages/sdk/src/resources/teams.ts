@@ -1,4 +1,5 @@
-import { endpoints, type ListQuery, type Team } from '@company-data/contract';
+import type { Endpoints, ListQuery, Team } from '@company-data/contract';
+import { OPERATIONS } from '@company-data/contract/runtime';
 import type { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { listOperation, retrieveOperation } from '../operations.js';
@@ -34,7 +35,7 @@ export class Teams {
    * ```
    */
   list(params?: ListQuery, options?: ListOptions): PagePromise<Team> {
-    return listOperation(this.#core, endpoints.listTeams, params, options);
+    return listOperation<Endpoints['listTeams']>(this.#core, OPERATIONS.listTeams, params, options);
   }
 
   /**
@@ -50,6 +51,6 @@ export class Teams {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Team> {
-    return retrieveOperation(this.#core, endpoints.retrieveTeam, id, options);
+    return retrieveOperation<Endpoints['retrieveTeam']>(this.#core, OPERATIONS.retrieveTeam, id, options);
   }
 }

@@ -1,4 +1,5 @@
-import { endpoints, type User, type UserListQuery } from '@company-data/contract';
+import type { Endpoints, User, UserListQuery } from '@company-data/contract';
+import { OPERATIONS } from '@company-data/contract/runtime';
 import type { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { listOperation, retrieveOperation } from '../operations.js';
@@ -36,7 +37,7 @@ export class Users {
    * ```
    */
   list(params?: UserListQuery, options?: ListOptions): PagePromise<User> {
-    return listOperation(this.#core, endpoints.listUsers, params, options);
+    return listOperation<Endpoints['listUsers']>(this.#core, OPERATIONS.listUsers, params, options);
   }
 
   /**
@@ -53,6 +54,6 @@ export class Users {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<User> {
-    return retrieveOperation(this.#core, endpoints.retrieveUser, id, options);
+    return retrieveOperation<Endpoints['retrieveUser']>(this.#core, OPERATIONS.retrieveUser, id, options);
   }
 }
