@@ -5,7 +5,8 @@
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
 // Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; a fresh project outside
 // the workspace, set up with the commands of Getting started, installs the tarballs, runs an ESM and a CJS
-// script against a started mock server, then every guide's snippets against the mock; the changesets release
+// script against a started mock server, then every guide's snippets against the mock, a check that importing the SDK
+// loads no schemas, and a smoke script under Bun and Deno; the changesets release
 // flow works (status, and a version run in a throwaway copy). Prints one line per step and exits non-zero
 // when any step fails.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { packWorkspaces } from './packaging/pack.mjs';
 import { inPairs } from './packaging/process.mjs';
 import { installRecipe } from './packaging/recipe.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
+import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
 import { checkWithoutMsw } from './packaging/without-msw.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
@@ -185,6 +187,21 @@ async function checkConsumer(recipe, packed, guides) {
   });
   for (const line of guideLines) console.log(`      ${line}`);
   await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
+  let lazyLines = [];
+  await step('sdk loads its schemas lazily', async () => {
+    lazyLines = await checkLazySchemas(projectDir);
+    return 'importing the SDK and valid calls load neither zod nor the schemas';
+  });
+  for (const line of lazyLines) console.log(`      ${line}`);
+  let runtimeLines = [];
+  await step('sdk on bun and deno', async () => {
+    runtimeLines = await checkRuntimes(projectDir);
+    const skipped = runtimeLines.filter((line) => line.startsWith('SKIPPED'));
+    return skipped.length > 0
+      ? `SKIPPED ${skipped.length} runtime(s): see below`
+      : 'list with prefetch, retrieve, NotFoundError, both webhooks and close, under each, against the installed mock CLI';
+  });
+  for (const line of runtimeLines) console.log(`      ${line}`);
 }
 
 async function checkReleaseFlow(packages) {

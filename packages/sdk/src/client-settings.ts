@@ -1,6 +1,7 @@
 import { API_VERSION_PREFIX, apiRootOf } from '@company-data/contract/runtime';
 import { ConfigurationError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { environmentVariable } from './runtime-env.js';
 import { closestName } from './suggest.js';
 
 /** A setting as the client read it: its value, and the option or environment variable it came from. */
@@ -13,7 +14,7 @@ interface Setting {
 function read(option: string | undefined, optionName: string, variable: string): Setting | undefined {
   const fromOption = option?.trim();
   if (fromOption) return { value: fromOption, name: optionName };
-  const fromEnvironment = process.env[variable]?.trim();
+  const fromEnvironment = environmentVariable(variable)?.trim();
   return fromEnvironment ? { value: fromEnvironment, name: variable } : undefined;
 }
 

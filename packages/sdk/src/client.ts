@@ -11,6 +11,7 @@ import { Leads } from './resources/leads.js';
 import { Recordings } from './resources/recordings.js';
 import { Teams } from './resources/teams.js';
 import { Users } from './resources/users.js';
+import { runtimeName } from './runtime-env.js';
 import { realSleep } from './sleep.js';
 import { Transport } from './transport.js';
 import { SDK_VERSION } from './version.js';
@@ -96,7 +97,7 @@ export class CompanyData {
       maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
       maxRetryWait: options.maxRetryWait ?? DEFAULTS.maxRetryWait,
       defaultHeaders: options.defaultHeaders ?? {},
-      userAgent: `company-data-sdk/${SDK_VERSION} node/${process.versions.node}`,
+      userAgent: `company-data-sdk/${SDK_VERSION} ${runtimeName()}`,
       validate: options.validate ?? true,
       onRateLimit: options.onRateLimit,
       onRetry: options.onRetry,

@@ -111,13 +111,14 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
   /**
    * The undici dispatcher to send through: a `ProxyAgent`, a custom `Pool`, or a mock server's in-process
-   * dispatcher. The client does not close a dispatcher it was given. Default: its own keep-alive `Agent`.
+   * dispatcher. The client does not close a dispatcher it was given. Default: its own keep-alive `Agent`
+   * on Node; on Bun and Deno, the runtime's own `fetch` (unless a dispatcher is given).
    */
   dispatcher?: Dispatcher | undefined;
   /**
    * Send through this `fetch` instead of undici, e.g. `fetch: globalThis.fetch` so that msw's
    * `setupServer` in your tests intercepts the SDK's requests. Takes precedence over `dispatcher`.
-   * Default: undici with a keep-alive pool (faster).
+   * Default: undici with a keep-alive pool on Node (faster); the runtime's `fetch` on Bun and Deno.
    */
   fetch?: FetchLike | undefined;
   /** Check every response body against the contract's schema. Default: `true`. */

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, request } from 'undici';
 import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from './errors.js';
+import { runtimeFetch } from './runtime-env.js';
 
 /** One HTTP exchange as the transport sends it. */
 export interface TransportRequest {
@@ -53,8 +54,8 @@ export const POOL_TIMED_FROM_MS = 10_000;
 const POOL_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
- * Sends requests with undici through a keep-alive connection pool (or the caller's dispatcher) and
- * turns transport failures into the SDK's errors: {@link TimeoutError}, {@link RequestAbortedError},
+ * Sends requests with undici through a keep-alive connection pool (or the caller's dispatcher or `fetch`;
+ * on Bun and Deno, the runtime's `fetch`) and turns transport failures into the SDK's errors: {@link TimeoutError}, {@link RequestAbortedError},
  * {@link ConnectionError}.
  *
  * The attempt's time limit is kept one of two ways. In the pool the transport owns, a limit of
@@ -64,7 +65,7 @@ const POOL_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * exact deadline on the whole attempt from an AbortController and a timer.
  */
 export class Transport {
-  readonly #dispatcher: Dispatcher;
+  readonly #dispatcher: Dispatcher | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #fetch: FetchLike | undefined;
   #closing: Promise<void> | undefined;
@@ -72,11 +73,16 @@ export class Transport {
   /**
    * @param dispatcher - the caller's dispatcher; when absent the transport creates (and owns) a pool.
    * @param fetchImpl - send through this `fetch` instead of undici (e.g. one that msw intercepts).
+   * Without either, Bun and Deno send through their own `fetch` (see {@link runtimeFetch}).
    */
   constructor(dispatcher?: Dispatcher, fetchImpl?: FetchLike) {
-    this.#fetch = fetchImpl;
-    this.#ownsDispatcher = dispatcher === undefined && fetchImpl === undefined;
-    this.#dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    this.#fetch = fetchImpl ?? (dispatcher === undefined ? runtimeFetch() : undefined);
+    this.#ownsDispatcher = dispatcher === undefined && this.#fetch === undefined;
+    this.#dispatcher =
+      dispatcher ??
+      (this.#ownsDispatcher
+        ? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 })
+        : undefined);
   }
 
   /** Sends one request and reads the whole body. */
@@ -133,7 +139,7 @@ export class Transport {
 
   /** Closes the pool the transport created; a dispatcher passed in by the caller is left open. */
   async close(): Promise<void> {
-    this.#closing ??= this.#ownsDispatcher ? this.#dispatcher.close() : Promise.resolve();
+    this.#closing ??= this.#ownsDispatcher ? (this.#dispatcher as Dispatcher).close() : Promise.resolve();
     await this.#closing;
   }
 }

@@ -1,0 +1,57 @@
+// A user's script run with Bun or Deno (and Node, as the reference), from a fresh project where the packed
+// tarballs were installed, against a mock server started by the harness. The address, key and webhook
+// URLs come from the environment variables the guides name; the SDK reads the first two itself.
+// Prints one line per check and `done`; any failure throws (a non-zero exit).
+import { ClientClosedError, CompanyData, NotFoundError } from '@company-data/sdk';
+
+const runtime =
+  typeof globalThis.Bun !== 'undefined'
+    ? `bun ${globalThis.Bun.version}`
+    : typeof globalThis.Deno !== 'undefined'
+      ? `deno ${globalThis.Deno.version.deno}`
+      : `node ${process.versions.node}`;
+
+function check(condition, message) {
+  if (!condition) throw new Error(`${runtime}: ${message}`);
+}
+
+const env = (name) => globalThis.Deno?.env.get(name) ?? globalThis.process?.env[name];
+const client = new CompanyData();
+
+// A list with prefetch: pages fetched ahead, in order, the same records as one page at a time.
+const sequential = [];
+for await (const call of client.calls.list({ page_size: 7 })) sequential.push(call.id);
+const prefetched = [];
+for await (const call of client.calls.list({ page_size: 7 }, { concurrency: 4 })) prefetched.push(call.id);
+check(sequential.length > 7, `expected several pages of calls, got ${sequential.length} calls`);
+check(prefetched.join() === sequential.join(), 'prefetching pages changed the calls or their order');
+console.log(`ok ${runtime}: listed ${prefetched.length} calls over several pages, 4 at a time`);
+
+const call = await client.calls.retrieve(sequential[0]);
+check(call.id === sequential[0], 'retrieve returned another call');
+console.log(`ok ${runtime}: retrieved call ${call.id}`);
+
+const missing = await client.users.retrieve('00000000-0000-4000-8000-000000000000').then(
+  () => undefined,
+  (error) => error,
+);
+check(missing instanceof NotFoundError && missing.status === 404, `expected NotFoundError, got ${missing}`);
+console.log(`ok ${runtime}: a missing user is a NotFoundError`);
+
+const member = await client.audiences.addMember(env('COMPANY_DATA_AUDIENCE_WEBHOOK'), {
+  first_name: 'Ada',
+  phone: '(415) 555-0123',
+});
+check(typeof member.id === 'string', 'the audience webhook returned no member');
+const lead = await client.leads.submit(env('COMPANY_DATA_LEAD_WEBHOOK'), { phone_number: '415-555-0100' });
+check(lead !== undefined, 'the lead webhook returned nothing');
+console.log(`ok ${runtime}: added an audience member and submitted a lead`);
+
+await client.close();
+const closed = await client.users.list().then(
+  () => undefined,
+  (error) => error,
+);
+check(closed instanceof ClientClosedError, `expected ClientClosedError after close(), got ${closed}`);
+console.log(`ok ${runtime}: a closed client says so`);
+console.log('done');

@@ -1,0 +1,69 @@
+// The SDK in other runtimes and its lazy loading, checked in the installed consumer project against the
+// installed company-data-mock: the smoke script under Bun and Deno (both dev dependencies of the workspace,
+// installed from npm), and the lazy-schemas script under Node.
+import { existsSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import { mockEnv, startMockCli } from './mock-cli.mjs';
+import { cleanEnv, run } from './process.mjs';
+import { ROOT } from './workspace.mjs';
+
+const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
+const RUNTIMES = [
+  { name: 'bun', args: ['runtime-smoke.mjs'] },
+  // The permissions the README names: sockets, and the environment for the SDK's variables.
+  { name: 'deno', args: ['run', '--allow-net', '--allow-env', 'runtime-smoke.mjs'] },
+];
+
+/** Copies `files` into the project, starts its installed mock, runs `action` with the environment the guides set from the mock, and stops the mock. */
+async function withMock(projectDir, files, action) {
+  for (const file of files) await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
+  const mock = await startMockCli(projectDir, cleanEnv({ NODE_OPTIONS: '' }));
+  try {
+    return await action(cleanEnv({ NODE_OPTIONS: '', ...mockEnv(mock.summary) }));
+  } finally {
+    await mock.stop();
+  }
+}
+
+const checkLines = (stdout) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line !== 'done' && line !== '');
+
+/**
+ * Runs the smoke script under each runtime. A runtime whose binary is missing is reported SKIPPED in
+ * capitals, and fails the check under CI, where `npm ci` must have installed it.
+ *
+ * @returns {Promise<string[]>} one line per check or skip.
+ */
+export function checkRuntimes(projectDir) {
+  return withMock(projectDir, ['runtime-smoke.mjs'], async (env) => {
+    const lines = [];
+    for (const runtime of RUNTIMES) {
+      const binary = path.join(ROOT, 'node_modules', '.bin', runtime.name);
+      if (!existsSync(binary)) {
+        const message = `${runtime.name} is not installed (${binary} is missing): run npm ci at the workspace root`;
+        if (process.env.CI === 'true') throw new Error(message);
+        lines.push(`SKIPPED ${runtime.name}: ${message}`);
+        continue;
+      }
+      const { stdout } = await run(binary, runtime.args, { cwd: projectDir, env, timeoutMs: 60_000 });
+      lines.push(...checkLines(stdout));
+    }
+    return lines;
+  });
+}
+
+/**
+ * Runs the lazy-schemas script under Node: importing the SDK and valid calls load no zod.
+ *
+ * @returns {Promise<string[]>} its check lines.
+ */
+export function checkLazySchemas(projectDir) {
+  return withMock(projectDir, ['lazy-schemas.mjs', 'record-loads.mjs'], async (env) => {
+    const { stdout } = await run(process.execPath, ['lazy-schemas.mjs'], { cwd: projectDir, env });
+    return checkLines(stdout);
+  });
+}
