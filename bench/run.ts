@@ -45,6 +45,7 @@ async function runFigure(spec: FigureSpec, timeoutMs: number, quick: boolean): P
   const started = performance.now();
   const child = spawnTs(CHILD, {
     nodeArgs: spec.nodeArgs,
+    built: spec.built === true,
     args: [spec.id],
     env: { BENCH_QUICK: quick ? '1' : '0' },
   });
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
     const loadAtStart = os.loadavg()[0] ?? 0;
     const result = await runFigure(spec, Math.min(spec.timeoutMs, remaining), quick);
     result.loadAverage = { start: loadAtStart, end: os.loadavg()[0] ?? 0 };
+    result.packages = spec.built ? 'built' : 'sources';
     process.stderr.write(`  done in ${Math.round(result.durationMs / 100) / 10} s: ${result.status}\n`);
     figures.push(result);
   }

@@ -1,6 +1,7 @@
 /**
- * Child processes of the benchmark: spawned with the TypeScript loader and the workspace source condition,
- * tracked so every one is killed when the parent exits (normally, on error or on Ctrl-C).
+ * Child processes of the benchmark: spawned with the TypeScript loader and (unless asked for the built
+ * packages) the workspace source condition, tracked so every one is killed when the parent exits
+ * (normally, on error or on Ctrl-C).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
@@ -29,6 +30,12 @@ function installExitHooks(): void {
 /** Node flags every child needs: run TypeScript through tsx and resolve workspace packages to their sources. */
 export const TS_NODE_ARGS = ['--conditions=@company-data/source', '--import', 'tsx'] as const;
 
+/**
+ * Node flags of a child that measures the built packages: tsx still runs the benchmark's own TypeScript,
+ * but without the source condition workspace packages resolve to their `dist` files, as for users.
+ */
+export const BUILT_NODE_ARGS = ['--import', 'tsx'] as const;
+
 /** Options of {@link spawnTs}. */
 export interface SpawnOptions {
   /** Extra Node flags, e.g. `--expose-gc`. */
@@ -37,6 +44,8 @@ export interface SpawnOptions {
   args?: readonly string[];
   /** Extra environment variables. */
   env?: Record<string, string>;
+  /** Resolve workspace packages to their built `dist` files instead of their sources (see {@link BUILT_NODE_ARGS}). */
+  built?: boolean;
 }
 
 /**
@@ -47,7 +56,12 @@ export function spawnTs(script: string, options: SpawnOptions = {}): ChildProces
   installExitHooks();
   const child = spawn(
     process.execPath,
-    [...TS_NODE_ARGS, ...(options.nodeArgs ?? []), script, ...(options.args ?? [])],
+    [
+      ...(options.built ? BUILT_NODE_ARGS : TS_NODE_ARGS),
+      ...(options.nodeArgs ?? []),
+      script,
+      ...(options.args ?? []),
+    ],
     {
       cwd: process.cwd(),
       env: { ...process.env, ...options.env },

@@ -17,6 +17,12 @@ export interface FigureSpec {
   title: string;
   /** Extra Node flags for its process. */
   nodeArgs: readonly string[];
+  /**
+   * Import the workspace packages' built `dist` files (what users install) instead of their TypeScript
+   * sources: the figure's process runs without the `@company-data/source` condition. For figures whose
+   * numbers depend on the shipped code (request overhead, import cost).
+   */
+  built?: boolean;
   /** Hard limit on its wall time; the process is killed beyond it. */
   timeoutMs: number;
 }

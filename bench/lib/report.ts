@@ -44,6 +44,29 @@ function measurementRow(m: Measurement): string {
   return `| ${cell(m.label)} | ${fmt(m.median)} | ${m.unit} | ${m.runs.map(fmt).join(', ')} | ${cell(extra)} |`;
 }
 
+/** Says which figures ran against the built packages and which against the TypeScript sources. */
+function packagesLines(figures: readonly FigureResult[]): string[] {
+  const titles = (kind: FigureResult['packages']) =>
+    figures
+      .filter((f) => f.packages === kind)
+      .map((f) => f.title)
+      .join('; ');
+  const built = titles('built');
+  const sources = titles('sources');
+  return [
+    ...(built
+      ? [
+          `Run against the workspace packages' built \`dist\` files, as users install them (\`npm run bench\` builds first): ${built}.`,
+        ]
+      : []),
+    ...(sources
+      ? [
+          `Run against the workspace packages' TypeScript sources (loaded through tsx, as the tests do): ${sources}.`,
+        ]
+      : []),
+  ];
+}
+
 /** The Markdown results file. */
 export function toMarkdown(run: RunResult): string {
   const env = run.environment;
@@ -63,7 +86,7 @@ export function toMarkdown(run: RunResult): string {
     `| Commit | ${env.commit} |`,
     ...Object.entries(env.packages).map(([name, version]) => `| ${cell(name)} | ${version} |`),
     '',
-    'Workspace packages run from their TypeScript sources (loaded through tsx), as the tests do.',
+    ...packagesLines(run.figures),
     '',
     '## Targets',
     '',
@@ -94,7 +117,10 @@ export function toMarkdown(run: RunResult): string {
     const load = figure.loadAverage
       ? ` Machine load average (1 min, ${run.environment.cores} cores) ${figure.loadAverage.start.toFixed(1)} at start, ${figure.loadAverage.end.toFixed(1)} at end.`
       : '';
-    lines.push(`Status: ${figure.status} (${fmt(figure.durationMs / 1000)} s).${load}`);
+    const code = figure.packages
+      ? ` Workspace packages: ${figure.packages === 'built' ? 'built dist' : 'TypeScript sources'}.`
+      : '';
+    lines.push(`Status: ${figure.status} (${fmt(figure.durationMs / 1000)} s).${code}${load}`);
     for (const reason of figure.reasons) lines.push(`- Not measured: ${reason}`);
     if (figure.measurements.length > 0) {
       lines.push('', '| Measurement | Median | Unit | Runs | Details |', '|---|---|---|---|---|');

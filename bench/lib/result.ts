@@ -55,6 +55,8 @@ export interface FigureResult {
   durationMs: number;
   /** The machine's 1-minute load average when the figure started and ended (other work on a shared machine). */
   loadAverage?: { start: number; end: number };
+  /** Which code of the workspace packages the figure ran: the built `dist` files or the TypeScript sources. */
+  packages?: 'built' | 'sources';
 }
 
 /** Builds a measurement from per-run values. */
