@@ -7,7 +7,7 @@
  * @module @company-data/contract/runtime
  */
 
-export type { OperationId, OperationMeta } from './compiled/operations.generated.js';
+export type { OperationId } from './compiled/operations.generated.js';
 export { OPERATIONS } from './compiled/operations.generated.js';
 export type { Check } from './compiled/validators.generated.js';
 export {
@@ -19,4 +19,5 @@ export {
 } from './compiled/validators.generated.js';
 export * from './error-details.js';
 export * from './list-limits.js';
+export type { OperationMeta } from './operation-meta.js';
 export * from './paths.js';
