@@ -12,6 +12,8 @@ type SchemaField = 'pathParams' | 'query' | 'body' | 'response';
  *
  * @example
  * ```ts
+ * import { OPERATIONS, type OperationMeta } from '@company-data/contract/runtime';
+ *
  * const webhooks: OperationMeta[] = Object.values(OPERATIONS).filter((row) => row.kind === 'webhook');
  * ```
  */
