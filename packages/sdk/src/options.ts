@@ -83,9 +83,9 @@ export interface ClientOptions {
   /** Where the lead webhook lives. Default: `baseURL` without its trailing `/v1`. */
   apiRoot?: string | undefined;
   /**
-   * Per-attempt time limit in ms. Default: 60 000. Below 10 000 ms, and whenever a `dispatcher` or `fetch`
-   * of yours sends, it is an exact deadline on the whole attempt, body included. From 10 000 ms up, in the
-   * client's own pool, undici's own timers keep it (cheaper per request): the headers must arrive within
+   * Per-attempt time limit in ms. Default: 60 000. Below 10 000 ms, whenever a `dispatcher` or `fetch` of
+   * yours sends, and on Bun and Deno, it is an exact deadline on the whole attempt, body included. From
+   * 10 000 ms up, in the client's own pool on Node, undici's own timers keep it (cheaper per request): the headers must arrive within
    * the limit and the body may not stall for longer, and a timeout may come up to about a second late.
    */
   timeout?: number | undefined;
