@@ -18,6 +18,8 @@ const PAGE_SIZE = 100;
 const CONCURRENCY = 4;
 const TIMEOUT_MS = 2_000;
 const FAULT_RATE = 0.1;
+/** What the pagination guide promises a default read-ahead of 100-call pages stays within. */
+const HEAP_BUDGET_MB = 32;
 const PATH = '/v1/calls/';
 const MIX: FaultPlan['mix'] = [
   { drop: true },
@@ -157,15 +159,13 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
         }
       });
       if (variant.name === 'ordered, default readAhead') {
+        const share = median(shares);
         r.check(
-          atMost(
-            'faults.serial-share',
-            'ordered default: serial share of failure waits',
-            median(shares),
-            0.33,
-            '',
-          ),
+          atMost('faults.serial-share', 'ordered default: serial share of failure waits', share, 0.33, ''),
         );
+        const peak = Math.max(...results.map((x) => x.peakHeapMB));
+        const label = 'ordered default: peak heap growth (highest run)';
+        r.check(atMost('faults.peak-heap', label, peak, HEAP_BUDGET_MB, ' MB'));
       }
       if (!ordered) {
         r.check(
