@@ -67,4 +67,20 @@ describe('the SDK against company-data-mock over time', () => {
       .poll(async () => ((await cli.admin('GET', 'journal')) as { data: { outcome: string }[] }).data)
       .toEqual([expect.objectContaining({ outcome: 'client_aborted' })]);
   }, 20_000);
+
+  it('ends an attempt whose body trickles in at its time limit, though the body never stalls that long', async () => {
+    // One byte every 2 s never trips undici's inactivity timers: the shared deadline check ends the attempt.
+    const { cli, client } = await start([]);
+    await cli.admin('POST', 'faults', { path: '/v1/users/', drip: { bytes: 1, everyMs: 2_000 } });
+    const startedAt = Date.now();
+    const error = await client.users
+      .list({}, { timeout: 10_000, maxRetries: 0 })
+      .then(undefined, (caught: unknown) => caught);
+    const elapsed = Date.now() - startedAt;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'timeout', message: expect.stringContaining('after 10000 ms') });
+    expect(elapsed).toBeGreaterThanOrEqual(10_000);
+    // The documented tolerance is a second (DEADLINE_TOLERANCE_MS); the rest is room for a loaded machine.
+    expect(elapsed).toBeLessThan(12_000);
+  }, 20_000);
 });
