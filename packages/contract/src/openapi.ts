@@ -160,6 +160,12 @@ function responses(endpoint: EndpointDefinition, ids: Map<z.ZodType, string>): J
     }
     result[status] = response;
   }
+  // Any operation can meet a server error, or an error page from a proxy in front of the API; the mock
+  // server answers them when a fault asks (its default fault mix: 500, 503 and an HTML 502).
+  result['5XX'] = {
+    description:
+      'A server error, or the error page of a proxy in front of the API: the body may be JSON, HTML or anything else. Retry it.',
+  };
   return result;
 }
 

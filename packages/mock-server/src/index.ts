@@ -14,9 +14,18 @@ export {
   type TimeInput,
   toEpochMs,
 } from './clock.js';
-export type { AbortSource, EngineResult } from './engine/engine.js';
-export type { FaultSpec } from './engine/faults.js';
+export type { AbortSource, BodyDelivery, EngineResult } from './engine/engine.js';
+export {
+  DEFAULT_FAULT_MIX,
+  type Drip,
+  type FaultAction,
+  type FaultMixEntry,
+  type FaultRateSpec,
+  type FaultRates,
+  type FaultSpec,
+} from './engine/faults.js';
 export type { JournalEntry, JournalFault } from './engine/journal.js';
+export type { LatencyDistribution, LatencyProfile, LatencyRule } from './engine/latency.js';
 export { OPENAPI_PATH } from './engine/openapi.js';
 export {
   formatRequestJson,
@@ -25,6 +34,7 @@ export {
   type RequestOutcome,
   redactTokens,
 } from './engine/request-log.js';
+export type { RouteMatch } from './engine/route-match.js';
 export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './engine/throttle.js';
 export type { JournalOutcome, MockRequest, MockResponse } from './engine/types.js';
 export { FixtureError, type FixtureIssue } from './fixture/error.js';

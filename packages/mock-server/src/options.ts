@@ -1,4 +1,6 @@
 import type { ClockMode, TimeInput } from './clock.js';
+import type { FaultRates } from './engine/faults.js';
+import type { LatencyProfile } from './engine/latency.js';
 import type { RequestEvent } from './engine/request-log.js';
 import type { ThrottleConfig } from './engine/throttle.js';
 import type { Fixture } from './fixture/schema.js';
@@ -31,6 +33,18 @@ export interface MockServerOptions {
    * `throttled` key and keys created with a `throttle` keep their own.
    */
   throttle?: ThrottleConfig | false;
+  /**
+   * How long answers wait, in real time, for every request or per route: e.g. `{ minMs: 10, maxMs: 80 }`
+   * or `{ medianMs: 30, p99Ms: 400 }` (default: none, answers at once). Seeded by `seed`: the same
+   * requests get the same waits. Change it later with {@link MockServer.setLatency}.
+   */
+  latency?: LatencyProfile;
+  /**
+   * A share of requests that fail, with a mix of failures, for every request or per route: e.g.
+   * `{ rate: 0.05 }` (default: none). Seeded by `seed`: the same requests meet the same faults. Change it
+   * later with {@link MockServer.setFaultRate}; armed next-N faults win over it.
+   */
+  faultRate?: FaultRates;
   /**
    * Told of every request once answered (admin and OpenAPI requests included), e.g. to write a
    * request log with {@link formatRequestText}. Runs on the request path: keep it quick.

@@ -7,8 +7,9 @@ import { createAdminApi } from './admin/api.js';
 import { MockClock } from './clock.js';
 import type { AbortSource, EngineResult } from './engine/engine.js';
 import { MockEngine } from './engine/engine.js';
-import { FaultQueue, type FaultSpec } from './engine/faults.js';
+import { FaultQueue, type FaultRates, FaultRateTable, type FaultSpec } from './engine/faults.js';
 import { Journal, type JournalEntry } from './engine/journal.js';
+import { type LatencyProfile, LatencyTable } from './engine/latency.js';
 import { openApiResponse } from './engine/openapi.js';
 import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './engine/throttle.js';
 import type { MockRequest, MockResponse } from './engine/types.js';
@@ -76,7 +77,10 @@ export interface MockServer {
    * ```
    */
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
-  /** Back to the initial data, keys, quotas and clock (its initial time, running or frozen); no faults, empty journal. */
+  /**
+   * Back to the initial data, keys, quotas and clock (its initial time, running or frozen); no armed faults,
+   * empty journal; the options' latency profile and fault rates, their streams started again.
+   */
   reset(): void;
   /**
    * Creates an API key.
@@ -126,6 +130,33 @@ export interface MockServer {
    * @throws RangeError for invalid `times`, `delayMs` or `status`.
    */
   injectFault(fault: FaultSpec): void;
+  /**
+   * Sets the latency profile (replacing the one in force), or removes it with false. Its seeded stream of
+   * waits starts again from the server's seed, so the same requests then get the same waits.
+   *
+   * @param latency - one distribution for every request, or rules per route (first match decides).
+   * @throws RangeError for a negative wait, `minMs` above `maxMs`, or `p99Ms` below `medianMs`.
+   * @example
+   * ```ts
+   * server.setLatency({ medianMs: 30, p99Ms: 400 });
+   * server.setLatency([{ path: /^\/v1\/calls\//, latency: { minMs: 50, maxMs: 200 } }]);
+   * ```
+   */
+  setLatency(latency: LatencyProfile | false): void;
+  /**
+   * Sets the fault rates (replacing those in force), or removes them with false. Their seeded stream
+   * starts again from the server's seed, so the same requests then meet the same faults. Armed next-N
+   * faults ({@link MockServer.injectFault}) win over a rate on the requests they match.
+   *
+   * @param rates - one rate for every request, or rules per route (first match decides).
+   * @throws RangeError for a rate outside 0–1, an empty mix, a weight ≤ 0, a cap below 1 or a bad fault.
+   * @example
+   * ```ts
+   * server.setFaultRate({ rate: 0.05 }); // the default mix: 500, 503, an HTML 502, a drop, a cut body
+   * server.setFaultRate({ path: '/v1/users/', rate: 0.5, mix: [{ malformedJson: true }], max: 3 });
+   * ```
+   */
+  setFaultRate(rates: FaultRates | false): void;
   /**
    * Makes the processing of the next `times` leads fail internally (they are still answered 200).
    *
@@ -228,6 +259,8 @@ class MockServerImpl implements MockServer {
   readonly #faults = new FaultQueue();
   readonly #journal: Journal;
   readonly #engine: MockEngine;
+  #latency: LatencyTable | undefined;
+  #faultRates: FaultRateTable | undefined;
   #seeded: SeededStore;
   #leadFailures = 0;
   #origin: string | undefined;
@@ -251,6 +284,7 @@ class MockServerImpl implements MockServer {
     this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
     this.#journal = new Journal(options.journalLimit);
     this.#seeded = this.#build();
+    this.#applyChaos();
     if (origin !== undefined) this.#origin = checkOrigin(origin);
     const server = this;
     this.#engine = new MockEngine({
@@ -260,6 +294,12 @@ class MockServerImpl implements MockServer {
       clock: this.clock,
       throttle: this.#throttle,
       faults: this.#faults,
+      get latency() {
+        return server.#latency;
+      },
+      get faultRates() {
+        return server.#faultRates;
+      },
       journal: this.#journal,
       maxBodyBytes: this.maxBodyBytes,
       takeLeadFailure: () => {
@@ -333,6 +373,21 @@ class MockServerImpl implements MockServer {
     this.#faults.clear();
     this.#journal.clear();
     this.#leadFailures = 0;
+    this.#applyChaos();
+  }
+
+  /** The options' latency profile and fault rates, their streams started from the seed. */
+  #applyChaos(): void {
+    this.setLatency(this.#options.latency ?? false);
+    this.setFaultRate(this.#options.faultRate ?? false);
+  }
+
+  setLatency(latency: LatencyProfile | false): void {
+    this.#latency = latency === false ? undefined : new LatencyTable(latency, this.#source.seed);
+  }
+
+  setFaultRate(rates: FaultRates | false): void {
+    this.#faultRates = rates === false ? undefined : new FaultRateTable(rates, this.#source.seed);
   }
 
   createKey(options: KeyOptions = {}): string {

@@ -197,6 +197,52 @@ describe('admin HTTP API', () => {
     );
   });
 
+  it('sets and removes a latency profile and fault rates, per route, and refuses bad ones', async () => {
+    expect(
+      (await admin('POST', 'latency', [{ pathPattern: '^/v1/teams/', latency: { fixedMs: 15 } }])).status,
+    ).toBe(200);
+    await api('/teams/');
+    await api('/users/');
+    expect((await admin('POST', 'latency', { minMs: 1, maxMs: 2 })).status).toBe(200);
+    await api('/users/');
+    expect((await admin('POST', 'latency', false)).status).toBe(200);
+    await api('/users/');
+    expect(
+      (await admin('POST', 'fault-rate', { path: '/v1/teams/', rate: 1, mix: [{ htmlPage: true }], max: 1 }))
+        .status,
+    ).toBe(200);
+    expect((await api('/users/')).status).toBe(200);
+    const page = await request(`${server.baseURL}/teams/`, {
+      headers: { authorization: `Bearer ${server.keys.valid}` },
+    });
+    expect(page.statusCode).toBe(502);
+    expect(await page.body.text()).toMatch(/<html>/);
+    expect((await api('/teams/')).status).toBe(200);
+    expect((await admin('POST', 'fault-rate', false)).status).toBe(200);
+    const journal = (await admin('GET', 'journal')).json.data as { latencyMs: number; fault: unknown }[];
+    expect(journal.map((entry) => entry.latencyMs)).toEqual([15, 0, expect.any(Number), 0, 0, 0, 0]);
+    expect(journal[5]?.fault).toEqual({ htmlPage: true, fromRate: true });
+
+    expect((await admin('POST', 'latency', { minMs: 9, maxMs: 1 })).json.error.detail).toMatch(/minMs/);
+    expect((await admin('POST', 'latency', { fastMs: 1 })).status).toBe(400);
+    expect((await admin('POST', 'fault-rate', { rate: 1.5 })).status).toBe(400);
+    expect((await admin('POST', 'fault-rate', { rate: 0.1, mix: [] })).status).toBe(400);
+    expect(
+      (await admin('POST', 'fault-rate', { rate: 0.1, path: '/v1/', pathPattern: 'x' })).json.error.detail,
+    ).toMatch(/not both/);
+  });
+
+  it('arms body faults', async () => {
+    expect((await admin('POST', 'faults', { path: '/v1/teams/', cutAfterBytes: 5 })).status).toBe(201);
+    await expect(api('/teams/')).rejects.toThrow();
+    expect((await admin('POST', 'faults', { path: '/v1/teams/', malformedJson: true })).status).toBe(201);
+    await expect(api('/teams/')).rejects.toThrow(SyntaxError);
+    const drip = { path: '/v1/teams/', drip: { bytes: 4096, everyMs: 1 } };
+    expect((await admin('POST', 'faults', drip)).status).toBe(201);
+    expect((await api('/teams/')).status).toBe(200);
+    expect((await admin('POST', 'faults', { drip: { bytes: 0, everyMs: 1 } })).status).toBe(400);
+  });
+
   it('shows and clears the journal, which never includes admin requests', async () => {
     await api('/teams/?page=1');
     const { json } = await admin('GET', 'journal');

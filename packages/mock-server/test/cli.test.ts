@@ -108,6 +108,29 @@ describe('CLI arguments', () => {
     expect(parseCliArgs(['--fixture-schema']).fixtureSchema).toBe(true);
   });
 
+  it('reads the latency profile and the fault rate', () => {
+    const request = parseCliArgs([
+      '--latency',
+      'lognormal:median=30,p99=400',
+      '--fault-rate',
+      '0.05',
+      '--fault-mix',
+      '503*2,cut:10',
+      '--fault-max',
+      '9',
+    ]);
+    expect(request.options.latency).toEqual({ medianMs: 30, p99Ms: 400 });
+    expect(request.options.faultRate).toEqual({
+      rate: 0.05,
+      mix: [{ status: 503, weight: 2 }, { cutAfterBytes: 10 }],
+      max: 9,
+    });
+    expect(parseCliArgs(['--latency', '10..80', '--fault-rate', '1']).options).toMatchObject({
+      latency: { minMs: 10, maxMs: 80 },
+      faultRate: { rate: 1 },
+    });
+  });
+
   it.each([
     [['--port', 'eighty'], /--port expects a whole number from 0 to 65535, got "eighty"/],
     [['--port', '99999'], /--port expects a whole number from 0 to 65535, got "99999"/],
@@ -122,6 +145,13 @@ describe('CLI arguments', () => {
     [['--throttle-key', 'valid'], /--throttle-key expects <key>=<limit>\/<seconds> or <key>=off/],
     [['--throttle-key', 'valid=fast'], /--throttle-key valid expects <limit>\/<seconds>/],
     [['--log', 'loud'], /--log expects off, text or json, got "loud"/],
+    [['--latency', 'fast'], /--latency expects <ms> \(e\.g\. 20\), <min>\.\.<max>/],
+    [['--latency', '80..10'], /--latency latency: minMs must not exceed maxMs/],
+    [['--fault-rate', '5%'], /--fault-rate expects a share from 0 to 1 \(e\.g\. 0\.05\), got "5%"/],
+    [['--fault-rate', '1.5'], /--fault-rate expects a share from 0 to 1/],
+    [['--fault-rate', '0.1', '--fault-mix', 'boom'], /--fault-mix cannot read "boom": use a status/],
+    [['--fault-mix', '503'], /--fault-mix and --fault-max need --fault-rate <share>/],
+    [['--fault-rate', '0.1', '--fault-max', '0'], /--fault-max expects a whole number from 1/],
     [['--nope'], /Unknown option/],
     [['positional'], /positional/],
   ])('rejects %j with how to fix it', (argv, message) => {
@@ -267,6 +297,37 @@ describe('runCli', () => {
       } finally {
         await server.close();
       }
+    }
+  });
+
+  it('serves with a latency profile and a fault rate, and logs what each request met', async () => {
+    const { out, err, io } = capture();
+    const args = [
+      '--port',
+      '0',
+      '--log',
+      'text',
+      '--latency',
+      '20',
+      '--fault-rate',
+      '1',
+      '--fault-mix',
+      '503',
+    ];
+    const server = serving(await runCli([...args, '--fault-max', '1'], io));
+    try {
+      expect(out.join('')).toMatch(
+        /Trouble +latency 20 ms; 100% of requests fail \(at most 1\) \(seeded by --seed\)\n/,
+      );
+      expect((await firstPage(server.baseURL, server.keys.valid)).status).toBe(503);
+      expect((await firstPage(server.baseURL, server.keys.valid)).status).toBe(200);
+      const lines = err.join('').trimEnd().split('\n');
+      expect(lines[0]).toMatch(
+        / 503 fault_injected \d+\.\dms latency=20ms fault=\{"status":503,"fromRate":true\}$/,
+      );
+      expect(lines[1]).toMatch(/ 200 served \d+\.\dms latency=20ms key="Full access"$/);
+    } finally {
+      await server.close();
     }
   });
 

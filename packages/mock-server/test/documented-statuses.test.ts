@@ -7,7 +7,7 @@ import {
 } from '@company-data/contract';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../src/index.js';
+import { createMockServer, DEFAULT_FAULT_MIX, type FaultAction, type MockServer } from '../src/index.js';
 
 // For every operation, provoke each answer the mock server can give it, and check the OpenAPI document
 // lists that status for that operation: a client generated from the document, or a contract test such as
@@ -15,11 +15,28 @@ import { createMockServer, type MockServer } from '../src/index.js';
 
 const document = buildOpenApiDocument();
 
+/** The exact statuses the document lists for an operation (ranges such as `5XX` are in {@link documentedRanges}). */
 function documented(endpoint: EndpointDefinition): number[] {
+  return responseKeys(endpoint)
+    .filter((key) => /^\d+$/.test(key))
+    .map(Number);
+}
+
+/** The status ranges the document lists for an operation, e.g. `5XX` as 5. */
+function documentedRanges(endpoint: EndpointDefinition): number[] {
+  return responseKeys(endpoint)
+    .filter((key) => /^\dXX$/.test(key))
+    .map((key) => Number(key[0]));
+}
+
+function responseKeys(endpoint: EndpointDefinition): string[] {
   const paths = document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
   const operation = paths[rootPath(endpoint)]?.[endpoint.method.toLowerCase()];
-  return Object.keys(operation?.responses ?? {}).map(Number);
+  return Object.keys(operation?.responses ?? {});
 }
+
+const isDocumented = (endpoint: EndpointDefinition, status: number) =>
+  documented(endpoint).includes(status) || documentedRanges(endpoint).includes(Math.floor(status / 100));
 
 interface Attempt {
   path?: string;
@@ -31,7 +48,13 @@ interface Attempt {
   quotaUsed?: boolean;
 }
 
-async function statusOf(server: MockServer, endpoint: EndpointDefinition, attempt: Attempt): Promise<number> {
+async function statusOf(
+  server: MockServer,
+  endpoint: EndpointDefinition,
+  attempt: Attempt,
+  fault?: FaultAction,
+): Promise<number> {
+  if (fault !== undefined) server.injectFault(fault);
   const headers: Record<string, string> = { 'content-type': attempt.contentType ?? 'application/json' };
   const key = attempt.key === undefined ? server.keys.valid : attempt.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -116,11 +139,27 @@ describe('every status the mock server answers is documented for its operation',
           seen.set(await statusOf(server, endpoint, resolved), name);
           if (attempt.quotaUsed) server.setKeyThrottle(server.keys.valid, null);
         }
-        const undocumented = [...seen].filter(([status]) => !documented(endpoint).includes(status));
+        // The faults a fault rate draws by default, and the body faults that answer a status of their own:
+        // whatever their bodies, their statuses are documented (as `5XX` for server errors).
+        const faults = [
+          ...DEFAULT_FAULT_MIX,
+          { malformedJson: true },
+          { htmlPage: true },
+          { drip: { bytes: 1e6, everyMs: 0 } },
+        ];
+        for (const [index, fault] of faults.entries()) {
+          if (fault.drop || fault.cutAfterBytes !== undefined) continue; // nothing whole is answered
+          const status = await statusOf(server, endpoint, {}, fault);
+          if (!seen.has(status)) seen.set(status, `injected fault ${index}`);
+        }
+        const undocumented = [...seen].filter(([status]) => !isDocumented(endpoint, status));
         expect(undocumented, `answered but not in the document: ${JSON.stringify(undocumented)}`).toEqual([]);
         // Every documented error status was provoked: the attempts above cover what the mock can answer.
         const errors = documented(endpoint).filter((status) => status >= 400);
-        expect([...seen.keys()].filter((status) => status >= 400).sort()).toEqual(errors.sort());
+        const provoked = [...seen.keys()].filter((status) => errors.includes(status));
+        expect(provoked.sort()).toEqual(errors.sort());
+        // And the injected server errors met the documented range.
+        expect([...seen.keys()].filter((status) => status >= 500).sort()).toEqual([500, 502, 503]);
       } finally {
         await server.close();
       }

@@ -17,21 +17,47 @@ export interface ErrorResponse {
   body: string;
 }
 
+/** Longest excerpt of a body that is not the API's JSON error, in characters (an ellipsis marks a cut). */
+export const BODY_EXCERPT_CHARS = 200;
+
 /**
  * Reads the detail text out of an error body: the nested `{error: {detail}}` of data endpoints and the
- * audience webhook, or the lead webhook's flat `{error: "..."}`; any other body gives a short excerpt.
+ * audience webhook, or the lead webhook's flat `{error: "..."}`; any other body gives a short excerpt
+ * (see {@link bodyExcerpt}).
  */
 export function errorDetail(body: string): string | undefined {
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    const text = body.trim();
-    return text === '' ? undefined : text.slice(0, 200);
+    return bodyExcerpt(body);
   }
   if (ERROR_BODY_CHECKS.nested(json)) return (json as { error: { detail: string } }).error.detail;
   if (ERROR_BODY_CHECKS.flat(json)) return (json as { error: string }).error;
   return undefined;
+}
+
+/**
+ * A body that is not the API's JSON, made fit for one line of a message: an HTML page's text without its
+ * tags, scripts and styles, whitespace folded to single spaces, at most {@link BODY_EXCERPT_CHARS}
+ * characters. A proxy's 502 page then reads `502 Bad Gateway 502 Bad Gateway nginx`, not a screen of markup.
+ *
+ * @returns the excerpt, or undefined for a blank body.
+ */
+export function bodyExcerpt(body: string): string | undefined {
+  const text = body
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->|<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '') return undefined;
+  return text.length <= BODY_EXCERPT_CHARS ? text : `${text.slice(0, BODY_EXCERPT_CHARS - 1)}…`;
+}
+
+/** Whether a body is the API's own JSON, by its content type (a proxy's error page is not). */
+function isJson(headers: ResponseHeaders): boolean {
+  const type = headers['content-type'];
+  return type === undefined || /^application\/([\w.+-]+\+)?json\b/i.test(type.trim());
 }
 
 /**
@@ -49,7 +75,9 @@ export function errorFromResponse(
   const { status, headers } = response;
   const detail = errorDetail(response.body);
   const init = { status, headers, detail };
-  const message = `${status} ${detail ?? 'no detail'} (${request})`;
+  // Not the API's JSON (e.g. a proxy's HTML page): say so, with the type, so the excerpt is read as such.
+  const shown = isJson(headers) ? detail : `${headers['content-type']} body: ${detail ?? '(empty)'}`;
+  const message = `${status} ${shown ?? 'no detail'} (${request})`;
   if (status === 400) return new BadRequestError(message, init);
   if (status === 401) {
     const expired = detail === ERROR_DETAILS.expiredKey;

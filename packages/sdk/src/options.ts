@@ -83,10 +83,11 @@ export interface ClientOptions {
   /** Where the lead webhook lives. Default: `baseURL` without its trailing `/v1`. */
   apiRoot?: string | undefined;
   /**
-   * Per-attempt time limit in ms. Default: 60 000. Below 10 000 ms, whenever a `dispatcher` or `fetch` of
-   * yours sends, and on Bun and Deno, it is an exact deadline on the whole attempt, body included. From
-   * 10 000 ms up, in the client's own pool on Node, undici's own timers keep it (cheaper per request): the headers must arrive within
-   * the limit and the body may not stall for longer, and a timeout may come up to about a second late.
+   * Per-attempt time limit in ms: an attempt, body included, takes at most this long. Default: 60 000.
+   * Below 10 000 ms, whenever a `dispatcher` or `fetch` of yours sends, and on Bun and Deno, it is an exact
+   * deadline (a timer per attempt). From 10 000 ms up, in the client's own pool on Node, one coarse check
+   * shared by every attempt in flight keeps it, with undici's own timers (cheaper per request): the attempt
+   * ends at most about a second late, even if its body trickles in without ever pausing that long.
    */
   timeout?: number | undefined;
   /**

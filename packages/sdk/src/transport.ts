@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher, request } from 'undici';
+import { DEADLINE_TOLERANCE_MS, DeadlinePassed, DeadlineTicker } from './deadline.js';
 import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from './errors.js';
 import { runtimeFetch } from './runtime-env.js';
 
@@ -24,8 +25,6 @@ export interface TransportResponse {
   body: string;
 }
 
-class Timeout extends Error {}
-
 /**
  * The part of the WHATWG `fetch` the SDK uses: Node's global `fetch`, or any compatible function (for
  * example one that msw's `setupServer` intercepts).
@@ -44,9 +43,10 @@ export type FetchLike = (
 }>;
 
 /**
- * Attempt limits from this long up are kept by undici's own timers in the pool the transport owns. They
- * are coarse (they fire up to about a second late), which a limit of ten seconds or more can afford; it
- * is also undici's own limit on opening a connection, so connecting stays bounded as before.
+ * Attempt limits from this long up are kept, in the pool the transport owns, by one coarse timer shared
+ * by every attempt in flight and by undici's own timers. Both are coarse (they fire up to
+ * {@link DEADLINE_TOLERANCE_MS} late), which a limit of ten seconds or more can afford; it is also
+ * undici's own limit on opening a connection, so connecting stays bounded as before.
  */
 export const POOL_TIMED_FROM_MS = 10_000;
 
@@ -58,16 +58,19 @@ const POOL_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * on Bun and Deno, the runtime's `fetch`) and turns transport failures into the SDK's errors: {@link TimeoutError}, {@link RequestAbortedError},
  * {@link ConnectionError}.
  *
- * The attempt's time limit is kept one of two ways. In the pool the transport owns, a limit of
- * {@link POOL_TIMED_FROM_MS} or more is left to undici (`headersTimeout`, `bodyTimeout`): no
- * AbortController and timer per request, which cost about a tenth of a small request's time. A shorter
- * limit, or a dispatcher or `fetch` of the caller's (which may not honour undici's options), gets an
- * exact deadline on the whole attempt from an AbortController and a timer.
+ * The attempt's time limit bounds the whole attempt, kept one of two ways. In the pool the transport
+ * owns, a limit of {@link POOL_TIMED_FROM_MS} or more is kept by a {@link DeadlineTicker} (one coarse
+ * timer for every attempt in flight, ending those past their deadline, e.g. a body that trickles in) and
+ * by undici's `headersTimeout`/`bodyTimeout`: no AbortController and timer per request, which cost about
+ * a tenth of a small request's time; the attempt ends at most {@link DEADLINE_TOLERANCE_MS} late. A
+ * shorter limit, or a dispatcher or `fetch` of the caller's (which may not honour undici's options), gets
+ * an exact deadline from an AbortController and a timer.
  */
 export class Transport {
   readonly #dispatcher: Dispatcher | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #fetch: FetchLike | undefined;
+  readonly #deadlines = new DeadlineTicker();
   #closing: Promise<void> | undefined;
 
   /**
@@ -88,13 +91,15 @@ export class Transport {
   /** Sends one request and reads the whole body. */
   async send(input: TransportRequest): Promise<TransportResponse> {
     if (!this.#ownsDispatcher || input.timeout < POOL_TIMED_FROM_MS) return this.#sendWithDeadline(input);
+    const signal = this.#deadlines.watch(input.timeout, input.signal);
     try {
       const response = await request(input.url, {
         method: input.method,
         headers: input.headers,
         body: input.body ?? null,
         dispatcher: this.#dispatcher,
-        signal: input.signal,
+        // undici reads any EventTarget-like signal; this one is a plain object, not an AbortController.
+        signal: signal as unknown as AbortSignal,
         headersTimeout: input.timeout,
         bodyTimeout: input.timeout,
       });
@@ -102,14 +107,18 @@ export class Transport {
       return { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
     } catch (error) {
       const code = errorCode(error);
-      throw failure(error, input, code !== undefined && POOL_TIMEOUTS.has(code));
+      const timedOut =
+        signal.reason instanceof DeadlinePassed || (code !== undefined && POOL_TIMEOUTS.has(code));
+      throw failure(error, input, timedOut);
+    } finally {
+      this.#deadlines.release(signal);
     }
   }
 
   /** {@link send} through the caller's dispatcher or `fetch`: one deadline for the whole attempt. */
   async #sendWithDeadline(input: TransportRequest): Promise<TransportResponse> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Timeout()), input.timeout);
+    const timer = setTimeout(() => controller.abort(new DeadlinePassed()), input.timeout);
     const forwardAbort = () => controller.abort(input.signal?.reason);
     input.signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
@@ -125,7 +134,7 @@ export class Transport {
       const body = await response.body.text();
       return { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
     } catch (error) {
-      throw failure(error, input, controller.signal.reason instanceof Timeout);
+      throw failure(error, input, controller.signal.reason instanceof DeadlinePassed);
     } finally {
       clearTimeout(timer);
       input.signal?.removeEventListener('abort', forwardAbort);

@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, type Dispatcher, errors } from 'undici';
-import type { MockEngine } from '../engine/engine.js';
+import type { BodyDelivery, MockEngine } from '../engine/engine.js';
 import type { MockRequest, MockResponse } from '../engine/types.js';
 import { BodyCollector } from './body-limit.js';
+import { deliver } from './delivery.js';
 
 /** Response bodies are handed to undici in pieces of this size, honouring pause/resume. */
 const CHUNK_BYTES = 64 * 1024;
@@ -128,7 +129,14 @@ async function drive(
       fail(new errors.SocketError('other side closed'));
       return;
     }
-    if (!(await writeResponse(result.response, request.method, handler, controller))) return;
+    if (result.delivery !== undefined) {
+      if (!(await writeFaulty(result.response, result.delivery, handler, controller))) return;
+      // A cut body: the connection is gone before the body is whole, as a socket reports it.
+      if (result.delivery.cutAfterBytes !== undefined) {
+        fail(new errors.SocketError('other side closed'));
+        return;
+      }
+    } else if (!(await writeResponse(result.response, request.method, handler, controller))) return;
     // Finished before the end is told, so nothing the consumer does on the end can report an error.
     finished = true;
     handler.onResponseEnd?.(controller, {});
@@ -187,6 +195,43 @@ async function writeResponse(
     await controller.whenFlowing();
     if (controller.aborted) return false;
     handler.onResponseData?.(controller, bytes.subarray(offset, offset + CHUNK_BYTES));
+  }
+  await controller.whenFlowing();
+  return !controller.aborted;
+}
+
+/**
+ * Hands a response to undici as a body fault asks: the head with the whole body's length, then the
+ * body dripped and/or cut (the end, or the error, is the caller's to tell).
+ *
+ * @returns false when the consumer aborted on the way.
+ */
+async function writeFaulty(
+  response: MockResponse,
+  delivery: BodyDelivery,
+  handler: Handler,
+  controller: InProcessController,
+): Promise<boolean> {
+  const encoded = Buffer.from(response.body);
+  handler.onResponseStart?.(
+    controller,
+    response.status,
+    { ...response.headers, 'content-length': String(encoded.length) },
+    STATUS_CODES[response.status] ?? '',
+  );
+  try {
+    await deliver(
+      encoded,
+      delivery,
+      async (piece) => {
+        await controller.whenFlowing();
+        if (!controller.aborted)
+          handler.onResponseData?.(controller, Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+      },
+      controller.signal,
+    );
+  } catch {
+    return false;
   }
   await controller.whenFlowing();
   return !controller.aborted;

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MockEngine } from '../engine/engine.js';
+import type { BodyDelivery, MockEngine } from '../engine/engine.js';
 import type { MockRequest } from '../engine/types.js';
 import { BodyCollector } from './body-limit.js';
+import { deliver } from './delivery.js';
 
 /** A running node:http listener. */
 export interface Listener {
@@ -105,10 +106,36 @@ async function serve(engine: MockEngine, maxBodyBytes: number, req: IncomingMess
     req.socket.destroy();
     return;
   }
-  const { response } = result;
+  const { response, delivery } = result;
   const bytes = Buffer.from(response.body);
   res.writeHead(response.status, { ...response.headers, 'content-length': bytes.length });
-  res.end(bytes);
+  if (delivery === undefined) res.end(bytes);
+  else await deliverSlowly(req, res, bytes, delivery, source.signal);
+}
+
+/** Writes a body as a body fault asks: dripped, and/or cut (the connection destroyed mid-body). */
+async function deliverSlowly(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bytes: Buffer,
+  delivery: BodyDelivery,
+  signal: AbortSignal,
+): Promise<void> {
+  res.flushHeaders();
+  const write = (piece: Uint8Array) =>
+    new Promise<void>((resolve) => {
+      // Resolved once handed to the socket, so a cut really sends what came before it.
+      res.write(piece, () => resolve());
+    });
+  try {
+    await deliver(bytes, delivery, write, signal);
+  } catch {
+    // The client went away mid-drip.
+    req.socket.destroy();
+    return;
+  }
+  if (delivery.cutAfterBytes === undefined) res.end();
+  else req.socket.destroy();
 }
 
 function flatten(headers: IncomingMessage['headers']): Record<string, string | undefined> {

@@ -1,6 +1,8 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
+import type { BodyDelivery } from '../engine/engine.js';
 import type { MockServer } from '../server.js';
 import { BodyCollector } from './body-limit.js';
+import { deliver } from './delivery.js';
 
 /** What the msw adapter needs from a server. */
 export type MswTarget = Pick<MockServer, 'apiRoot' | 'maxBodyBytes' | 'handle'>;
@@ -48,12 +50,36 @@ export function createHandlers(target: MswTarget): RequestHandler[] {
         );
         // A drop, or a client that gave up during an injected delay: a network error either way.
         if (result.drop) return HttpResponse.error();
-        const { response } = result;
-        return new HttpResponse(response.body === '' ? null : response.body, {
-          status: response.status,
-          headers: response.headers,
-        });
+        const { response, delivery } = result;
+        const body =
+          delivery === undefined
+            ? response.body === ''
+              ? null
+              : response.body
+            : faultyStream(response.body, delivery, request.signal);
+        return new HttpResponse(body, { status: response.status, headers: response.headers });
       },
     ),
   ];
+}
+
+/**
+ * A body fault as msw can express it: a stream that drips, and that errors where a socket would be cut
+ * (the reader of the body, e.g. `response.text()`, rejects with a `TypeError`, as fetch's does on a
+ * lost connection). The headers' `Content-Length` is not enforced by msw.
+ */
+function faultyStream(text: string, delivery: BodyDelivery, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream({
+    async start(controller) {
+      try {
+        await deliver(bytes, delivery, (piece) => controller.enqueue(piece), signal);
+      } catch (error) {
+        controller.error(error);
+        return;
+      }
+      if (delivery.cutAfterBytes === undefined) controller.close();
+      else controller.error(new TypeError('terminated: the mock cut the connection mid-body'));
+    },
+  });
 }

@@ -27,6 +27,8 @@ export type AdminTarget = Pick<
   | 'apiKeys'
   | 'webhooks'
   | 'injectFault'
+  | 'setLatency'
+  | 'setFaultRate'
   | 'injectLeadFailure'
   | 'journal'
   | 'clearJournal'
@@ -38,6 +40,37 @@ export type AdminTarget = Pick<
 >;
 
 const Time = z.union([z.string(), z.number()]);
+/** Which requests a rule matches; `pathPattern` is a RegExp source (JSON has no RegExp). */
+const Route = {
+  method: z.string().optional(),
+  path: z.string().optional(),
+  pathPattern: z.string().optional(),
+};
+const FaultAction = {
+  status: z.int().min(100).max(599).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.unknown().optional(),
+  delayMs: z.number().nonnegative().optional(),
+  drop: z.boolean().optional(),
+  drip: z.strictObject({ bytes: z.int().positive(), everyMs: z.number().nonnegative() }).optional(),
+  cutAfterBytes: z.int().nonnegative().optional(),
+  malformedJson: z.boolean().optional(),
+  htmlPage: z.boolean().optional(),
+};
+const Latency = z.union([
+  z.strictObject({ fixedMs: z.number().nonnegative() }),
+  z.strictObject({ minMs: z.number().nonnegative(), maxMs: z.number().nonnegative() }),
+  z.strictObject({ medianMs: z.number().positive(), p99Ms: z.number().positive() }),
+]);
+const FaultRate = z.strictObject({
+  ...Route,
+  rate: z.number().min(0).max(1),
+  mix: z
+    .array(z.strictObject({ ...FaultAction, weight: z.number().positive().optional() }))
+    .min(1)
+    .optional(),
+  max: z.int().positive().optional(),
+});
 const Quota = z.strictObject({ limit: z.int().positive(), windowSeconds: z.number().positive() });
 const Bodies = {
   advance: z.strictObject({ ms: z.number().nonnegative() }),
@@ -53,17 +86,9 @@ const Bodies = {
   keyValue: z.strictObject({ value: z.string() }),
   keyThrottle: z.strictObject({ value: z.string(), throttle: z.union([z.literal(false), z.null(), Quota]) }),
   throttle: z.union([z.literal(false), Quota]),
-  fault: z.strictObject({
-    method: z.string().optional(),
-    path: z.string().optional(),
-    pathPattern: z.string().optional(),
-    times: z.int().positive().optional(),
-    status: z.int().min(100).max(599).optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    body: z.unknown().optional(),
-    delayMs: z.number().nonnegative().optional(),
-    drop: z.boolean().optional(),
-  }),
+  fault: z.strictObject({ ...Route, times: z.int().positive().optional(), ...FaultAction }),
+  latency: z.union([z.literal(false), Latency, z.array(z.strictObject({ ...Route, latency: Latency }))]),
+  faultRate: z.union([z.literal(false), FaultRate, z.array(FaultRate)]),
   leadFailure: z.strictObject({ times: z.int().positive().optional() }),
   seed: z.strictObject({
     seed: z.int().optional(),
@@ -90,6 +115,16 @@ function parse<Schema extends z.ZodType>(schema: Schema, body: unknown): z.outpu
     throw new AdminInputError(path ? `${path}: ${issue?.message}` : (issue?.message ?? 'Invalid body'));
   }
   return result.data;
+}
+
+/** A rule whose `pathPattern` (a RegExp source) becomes its `path`. */
+function routed<Rule extends { path?: string | undefined; pathPattern?: string | undefined }>({
+  pathPattern,
+  ...rule
+}: Rule): Omit<Rule, 'pathPattern' | 'path'> & { path?: string | RegExp | undefined } {
+  if (pathPattern === undefined) return rule as Omit<Rule, 'pathPattern' | 'path'>;
+  if (rule.path !== undefined) throw new AdminInputError('Give path or pathPattern, not both');
+  return { ...(rule as Omit<Rule, 'pathPattern' | 'path'>), path: new RegExp(pathPattern) };
 }
 
 const ok = (value: unknown = { ok: true }, status = 200) => json(status, value);
@@ -151,11 +186,18 @@ const ROUTES: Record<string, Action> = {
     return ok();
   },
   'POST faults': (target, body) => {
-    const { pathPattern, ...fault } = parse(Bodies.fault, body);
-    if (pathPattern !== undefined && fault.path !== undefined)
-      throw new AdminInputError('Give path or pathPattern, not both');
-    target.injectFault(pathPattern === undefined ? fault : { ...fault, path: new RegExp(pathPattern) });
+    target.injectFault(routed(parse(Bodies.fault, body)));
     return ok(undefined, 201);
+  },
+  'POST latency': (target, body) => {
+    const latency = parse(Bodies.latency, body);
+    target.setLatency(Array.isArray(latency) ? latency.map(routed) : latency);
+    return ok();
+  },
+  'POST fault-rate': (target, body) => {
+    const rates = parse(Bodies.faultRate, body);
+    target.setFaultRate(rates === false ? false : Array.isArray(rates) ? rates.map(routed) : routed(rates));
+    return ok();
   },
   'POST leads/fail': (target, body) => {
     target.injectLeadFailure(parse(Bodies.leadFailure, body).times);

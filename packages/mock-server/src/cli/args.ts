@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { toEpochMs } from '../clock.js';
+import { type FaultRateSpec, parseFaultMix } from '../engine/faults.js';
+import { parseLatency } from '../engine/latency.js';
 import type { ThrottleConfig } from '../engine/throttle.js';
 import type { StartMockServerOptions } from '../server.js';
 
@@ -64,6 +66,15 @@ Time and quotas
                            one key's own quota, or <k>=off; <k> is a well-known key's name
                            (valid, limited, throttled, ...) or a key value; repeatable
 
+Latency and faults (seeded by --seed: the same requests get the same waits and faults)
+  --latency <profile>      wait before every answer: <ms> (e.g. 20), <min>..<max> (e.g. 10..80)
+                           or lognormal:median=<ms>,p99=<ms> (e.g. lognormal:median=30,p99=400)
+  --fault-rate <share>     fail this share of requests, from 0 to 1 (e.g. 0.05)
+  --fault-mix <list>       what they fail with, comma-separated, each with an optional weight *<n>:
+                           a status (503), drop, cut[:<bytes>], html[:<status>], malformed,
+                           delay[:<ms>], drip[:<bytes>/<ms>] (default 500,503,html,drop,cut:64)
+  --fault-max <n>          fail at most this many requests (default: no cap)
+
 Server
   --port <n>               port to listen on, 0 for any free port (default ${DEFAULT_CLI_PORT})
   --host <host>            interface to bind (default 127.0.0.1)
@@ -109,6 +120,10 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       throttle: { type: 'string' },
       'throttle-key': { type: 'string', multiple: true, default: [] },
       'max-body-bytes': { type: 'string' },
+      latency: { type: 'string' },
+      'fault-rate': { type: 'string' },
+      'fault-mix': { type: 'string' },
+      'fault-max': { type: 'string' },
       'admin-token': { type: 'string' },
       json: { type: 'boolean', default: false },
       log: { type: 'string', default: 'off' },
@@ -134,6 +149,8 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     throttle: values.throttle === undefined ? undefined : quota('--throttle', values.throttle),
     maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 0, Number.MAX_SAFE_INTEGER),
     adminToken: values['admin-token'],
+    latency: values.latency === undefined ? undefined : flagValue('--latency', parseLatency, values.latency),
+    faultRate: faultRate(values['fault-rate'], values['fault-mix'], values['fault-max']),
   };
   if (!LOG_FORMATS.includes(values.log as LogFormat))
     throw new Error(`--log expects off, text or json, got "${values.log}"`);
@@ -157,6 +174,34 @@ function integer(name: string, raw: string | undefined, min: number, max: number
   if (!(value >= min && value <= max))
     throw new Error(`--${name} expects a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
+}
+
+/** A flag's value read by `read`, its message prefixed with the flag. */
+function flagValue<T>(flag: string, read: (raw: string) => T, raw: string): T {
+  try {
+    return read(raw);
+  } catch (error) {
+    throw new Error(`${flag} ${(error as Error).message}`);
+  }
+}
+
+function faultRate(
+  rate: string | undefined,
+  mix: string | undefined,
+  max: string | undefined,
+): FaultRateSpec | undefined {
+  if (rate === undefined) {
+    if (mix !== undefined || max !== undefined)
+      throw new Error('--fault-mix and --fault-max need --fault-rate <share> (e.g. --fault-rate 0.05)');
+    return undefined;
+  }
+  const share = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(rate) ? Number(rate) : Number.NaN;
+  if (Number.isNaN(share))
+    throw new Error(`--fault-rate expects a share from 0 to 1 (e.g. 0.05), got "${rate}"`);
+  const spec: { rate: number; mix?: FaultRateSpec['mix']; max?: number } = { rate: share };
+  if (mix !== undefined) spec.mix = flagValue('--fault-mix', parseFaultMix, mix);
+  if (max !== undefined) spec.max = integer('fault-max', max, 1, Number.MAX_SAFE_INTEGER);
+  return spec;
 }
 
 function time(name: string, raw: string | undefined): string | undefined {

@@ -1,4 +1,6 @@
 import { describeServer } from '../admin/summary.js';
+import type { FaultRateSpec } from '../engine/faults.js';
+import type { LatencyDistribution } from '../engine/latency.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../engine/request-log.js';
 import { THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../engine/throttle.js';
 import { fixtureJsonSchema } from '../fixture/schema.js';
@@ -102,6 +104,22 @@ function quotaLine(request: CliRequest): string {
   return `${quotaText(request.options.throttle)} per key by default; own quotas: ${keys}`;
 }
 
+/** The latency profile and fault rate asked for, as a banner line ('' for none). */
+function troubleLine({ options: { latency, faultRate } }: CliRequest): string {
+  const parts: string[] = [];
+  if (latency !== undefined && !Array.isArray(latency)) {
+    const wait = latency as LatencyDistribution;
+    if ('fixedMs' in wait) parts.push(`latency ${wait.fixedMs} ms`);
+    else if ('minMs' in wait) parts.push(`latency ${wait.minMs}..${wait.maxMs} ms`);
+    else parts.push(`latency lognormal, median ${wait.medianMs} ms, p99 ${wait.p99Ms} ms`);
+  }
+  if (faultRate !== undefined && !Array.isArray(faultRate)) {
+    const { rate, max } = faultRate as FaultRateSpec;
+    parts.push(`${rate * 100}% of requests fail${max === undefined ? '' : ` (at most ${max})`}`);
+  }
+  return parts.length === 0 ? '' : `  Trouble    ${parts.join('; ')} (seeded by --seed)\n`;
+}
+
 function banner(server: MockServer, request: CliRequest): string {
   const { keys, openapiURL, adminURL, webhooks } = describeServer(server);
   const { audiences, leadSources } = webhooks;
@@ -124,7 +142,7 @@ function banner(server: MockServer, request: CliRequest): string {
   OpenAPI    ${openapiURL}
   Clock      ${clock}
   Quota      ${quotaLine(request)}
-
+${troubleLine(request)}
   API keys (Authorization: Bearer <key>)
     valid           ${keys.valid}
     expired         ${keys.expired}

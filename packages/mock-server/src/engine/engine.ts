@@ -1,21 +1,51 @@
+import { STATUS_CODES } from 'node:http';
 import { throttleDetail } from '@company-data/contract';
 import { ADMIN_PREFIX } from '../admin/prefix.js';
 import type { MockClock } from '../clock.js';
 import type { ResolveContext } from '../resolvers/context.js';
 import { RESOLVERS } from '../resolvers/table.js';
 import type { MockStore } from '../store/store.js';
-import type { FaultQueue, FaultSpec } from './faults.js';
+import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
 import { appliedFault, type Journal } from './journal.js';
+import type { LatencyTable } from './latency.js';
 import { OPENAPI_PATH } from './openapi.js';
 import { type RequestEvent, type RequestOutcome, redactTokens } from './request-log.js';
 import { errorResponse, json, notFound } from './responses.js';
 import { type DataHandler, type Route, RouteTable } from './routes.js';
+import { sleep } from './sleep.js';
 import type { Throttle } from './throttle.js';
 import type { MockRequest, MockResponse, Resolved } from './types.js';
 
-/** What an adapter must do with a request: write a response, or drop the connection. */
+/**
+ * How an adapter must write a response's body when a body fault asks for it: a few bytes at a time,
+ * and/or only its first bytes before the connection is destroyed (the headers keep the whole body's
+ * `Content-Length`).
+ *
+ * @example
+ * ```ts
+ * const result = await server.handle(request);
+ * if (!result.drop && result.delivery?.cutAfterBytes !== undefined) console.log('the body will be cut');
+ * ```
+ */
+export interface BodyDelivery {
+  /** Send the body in pieces of `bytes`, `everyMs` apart. */
+  readonly drip?: Drip | undefined;
+  /** Send this many bytes of the body (already at least one short of it), then destroy the connection. */
+  readonly cutAfterBytes?: number | undefined;
+}
+
+/**
+ * What an adapter must do with a request: write a response (as `delivery` says, when given), or drop the
+ * connection.
+ *
+ * @example
+ * ```ts
+ * const result: EngineResult = await server.handle(request);
+ * if (result.drop) socket.destroy();
+ * ```
+ */
 export type EngineResult =
-  | { readonly response: MockResponse; readonly drop?: false }
+  | { readonly response: MockResponse; readonly drop?: false; readonly delivery?: BodyDelivery | undefined }
   | { readonly drop: true };
 
 /**
@@ -37,6 +67,10 @@ export interface EngineState {
   readonly throttle: Throttle;
   /** Armed faults. */
   readonly faults: FaultQueue;
+  /** The latency profile in force, if any (read per request: replaced when set). */
+  readonly latency: LatencyTable | undefined;
+  /** The fault rates in force, if any (read per request: replaced when set). */
+  readonly faultRates: FaultRateTable | undefined;
   /** Request journal. */
   readonly journal: Journal;
   /** Body limit. */
@@ -57,12 +91,16 @@ interface Served {
   readonly status: number | null;
   readonly outcome: RequestOutcome;
   readonly keyName?: string | undefined;
-  readonly fault?: FaultSpec | undefined;
+  readonly fault?: InjectedFault | undefined;
+  /** The latency profile's wait, in ms (0 for none). */
+  readonly latencyMs: number;
 }
 
 const ROUTES = new RouteTable(RESOLVERS);
 const BEARER = /^bearer +(\S+) *$/i;
 const DROP: EngineResult = { drop: true };
+/** The page a proxy in front of an API answers with when the API fails (as the `htmlPage` fault sends it). */
+const HTML_HEADERS = Object.freeze({ 'content-type': 'text/html; charset=utf-8' });
 const OPENAPI_METHOD_NOT_ALLOWED = json(
   405,
   { error: { detail: 'Method not allowed: use GET.' } },
@@ -105,9 +143,9 @@ export class MockEngine {
     const pending = this.#serve(request, abort);
     // Only an injected delay makes serving asynchronous; awaiting a plain value would cost a tick per request.
     const served = pending instanceof Promise ? await pending : pending;
-    const { status, outcome, keyName, fault } = served;
+    const { status, outcome, keyName, fault, latencyMs } = served;
     if (outcome !== 'admin' && outcome !== 'openapi')
-      state.journal.record({ atMs, request, status, outcome, keyName, fault });
+      state.journal.record({ atMs, request, status, outcome, keyName, fault, latencyMs });
     state.onRequest?.(this.#event(request, atMs, served, performance.now() - startedAt));
     return served.result;
   }
@@ -115,7 +153,7 @@ export class MockEngine {
   #event(
     request: MockRequest,
     atMs: number,
-    { status, outcome, keyName, fault }: Omit<Served, 'result'>,
+    { status, outcome, keyName, fault, latencyMs }: Omit<Served, 'result'>,
     durationMs: number,
   ): RequestEvent {
     return {
@@ -127,6 +165,7 @@ export class MockEngine {
       outcome,
       keyName: keyName ?? null,
       durationMs,
+      latencyMs,
       fault: fault === undefined ? null : appliedFault(fault),
     };
   }
@@ -138,8 +177,9 @@ export class MockEngine {
    */
   abandoned(request: MockRequest): void {
     const atMs = this.#state.clock.nowMs();
-    this.#state.journal.record({ atMs, request, status: null, outcome: 'client_aborted' });
-    this.#state.onRequest?.(this.#event(request, atMs, { status: null, outcome: 'client_aborted' }, 0));
+    this.#state.journal.record({ atMs, request, status: null, outcome: 'client_aborted', latencyMs: 0 });
+    const served = { status: null, outcome: 'client_aborted', latencyMs: 0 } as const;
+    this.#state.onRequest?.(this.#event(request, atMs, served, 0));
   }
 
   #serve(request: MockRequest, abort: AbortSource | undefined): Served | Promise<Served> {
@@ -148,36 +188,61 @@ export class MockEngine {
       return answered(state.admin(request), 'admin');
     if (state.openApi !== undefined && request.path === OPENAPI_PATH)
       return answered(request.method === 'GET' ? state.openApi() : OPENAPI_METHOD_NOT_ALLOWED, 'openapi');
-    const fault = state.faults.size > 0 ? state.faults.take(request.method, request.path) : undefined;
-    if (fault?.delayMs) return this.#serveDelayed(request, fault, fault.delayMs, abort);
-    return this.#serveNow(request, fault);
+    const { faultRates, latency } = state;
+    let fault: InjectedFault | undefined =
+      state.faults.size > 0 ? state.faults.take(request.method, request.path) : undefined;
+    // A next-N fault wins over the rate, but the rate still draws: arming a fault never shifts its sequence.
+    if (faultRates !== undefined) {
+      const drawn = faultRates.draw(request.method, request.path, fault === undefined);
+      fault ??= drawn;
+    }
+    const latencyMs = latency === undefined ? 0 : latency.draw(request.method, request.path);
+    const delayMs = latencyMs + (fault?.delayMs ?? 0);
+    if (delayMs > 0) return this.#serveDelayed(request, fault, delayMs, latencyMs, abort);
+    return this.#serveNow(request, fault, 0);
   }
 
   async #serveDelayed(
     request: MockRequest,
-    fault: FaultSpec,
+    fault: InjectedFault | undefined,
     delayMs: number,
+    latencyMs: number,
     abort: AbortSource | undefined,
   ): Promise<Served> {
     try {
       await sleep(delayMs, abort?.signal);
     } catch {
       // The client gave up while the delay ran: nothing is answered, but the request happened.
-      return { result: DROP, status: null, outcome: 'client_aborted', fault };
+      return { result: DROP, status: null, outcome: 'client_aborted', fault, latencyMs };
     }
-    return this.#serveNow(request, fault);
+    return this.#serveNow(request, fault, latencyMs);
   }
 
-  #serveNow(request: MockRequest, fault: FaultSpec | undefined): Served {
-    if (fault?.drop) return { result: DROP, status: null, outcome: 'fault_injected', fault };
-    if (fault?.status !== undefined)
-      return answered(faultResponse(fault), 'fault_injected', undefined, fault);
-    // Object literals, not spreads: this runs for every request, and spreads cost about a microsecond here.
-    const { response, outcome, keyName } = this.resolve(request);
-    if (!fault?.headers) return answered(response, outcome, keyName, fault);
-    // A fault with headers only decorates the real response (e.g. a Retry-After on a 200).
-    const headers = { ...response.headers, ...lower(fault.headers) };
-    return answered({ status: response.status, headers, body: response.body }, outcome, keyName, fault);
+  #serveNow(request: MockRequest, fault: InjectedFault | undefined, latencyMs: number): Served {
+    if (fault === undefined) {
+      // Object literals, not spreads: this runs for every request, and spreads cost about a microsecond here.
+      const { response, outcome, keyName } = this.resolve(request);
+      return { result: { response }, status: response.status, outcome, keyName, latencyMs };
+    }
+    if (fault.drop) return { result: DROP, status: null, outcome: 'fault_injected', fault, latencyMs };
+    let response: MockResponse;
+    let outcome: RequestOutcome = 'fault_injected';
+    let keyName: string | undefined;
+    if (fault.htmlPage) response = htmlPage(fault);
+    else if (fault.status !== undefined && !fault.malformedJson) response = faultResponse(fault);
+    else {
+      const resolved = this.resolve(request);
+      keyName = resolved.keyName;
+      response = fault.malformedJson
+        ? malformed(resolved.response, fault)
+        : decorated(resolved.response, fault);
+      // A fault with headers only decorates the real answer (e.g. a Retry-After on a 200): its real outcome stands.
+      if (!fault.malformedJson && fault.drip === undefined && fault.cutAfterBytes === undefined)
+        outcome = resolved.outcome;
+    }
+    const delivery = bodyDelivery(fault, Buffer.byteLength(response.body));
+    const result: EngineResult = delivery === undefined ? { response } : { response, delivery };
+    return { result, status: response.status, outcome, keyName, fault, latencyMs };
   }
 
   /**
@@ -249,16 +314,11 @@ function withKey({ response, outcome }: Resolved, keyName: string): Resolved {
   return { response, outcome, keyName };
 }
 
-function answered(
-  response: MockResponse,
-  outcome: RequestOutcome,
-  keyName?: string,
-  fault?: FaultSpec,
-): Served {
-  return { result: { response }, status: response.status, outcome, keyName, fault };
+function answered(response: MockResponse, outcome: RequestOutcome): Served {
+  return { result: { response }, status: response.status, outcome, latencyMs: 0 };
 }
 
-function faultResponse(fault: FaultSpec): MockResponse {
+function faultResponse(fault: InjectedFault): MockResponse {
   const headers = lower(fault.headers ?? {});
   if (typeof fault.body === 'string') {
     return {
@@ -271,26 +331,47 @@ function faultResponse(fault: FaultSpec): MockResponse {
   return json(fault.status ?? 500, body, headers);
 }
 
+/** The real answer with the fault's headers added (none: as it is). */
+function decorated(response: MockResponse, fault: InjectedFault): MockResponse {
+  if (!fault.headers) return response;
+  return {
+    status: response.status,
+    headers: { ...response.headers, ...lower(fault.headers) },
+    body: response.body,
+  };
+}
+
+/** The real answer's first half under a 200 (or the fault's status): complete, but not JSON any more. */
+function malformed(response: MockResponse, fault: InjectedFault): MockResponse {
+  const body = response.body.slice(0, Math.max(1, Math.floor(response.body.length / 2)));
+  return {
+    status: fault.status ?? 200,
+    headers: { ...response.headers, ...lower(fault.headers ?? {}) },
+    body,
+  };
+}
+
+/** An HTML error page, as a proxy in front of an API answers when the API behind it fails. */
+function htmlPage(fault: InjectedFault): MockResponse {
+  const status = fault.status ?? 502;
+  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+  const body =
+    typeof fault.body === 'string'
+      ? fault.body
+      : `<!DOCTYPE html>\n<html>\n<head><title>${title}</title></head>\n<body>\n<center><h1>${title}</h1></center>\n<hr><center>mock-proxy</center>\n</body>\n</html>\n`;
+  return { status, headers: { ...HTML_HEADERS, ...lower(fault.headers ?? {}) }, body };
+}
+
+/** How the body must be written, when a body fault asks; the cut always falls at least one byte short. */
+function bodyDelivery(fault: InjectedFault, length: number): BodyDelivery | undefined {
+  const { drip, cutAfterBytes } = fault;
+  if (drip === undefined && cutAfterBytes === undefined) return undefined;
+  if (cutAfterBytes === undefined) return { drip };
+  return { drip, cutAfterBytes: Math.max(0, Math.min(cutAfterBytes, length - 1)) };
+}
+
 function lower(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   return out;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,3 +1,57 @@
+import { hashInts, Prng } from '../random/prng.js';
+import { type RouteMatch, routeMatches } from './route-match.js';
+
+/**
+ * A body sent a few bytes at a time: `bytes` every `everyMs` real milliseconds (the headers at once).
+ *
+ * @example
+ * ```ts
+ * server.injectFault({ path: '/v1/users/', drip: { bytes: 1, everyMs: 2000 } satisfies Drip });
+ * ```
+ */
+export interface Drip {
+  /** Bytes per piece (≥ 1). */
+  readonly bytes: number;
+  /** Real milliseconds between pieces. */
+  readonly everyMs: number;
+}
+
+/**
+ * What a fault does to a request. The parts combine: e.g. `status` with `drip` drips the injected
+ * answer, `delayMs` with `cutAfterBytes` waits and then cuts the real answer.
+ *
+ * @example
+ * ```ts
+ * const broken: FaultAction = { status: 502, htmlPage: true };
+ * ```
+ */
+export interface FaultAction {
+  /** Answer this status instead of the real response. */
+  readonly status?: number | undefined;
+  /** Headers of the injected answer (with no `status`: added to the real response). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Body of the injected answer: a string is sent as-is, anything else as JSON (default `{error:{detail:'Injected fault.'}}`). */
+  readonly body?: unknown;
+  /** Real milliseconds to wait before answering (for client timeout tests). */
+  readonly delayMs?: number | undefined;
+  /** Destroy the connection instead of answering (the dispatcher reports a socket error). */
+  readonly drop?: boolean | undefined;
+  /** Send the body slowly, a few bytes at a time (the answer is complete, only late). */
+  readonly drip?: Drip | undefined;
+  /**
+   * Send the headers, with the `Content-Length` of the whole body, and at most this many bytes of it
+   * (always at least one byte short), then destroy the connection.
+   */
+  readonly cutAfterBytes?: number | undefined;
+  /**
+   * Process the request, then answer 200 (or `status`) with the first half of the real JSON body: a
+   * complete response whose JSON is truncated, as a broken proxy or server produces.
+   */
+  readonly malformedJson?: boolean | undefined;
+  /** Answer an HTML error page (`text/html`), as a proxy in front of an API does: status 502 unless `status` says otherwise. */
+  readonly htmlPage?: boolean | undefined;
+}
+
 /**
  * A fault to inject into the next matching requests.
  *
@@ -5,30 +59,100 @@
  * ```ts
  * server.injectFault({ path: '/v1/calls/', status: 503, times: 2 });
  * server.injectFault({ path: /\/transcript\/$/, drop: true });
+ * server.injectFault({ path: '/v1/users/', cutAfterBytes: 100 });
  * ```
  */
-export interface FaultSpec {
-  /** Only requests with this method (default: any). */
-  method?: string;
-  /** Only this exact path (relative to the origin, e.g. `/v1/calls/`), or paths matching this pattern (default: any). */
-  path?: string | RegExp;
+export interface FaultSpec extends RouteMatch, FaultAction {
   /** How many matching requests it applies to (default 1). */
-  times?: number;
-  /** Answer this status instead of the real response. */
-  status?: number;
-  /** Headers of the injected answer. */
-  headers?: Record<string, string>;
-  /** Body of the injected answer: a string is sent as-is, anything else as JSON (default `{error:{detail:'Injected fault.'}}`). */
-  body?: unknown;
-  /** Real milliseconds to wait before answering (for client timeout tests). */
-  delayMs?: number;
-  /** Destroy the connection instead of answering (the dispatcher reports a socket error). */
-  drop?: boolean;
+  readonly times?: number | undefined;
 }
+
+/**
+ * One kind of failure in a fault rate's mix, drawn in proportion to its `weight` (default 1).
+ *
+ * @example
+ * ```ts
+ * const mix: FaultMixEntry[] = [{ status: 503, weight: 3 }, { drop: true }, { cutAfterBytes: 64 }];
+ * ```
+ */
+export interface FaultMixEntry extends FaultAction {
+  /** Relative share of this entry (default 1). */
+  readonly weight?: number | undefined;
+}
+
+/**
+ * "This share of matching requests fails with this mix": a seeded background of trouble, beside the
+ * next-N faults of {@link FaultSpec}. When an armed next-N fault matches a request too, it wins (it was
+ * aimed at that request); the rate's draw for the request is made all the same, so arming a fault never
+ * shifts which later requests the rate fails.
+ *
+ * @example
+ * ```ts
+ * const server = createMockServer({ faultRate: { rate: 0.05 } satisfies FaultRateSpec });
+ * server.setFaultRate({ path: /^\/v1\/calls\//, rate: 0.2, mix: [{ status: 503 }, { drop: true }], max: 10 });
+ * ```
+ */
+export interface FaultRateSpec extends RouteMatch {
+  /** The share of matching requests that fail, from 0 to 1. */
+  readonly rate: number;
+  /** What they fail with (default {@link DEFAULT_FAULT_MIX}). */
+  readonly mix?: readonly FaultMixEntry[] | undefined;
+  /** Fail at most this many requests, then none (default: no cap). */
+  readonly max?: number | undefined;
+}
+
+/**
+ * A fault rate in force: one rule for every request, or rules per route (the first matching rule decides).
+ *
+ * @example
+ * ```ts
+ * const rates: FaultRates = [{ method: 'POST', rate: 0.1, mix: [{ status: 500 }] }, { rate: 0.02 }];
+ * ```
+ */
+export type FaultRates = FaultRateSpec | readonly FaultRateSpec[];
+
+/**
+ * The mix of a fault rate that names none: the failures a resilient client retries and survives, in equal
+ * shares: a 500, a 503, an HTML 502 page from a proxy, a dropped connection and a body cut after 64 bytes.
+ *
+ * @example
+ * ```ts
+ * server.setFaultRate({ rate: 0.05, mix: [...DEFAULT_FAULT_MIX, { malformedJson: true }] });
+ * ```
+ */
+export const DEFAULT_FAULT_MIX: readonly FaultMixEntry[] = Object.freeze([
+  { status: 500 },
+  { status: 503 },
+  { status: 502, htmlPage: true },
+  { drop: true },
+  { cutAfterBytes: 64 },
+]);
+
+/** A fault as the engine applies it: armed (next-N) or drawn by a fault rate. */
+export type InjectedFault = FaultAction & { readonly fromRate?: true | undefined };
 
 interface ArmedFault {
   readonly spec: FaultSpec;
   remaining: number;
+}
+
+/**
+ * Checks what a fault does.
+ *
+ * @param action - the fault.
+ * @param name - how messages name it, e.g. `fault`.
+ * @throws RangeError for a negative `delayMs`, a status outside 100–599, a bad drip or cut.
+ */
+export function checkFaultAction(action: FaultAction, name: string): void {
+  if (action.delayMs !== undefined && !(action.delayMs >= 0))
+    throw new RangeError(`${name}.delayMs must be ≥ 0`);
+  const { status, drip, cutAfterBytes } = action;
+  if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599))
+    throw new RangeError(`${name}.status must be an HTTP status (100–599)`);
+  if (drip !== undefined && !(Number.isInteger(drip.bytes) && drip.bytes >= 1 && drip.everyMs >= 0))
+    throw new RangeError(`${name}.drip needs bytes (an integer ≥ 1) and everyMs (≥ 0)`);
+  if (cutAfterBytes !== undefined && !(Number.isInteger(cutAfterBytes) && cutAfterBytes >= 0))
+    throw new RangeError(`${name}.cutAfterBytes must be an integer ≥ 0`);
 }
 
 /** Faults waiting for matching requests, first injected first applied. */
@@ -43,17 +167,12 @@ export class FaultQueue {
   /**
    * Arms a fault.
    *
-   * @throws RangeError for a non-positive `times`, a negative `delayMs` or a status outside 100–599.
+   * @throws RangeError for a non-positive `times`, a negative `delayMs`, a status outside 100–599, a bad drip or cut.
    */
   add(spec: FaultSpec): void {
     const times = spec.times ?? 1;
     if (!Number.isInteger(times) || times < 1) throw new RangeError('fault.times must be an integer ≥ 1');
-    if (spec.delayMs !== undefined && !(spec.delayMs >= 0)) throw new RangeError('fault.delayMs must be ≥ 0');
-    if (
-      spec.status !== undefined &&
-      !(Number.isInteger(spec.status) && spec.status >= 100 && spec.status <= 599)
-    )
-      throw new RangeError('fault.status must be an HTTP status (100–599)');
+    checkFaultAction(spec, 'fault');
     this.#armed.push({ spec: { ...spec, method: spec.method?.toUpperCase() }, remaining: times });
   }
 
@@ -64,7 +183,7 @@ export class FaultQueue {
 
   /** The first fault matching the request, counted as used; undefined when none matches. */
   take(method: string, path: string): FaultSpec | undefined {
-    const index = this.#armed.findIndex(({ spec }) => matches(spec, method, path));
+    const index = this.#armed.findIndex(({ spec }) => routeMatches(spec, method, path));
     if (index < 0) return undefined;
     const armed = this.#armed[index] as ArmedFault;
     armed.remaining--;
@@ -73,10 +192,113 @@ export class FaultQueue {
   }
 }
 
-function matches(spec: FaultSpec, method: string, path: string): boolean {
-  if (spec.method !== undefined && spec.method !== method) return false;
-  if (spec.path === undefined) return true;
-  if (typeof spec.path === 'string') return spec.path === path;
-  spec.path.lastIndex = 0;
-  return spec.path.test(path);
+/** Mixed into the server's seed so the fault stream is independent of the data and of the latency. */
+const FAULT_RATE_SALT = 0x0fa1_7ea7;
+
+interface RateRule {
+  readonly match: RouteMatch;
+  readonly rate: number;
+  readonly mix: readonly InjectedFault[];
+  /** Running totals of the weights, for one draw over the mix. */
+  readonly cumulative: readonly number[];
+  remaining: number;
+}
+
+/** Fault rates in force: matches requests and draws their fate from its own seeded stream. */
+export class FaultRateTable {
+  readonly #rules: readonly RateRule[];
+  readonly #random: Prng;
+
+  /**
+   * @param rates - the rates.
+   * @param seed - the server's seed (the stream starts again with every new table).
+   * @throws RangeError for a rate outside 0–1, an empty mix, a weight ≤ 0, a cap below 1 or a bad fault.
+   */
+  constructor(rates: FaultRates, seed: number) {
+    const specs: readonly FaultRateSpec[] = Array.isArray(rates) ? rates : [rates as FaultRateSpec];
+    this.#rules = specs.map(rule);
+    this.#random = new Prng(hashInts(seed, FAULT_RATE_SALT));
+  }
+
+  /**
+   * Draws a request's fate.
+   *
+   * @param method - the request's method.
+   * @param path - the request's path.
+   * @param apply - false when a next-N fault already answers the request: drawn, but neither applied nor counted.
+   * @returns the fault to apply, or undefined.
+   */
+  draw(method: string, path: string, apply: boolean): InjectedFault | undefined {
+    const found = this.#rules.find(({ match }) => routeMatches(match, method, path));
+    if (found === undefined || found.remaining === 0) return undefined;
+    const fails = this.#random.next() < found.rate;
+    if (!fails) return undefined;
+    const total = found.cumulative[found.cumulative.length - 1] as number;
+    const pick = this.#random.next() * total;
+    const index = found.cumulative.findIndex((bound) => pick < bound);
+    if (!apply) return undefined;
+    found.remaining--;
+    return found.mix[index < 0 ? found.mix.length - 1 : index];
+  }
+}
+
+function rule(spec: FaultRateSpec, index: number): RateRule {
+  const name = `faultRate[${index}]`;
+  if (!(spec.rate >= 0 && spec.rate <= 1)) throw new RangeError(`${name}.rate must be a share from 0 to 1`);
+  const max = spec.max ?? Number.POSITIVE_INFINITY;
+  if (spec.max !== undefined && !(Number.isInteger(max) && max >= 1))
+    throw new RangeError(`${name}.max must be an integer ≥ 1`);
+  const entries = spec.mix ?? DEFAULT_FAULT_MIX;
+  if (entries.length === 0) throw new RangeError(`${name}.mix needs at least one entry`);
+  let sum = 0;
+  const cumulative: number[] = [];
+  const mix = entries.map(({ weight = 1, ...action }, at) => {
+    if (!(weight > 0 && Number.isFinite(weight)))
+      throw new RangeError(`${name}.mix[${at}].weight must be > 0`);
+    checkFaultAction(action, `${name}.mix[${at}]`);
+    sum += weight;
+    cumulative.push(sum);
+    return { ...action, fromRate: true as const };
+  });
+  return {
+    match: { method: spec.method?.toUpperCase(), path: spec.path },
+    rate: spec.rate,
+    mix,
+    cumulative,
+    remaining: max,
+  };
+}
+
+/** What `--fault-mix` words mean; `<n>` is a number, `*<w>` after any word a weight. */
+const MIX_WORDS: Readonly<Record<string, (argument: number[]) => FaultAction>> = {
+  drop: () => ({ drop: true }),
+  cut: ([bytes = 64]) => ({ cutAfterBytes: bytes }),
+  html: ([status = 502]) => ({ status, htmlPage: true }),
+  malformed: () => ({ malformedJson: true }),
+  delay: ([ms = 5000]) => ({ delayMs: ms }),
+  drip: ([bytes = 16, everyMs = 500]) => ({ drip: { bytes, everyMs } }),
+};
+
+/**
+ * Reads the command line's fault mix: comma-separated entries, each a status (`503`), `drop`,
+ * `cut[:<bytes>]`, `html[:<status>]`, `malformed`, `delay[:<ms>]` or `drip[:<bytes>/<ms>]`, with an
+ * optional weight `*<n>`; e.g. `503*3,drop,cut:100,html`.
+ *
+ * @param text - the text.
+ * @returns the mix.
+ * @throws Error naming the entry it cannot read and the accepted forms.
+ */
+export function parseFaultMix(text: string): FaultMixEntry[] {
+  return text.split(',').map((raw) => {
+    const entry = /^([a-z]+|\d{3})(?::(\d+(?:\/\d+)?))?(?:\*(\d+(?:\.\d+)?))?$/.exec(raw.trim());
+    const word = entry?.[1] ?? '';
+    const make = /^\d{3}$/.test(word) ? () => ({ status: Number(word) }) : MIX_WORDS[word];
+    if (!entry || !make)
+      throw new Error(
+        `cannot read "${raw}": use a status (503), drop, cut[:<bytes>], html[:<status>], malformed, delay[:<ms>] or drip[:<bytes>/<ms>], each with an optional weight *<n>, comma-separated`,
+      );
+    const action = make(entry[2] === undefined ? [] : entry[2].split('/').map(Number));
+    checkFaultAction(action, `"${raw}"`);
+    return entry[3] === undefined ? action : { ...action, weight: Number(entry[3]) };
+  });
 }

@@ -1,15 +1,19 @@
-import type { FaultSpec } from './faults.js';
+import type { FaultAction, InjectedFault } from './faults.js';
 import type { JournalOutcome, MockRequest } from './types.js';
 
 /**
- * The fault an entry's request met: what was injected, without the matching rules.
+ * The fault an entry's request met: what was injected (without the matching rules and the injected body),
+ * and `fromRate: true` when a fault rate drew it rather than an armed next-N fault.
  *
  * @example
  * ```ts
  * expect(server.journal().at(-1)?.fault).toEqual({ delayMs: 5000 });
  * ```
  */
-export type JournalFault = Pick<FaultSpec, 'status' | 'headers' | 'delayMs' | 'drop'>;
+export type JournalFault = Omit<FaultAction, 'body'> & {
+  /** Drawn by a fault rate (absent for an armed next-N fault). */
+  readonly fromRate?: true | undefined;
+};
 
 /**
  * One request as the journal recorded it.
@@ -41,6 +45,8 @@ export interface JournalEntry {
   readonly keyName: string | null;
   /** The injected fault the request met, or null. */
   readonly fault: JournalFault | null;
+  /** Real milliseconds the latency profile made the answer wait (0 without one; an injected `delayMs` is in `fault`). */
+  readonly latencyMs: number;
 }
 
 /** What the engine records of a request; decoded into a {@link JournalEntry} only when read. */
@@ -56,7 +62,9 @@ export interface RawEntry {
   /** Name of the API key used, when recognised. */
   readonly keyName?: string | undefined;
   /** The fault applied, if any. */
-  readonly fault?: FaultSpec | undefined;
+  readonly fault?: InjectedFault | undefined;
+  /** The latency profile's wait, in ms. */
+  readonly latencyMs: number;
 }
 
 /** The default number of entries the journal keeps (oldest dropped first). */
@@ -100,7 +108,7 @@ export class Journal {
   }
 }
 
-function decode({ atMs, request, status, outcome, keyName, fault }: RawEntry): JournalEntry {
+function decode({ atMs, request, status, outcome, keyName, fault, latencyMs }: RawEntry): JournalEntry {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -117,22 +125,33 @@ function decode({ atMs, request, status, outcome, keyName, fault }: RawEntry): J
     outcome,
     keyName: keyName ?? null,
     fault: fault === undefined ? null : appliedFault(fault),
+    latencyMs,
   };
 }
 
+/** The parts of a fault a journal entry shows, in this order. */
+const SHOWN: readonly (keyof JournalFault)[] = [
+  'status',
+  'headers',
+  'delayMs',
+  'drop',
+  'drip',
+  'cutAfterBytes',
+  'malformedJson',
+  'htmlPage',
+  'fromRate',
+];
+
 /**
- * What a journal entry says of a fault: what was injected, without the matching rules.
+ * What a journal entry says of a fault: what was injected, without the matching rules and the body.
  *
- * @param fault - the fault as armed.
- * @returns its status, headers, delay and drop, as far as given.
+ * @param fault - the fault as armed or drawn.
+ * @returns the parts it gives.
  */
-export function appliedFault({ status, headers, delayMs, drop }: FaultSpec): JournalFault {
-  const applied: JournalFault = {};
-  if (status !== undefined) applied.status = status;
-  if (headers !== undefined) applied.headers = headers;
-  if (delayMs !== undefined) applied.delayMs = delayMs;
-  if (drop !== undefined) applied.drop = drop;
-  return applied;
+export function appliedFault(fault: InjectedFault): JournalFault {
+  const applied: Record<string, unknown> = {};
+  for (const name of SHOWN) if (fault[name] !== undefined) applied[name] = fault[name];
+  return applied as JournalFault;
 }
 
 function redact(value: string): string {

@@ -38,6 +38,8 @@ export interface RequestEvent {
   readonly keyName: string | null;
   /** Real milliseconds from arrival to answer (an injected delay included). */
   readonly durationMs: number;
+  /** Real milliseconds of it the latency profile added (0 without one). */
+  readonly latencyMs: number;
   /** The injected fault the request met, or null. */
   readonly fault: JournalFault | null;
 }
@@ -59,7 +61,8 @@ export function redactTokens(path: string): string {
 }
 
 /**
- * One line of text for a request event: time, method, path, status, outcome, duration, key name and fault.
+ * One line of text for a request event: time, method, path, status, outcome, duration, the latency
+ * profile's wait, key name and fault.
  *
  * @param event - the event.
  * @returns the line, without a newline.
@@ -79,6 +82,7 @@ export function formatRequestText(event: RequestEvent): string {
     event.outcome,
     `${event.durationMs.toFixed(1)}ms`,
   ];
+  if (event.latencyMs > 0) parts.push(`latency=${event.latencyMs}ms`);
   if (event.keyName !== null) parts.push(`key=${JSON.stringify(event.keyName)}`);
   if (event.fault !== null) parts.push(`fault=${JSON.stringify(event.fault)}`);
   return parts.join(' ');

@@ -703,6 +703,153 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
         expect(() => h.server.injectFault({ times: 0 })).toThrow(RangeError);
         expect(() => h.server.injectFault({ status: 42 })).toThrow(RangeError);
         expect(() => h.server.injectFault({ delayMs: -1 })).toThrow(RangeError);
+        expect(() => h.server.injectFault({ drip: { bytes: 0, everyMs: 10 } })).toThrow(RangeError);
+        expect(() => h.server.injectFault({ cutAfterBytes: -1 })).toThrow(RangeError);
+      });
+    });
+
+    describe('body faults', () => {
+      it('drips a body: the whole answer, late', async () => {
+        const whole = (await get('/v1/teams/')).text;
+        h.server.injectFault({
+          path: '/v1/teams/',
+          drip: { bytes: Math.ceil(whole.length / 3), everyMs: 40 },
+        });
+        const startedAt = performance.now();
+        const dripped = await get('/v1/teams/');
+        expect(performance.now() - startedAt).toBeGreaterThanOrEqual(70);
+        expect(dripped.status).toBe(200);
+        expect(dripped.text).toBe(whole);
+        expect(h.server.journal()[1]).toMatchObject({ status: 200, outcome: 'fault_injected' });
+      });
+
+      it('cuts a body after some bytes: the client sees the connection fail mid-body', async () => {
+        h.server.injectFault({ path: '/v1/teams/', cutAfterBytes: 10 });
+        await expect(get('/v1/teams/')).rejects.toThrow();
+        expect(h.server.journal()[0]).toMatchObject({
+          status: 200,
+          outcome: 'fault_injected',
+          fault: { cutAfterBytes: 10 },
+        });
+        expect((await get('/v1/teams/')).status).toBe(200);
+      });
+
+      it('answers a 200 whose JSON is truncated, after processing the request', async () => {
+        const whole = (await get('/v1/teams/')).text;
+        h.server.injectFault({ path: '/v1/teams/', malformedJson: true });
+        const broken = await get('/v1/teams/');
+        expect(broken.status).toBe(200);
+        expect(broken.headers['content-type']).toMatch(/^application\/json/);
+        expect(whole.startsWith(broken.text)).toBe(true);
+        expect(broken.text.length).toBeLessThan(whole.length);
+        expect(() => JSON.parse(broken.text)).toThrow(SyntaxError);
+        h.server.injectFault({ method: 'POST', malformedJson: true });
+        expect((await post(audiencePath(), { phone: '415-555-0150' })).status).toBe(200);
+        expect(
+          h.server.members(h.server.tokens.audience).some((member) => member.phone === '+14155550150'),
+        ).toBe(true);
+      });
+
+      it("answers a proxy's HTML error page", async () => {
+        h.server.injectFault({ path: '/v1/teams/', htmlPage: true });
+        const page = await get('/v1/teams/');
+        expect(page.status).toBe(502);
+        expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(page.text).toMatch(/<title>502 Bad Gateway<\/title>/);
+        h.server.injectFault({ path: '/v1/teams/', htmlPage: true, status: 504 });
+        expect((await get('/v1/teams/')).text).toMatch(/504 Gateway Timeout/);
+      });
+    });
+
+    describe('latency and fault rates', () => {
+      it('waits as the latency profile says, per route, and journals the wait', async () => {
+        h.server.setLatency([{ path: '/v1/teams/', latency: { fixedMs: 40 } }]);
+        const startedAt = performance.now();
+        expect((await get('/v1/teams/')).status).toBe(200);
+        expect(performance.now() - startedAt).toBeGreaterThanOrEqual(35);
+        expect((await get('/v1/users/')).status).toBe(200);
+        expect(h.server.journal().map((entry) => entry.latencyMs)).toEqual([40, 0]);
+        h.server.setLatency(false);
+        await get('/v1/teams/');
+        expect(h.server.journal()[2]?.latencyMs).toBe(0);
+      });
+
+      it('fails a seeded share of requests with the mix, up to the cap; the same seed repeats it', async () => {
+        const run = async () => {
+          h.server.clearJournal();
+          h.server.setLatency({ minMs: 0, maxMs: 3 });
+          h.server.setFaultRate({ rate: 0.5, mix: [{ status: 503 }, { status: 500, weight: 2 }], max: 6 });
+          for (let index = 0; index < 20; index++) await get('/v1/teams/');
+          return h.server.journal().map((entry) => [entry.status, entry.latencyMs, entry.fault]);
+        };
+        const first = await run();
+        const faulted = first.filter(([, , fault]) => fault !== null);
+        expect(faulted).toHaveLength(6);
+        expect(faulted.every(([, , fault]) => (fault as { fromRate?: boolean }).fromRate === true)).toBe(
+          true,
+        );
+        expect(new Set(faulted.map(([status]) => status))).toEqual(new Set([500, 503]));
+        expect(await run()).toEqual(first);
+        h.server.reseed({ seed: 99 });
+        expect(await run()).not.toEqual(first);
+      });
+
+      it('lets an armed next-N fault win, without shifting the rate', async () => {
+        const run = async (armed: boolean) => {
+          h.server.clearJournal();
+          h.server.setFaultRate({ rate: 0.5, mix: [{ status: 503 }] });
+          if (armed) h.server.injectFault({ status: 409 });
+          for (let index = 0; index < 8; index++) await get('/v1/teams/');
+          return h.server.journal().map((entry) => entry.status);
+        };
+        const plain = await run(false);
+        const withArmed = await run(true);
+        expect(withArmed[0]).toBe(409);
+        expect(withArmed.slice(1)).toEqual(plain.slice(1));
+        expect(h.server.journal()[0]?.fault).toEqual({ status: 409 });
+      });
+
+      it('takes both from the options, and reset starts their streams again', async () => {
+        const options = {
+          clock: 'frozen',
+          latency: { medianMs: 2, p99Ms: 8 },
+          faultRate: { rate: 0.3 },
+        } as const;
+        const sequence = async (harness: Harness) => {
+          const outcomes: string[] = [];
+          for (let index = 0; index < 15; index++) {
+            const sent = harness.send({
+              path: '/v1/users/',
+              headers: { authorization: `Bearer ${harness.server.keys.valid}` },
+            });
+            outcomes.push(
+              await sent.then(
+                (response) => String(response.status),
+                () => 'failed',
+              ),
+            );
+          }
+          const journal = harness.server.journal().map((entry) => [entry.latencyMs, entry.fault]);
+          return { outcomes, journal };
+        };
+        // One at a time: msw serves one set of handlers.
+        const first = await start({ ...options, seed: 5 });
+        const a = await sequence(first);
+        expect(a.journal.some(([, fault]) => fault !== null)).toBe(true);
+        first.server.reset();
+        expect(await sequence(first)).toEqual(a);
+        await first.close();
+        const second = await start({ ...options, seed: 5 });
+        expect(await sequence(second)).toEqual(a);
+        await second.close();
+      });
+
+      it('refuses bad profiles and rates', () => {
+        expect(() => h.server.setLatency({ minMs: 9, maxMs: 1 })).toThrow(RangeError);
+        expect(() => h.server.setLatency({ medianMs: 10, p99Ms: 5 })).toThrow(RangeError);
+        expect(() => h.server.setFaultRate({ rate: 2 })).toThrow(RangeError);
+        expect(() => h.server.setFaultRate({ rate: 0.1, mix: [] })).toThrow(RangeError);
+        expect(() => h.server.setFaultRate({ rate: 0.1, max: 0 })).toThrow(RangeError);
       });
     });
 
@@ -755,6 +902,7 @@ export function describeBehaviour(adapter: string, start: HarnessFactory): void 
               outcome: 'served',
               keyName: 'Full access',
               fault: null,
+              latencyMs: 0,
             },
             expect.objectContaining({
               path: '/messaging-agent/webhook/{token}/',
