@@ -5,11 +5,11 @@
  * late page), or add up one after another as in a sequential export?
  */
 import { createHash } from 'node:crypto';
+import type { FaultMixEntry, FaultRateSpec } from '@company-data/mock-server';
 import { CompanyData, type ListOptions } from '@company-data/sdk';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { atMost, type FigureResult, measurement } from '../lib/result.js';
-import type { FaultPlan } from '../lib/server-host.js';
-import { type HostedServer, startHosted } from '../lib/servers.js';
+import { startHosted } from '../lib/servers.js';
 import { median } from '../lib/stats.js';
 import { FIGURES } from './index.js';
 
@@ -21,7 +21,7 @@ const FAULT_RATE = 0.1;
 /** What the pagination guide promises a default read-ahead of 100-call pages stays within. */
 const HEAP_BUDGET_MB = 32;
 const PATH = '/v1/calls/';
-const MIX: FaultPlan['mix'] = [
+const MIX: readonly FaultMixEntry[] = [
   { drop: true },
   { status: 500 },
   { status: 503 },
@@ -64,136 +64,148 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   r.method(
     `The SDK exports ${total.toLocaleString('en-US')} calls (page_size ${PAGE_SIZE}, so ${total / PAGE_SIZE} pages) ` +
       `with \`for await\` at concurrency ${CONCURRENCY}, maxRetries 8 and timeout ${TIMEOUT_MS} ms, from the mock's ` +
-      `HTTP listener in a child process. After each list request, the host arms a fault for the next one with ` +
-      `probability ${FAULT_RATE} (seeded), drawn evenly from: dropped connection, 500, 503, 429 with Retry-After: 1, ` +
-      `and a 2.5 s delay. Seeds ${seeds.join(', ')}; each seed runs a clean export, each variant, and a clean export ` +
-      `again (the faster clean one counts). The serial ` +
+      `HTTP listener in a child process, under the mock's fault rate: ${FAULT_RATE} of the list requests fail ` +
+      `(seeded by the mock's seed), drawn evenly from: dropped connection, 500, 503, 429 with Retry-After: 1, ` +
+      `and a 2.5 s delay. Seeds ${seeds.join(', ')}; each seed runs a clean export, each variant (the fault rate ` +
+      `set anew before each, so each meets the same faults in the same request order), and a clean export again ` +
+      `(the faster clean one counts). The serial ` +
       `share is (wall time − clean wall time − 429 pauses) ÷ (the sum of every failure's wait as if paid alone: ` +
       `backoffs plus ${TIMEOUT_MS} ms per timed-out attempt): 1 when failures add up as in a sequential export, ` +
       `lower when they overlap. Peak heap is heapUsed sampled after every page, less the heap before the export.`,
   );
-  let server: HostedServer | undefined;
+  const clean: Run[] = [];
+  const runs = new Map<string, Run[]>(VARIANTS.map((variant) => [variant.name, []]));
+  for (const seed of seeds) {
+    const { before, faulty, after } = await runSeed(seed, total);
+    // The clean time is the faster of two clean exports, before and after the faulty ones: on a shared
+    // machine, the slower one mostly measures other work.
+    const base = before.seconds <= after.seconds ? before : after;
+    clean.push(base);
+    ctx.log(`seed ${seed}: clean export ${before.seconds.toFixed(2)} s, ${after.seconds.toFixed(2)} s`);
+    faulty.forEach((result, index) => {
+      const variant = VARIANTS[index] as (typeof VARIANTS)[number];
+      runs.get(variant.name)?.push(result);
+      ctx.log(
+        `seed ${seed}: ${variant.name}: ${result.seconds.toFixed(2)} s, ${result.retries} retries ` +
+          `(${result.timeouts} timeouts), ${result.rateLimits} 429s, serial share ${serialShare(result, base).toFixed(2)}`,
+      );
+    });
+  }
+  const cleanSeconds = r.measure(
+    measurement(
+      'clean export (no faults), ordered, the faster of two per seed',
+      's',
+      clean.map((x) => x.seconds),
+    ),
+  );
+  let integrity = true;
+  for (const variant of VARIANTS) {
+    const results = runs.get(variant.name) ?? [];
+    const shares = results.map((result, index) => serialShare(result, clean[index] as Run));
+    r.measure(
+      measurement(
+        `${variant.name}: wall time`,
+        's',
+        results.map((x) => x.seconds),
+        {
+          'failure waits s (median)': round(median(results.map((x) => x.failureWaitSeconds))),
+          '429 pauses s (median)': round(median(results.map((x) => x.pauseSeconds))),
+          'retries (median)': median(results.map((x) => x.retries)),
+          'timeouts (median)': median(results.map((x) => x.timeouts)),
+          '429s (median)': median(results.map((x) => x.rateLimits)),
+        },
+      ),
+    );
+    r.measure(measurement(`${variant.name}: serial share of failure waits`, 'share', shares));
+    r.measure(
+      measurement(
+        `${variant.name}: peak heap growth`,
+        'MB',
+        results.map((x) => x.peakHeapMB),
+      ),
+    );
+    const ordered = variant.options.ordered !== false;
+    results.forEach((result, index) => {
+      const reference = clean[index] as Run;
+      const same =
+        result.count === total &&
+        (ordered ? result.hash === reference.hash : result.sortedHash === reference.sortedHash);
+      if (!same) {
+        integrity = false;
+        r.note(
+          `${variant.name}, seed ${seeds[index]}: ${result.count} calls, not the clean export's ids${ordered ? ' in order' : ''}.`,
+        );
+      }
+    });
+    if (variant.name === 'ordered, default readAhead') {
+      const share = median(shares);
+      r.check(
+        atMost('faults.serial-share', 'ordered default: serial share of failure waits', share, 0.33, ''),
+      );
+      const peak = Math.max(...results.map((x) => x.peakHeapMB));
+      const label = 'ordered default: peak heap growth (highest run)';
+      r.check(atMost('faults.peak-heap', label, peak, HEAP_BUDGET_MB, ' MB'));
+    }
+    if (!ordered) {
+      r.check(
+        atMost(
+          'faults.serial-share-unordered',
+          'unordered: serial share of failure waits',
+          median(shares),
+          0.33,
+          '',
+        ),
+      );
+    }
+  }
+  r.check({
+    id: 'faults.exactly-once',
+    label: 'every id exactly once (and in order, when ordered), every run',
+    value: integrity ? 1 : 0,
+    unit: 'bool',
+    target: 'identical',
+    pass: integrity,
+  });
+  r.note(
+    `Clean export: ${cleanSeconds.median.toFixed(2)} s median. The window-only variant is how lists walked before ` +
+      'read-ahead: the pages held never pass the oldest page by more than concurrency, so its waits add up.',
+  );
+  return r.build();
+}
+
+/**
+ * One seed: a mock whose data and fault stream come from the seed; a clean export, each variant under the
+ * fault rate, and a clean export again.
+ */
+async function runSeed(seed: number, total: number): Promise<{ before: Run; faulty: Run[]; after: Run }> {
+  const hosted = await startHosted({
+    kind: 'mock',
+    mockOptions: { seed, throttle: false, sizes: { calls: total } },
+  });
   try {
-    server = await startHosted({ kind: 'mock', mockOptions: { throttle: false, sizes: { calls: total } } });
-    const hosted = server;
-    const client = (onEvent: Recorder) =>
+    const client = (recorder: Recorder) =>
       new CompanyData({
         apiKey: hosted.keys.valid as string,
         baseURL: hosted.baseURL,
         timeout: TIMEOUT_MS,
         maxRetries: 8,
         logLevel: 'off',
-        onRetry: (event) => onEvent.retry(event.delayMs, event.error.code),
-        onRateLimit: (event) => onEvent.pause(event.waitMs),
+        onRetry: (event) => recorder.retry(event.delayMs, event.error.code),
+        onRateLimit: (event) => recorder.pause(event.waitMs),
       });
-    const clean: Run[] = [];
-    const runs = new Map<string, Run[]>(VARIANTS.map((variant) => [variant.name, []]));
-    for (const seed of seeds) {
-      // The clean time is the faster of two clean exports, before and after the faulty ones: on a shared
-      // machine, the slower one mostly measures other work.
-      await hosted.call('faultPlan', null);
-      const before = await exportOnce(client, {}, total);
-      const faulty: Run[] = [];
-      for (const variant of VARIANTS) {
-        await hosted.call('faultPlan', { seed, rate: FAULT_RATE, path: PATH, mix: MIX } satisfies FaultPlan);
-        const result = await exportOnce(client, variant.options, total);
-        runs.get(variant.name)?.push(result);
-        faulty.push(result);
-      }
-      await hosted.call('faultPlan', null);
-      const after = await exportOnce(client, {}, total);
-      const base = before.seconds <= after.seconds ? before : after;
-      clean.push(base);
-      ctx.log(`seed ${seed}: clean export ${before.seconds.toFixed(2)} s, ${after.seconds.toFixed(2)} s`);
-      faulty.forEach((result, index) => {
-        ctx.log(
-          `seed ${seed}: ${VARIANTS[index]?.name}: ${result.seconds.toFixed(2)} s, ${result.retries} retries ` +
-            `(${result.timeouts} timeouts), ${result.rateLimits} 429s, serial share ${serialShare(result, base).toFixed(2)}`,
-        );
-      });
-    }
-    const cleanSeconds = r.measure(
-      measurement(
-        'clean export (no faults), ordered, the faster of two per seed',
-        's',
-        clean.map((x) => x.seconds),
-      ),
-    );
-    let integrity = true;
+    const before = await exportOnce(client, {}, total);
+    const faulty: Run[] = [];
     for (const variant of VARIANTS) {
-      const results = runs.get(variant.name) ?? [];
-      const shares = results.map((result, index) => serialShare(result, clean[index] as Run));
-      r.measure(
-        measurement(
-          `${variant.name}: wall time`,
-          's',
-          results.map((x) => x.seconds),
-          {
-            'failure waits s (median)': round(median(results.map((x) => x.failureWaitSeconds))),
-            '429 pauses s (median)': round(median(results.map((x) => x.pauseSeconds))),
-            'retries (median)': median(results.map((x) => x.retries)),
-            'timeouts (median)': median(results.map((x) => x.timeouts)),
-            '429s (median)': median(results.map((x) => x.rateLimits)),
-          },
-        ),
-      );
-      r.measure(measurement(`${variant.name}: serial share of failure waits`, 'share', shares));
-      r.measure(
-        measurement(
-          `${variant.name}: peak heap growth`,
-          'MB',
-          results.map((x) => x.peakHeapMB),
-        ),
-      );
-      const ordered = variant.options.ordered !== false;
-      results.forEach((result, index) => {
-        const reference = clean[index] as Run;
-        const same =
-          result.count === total &&
-          (ordered ? result.hash === reference.hash : result.sortedHash === reference.sortedHash);
-        if (!same) {
-          integrity = false;
-          r.note(
-            `${variant.name}, seed ${seeds[index]}: ${result.count} calls, not the clean export's ids${ordered ? ' in order' : ''}.`,
-          );
-        }
-      });
-      if (variant.name === 'ordered, default readAhead') {
-        const share = median(shares);
-        r.check(
-          atMost('faults.serial-share', 'ordered default: serial share of failure waits', share, 0.33, ''),
-        );
-        const peak = Math.max(...results.map((x) => x.peakHeapMB));
-        const label = 'ordered default: peak heap growth (highest run)';
-        r.check(atMost('faults.peak-heap', label, peak, HEAP_BUDGET_MB, ' MB'));
-      }
-      if (!ordered) {
-        r.check(
-          atMost(
-            'faults.serial-share-unordered',
-            'unordered: serial share of failure waits',
-            median(shares),
-            0.33,
-            '',
-          ),
-        );
-      }
+      // Set anew for each variant, so each meets the same stream of faults from its first request.
+      const rate: FaultRateSpec = { method: 'GET', path: PATH, rate: FAULT_RATE, mix: MIX };
+      await hosted.call('setFaultRate', rate);
+      faulty.push(await exportOnce(client, variant.options, total));
     }
-    r.check({
-      id: 'faults.exactly-once',
-      label: 'every id exactly once (and in order, when ordered), every run',
-      value: integrity ? 1 : 0,
-      unit: 'bool',
-      target: 'identical',
-      pass: integrity,
-    });
-    r.note(
-      `Clean export: ${cleanSeconds.median.toFixed(2)} s median. The window-only variant is how lists walked before ` +
-        'read-ahead: the pages held never pass the oldest page by more than concurrency, so its waits add up.',
-    );
-    return r.build();
+    await hosted.call('setFaultRate', false);
+    const after = await exportOnce(client, {}, total);
+    return { before, faulty, after };
   } finally {
-    await server?.close();
+    await hosted.close();
   }
 }
 

@@ -99,6 +99,20 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
     expect(byPage).toEqual(sequential);
   });
 
+  it.each([true, false])(
+    'an export under a steady latency and fault rate, ordered: %s, brings every item once',
+    async (ordered) => {
+      const { mock, client, sequential } = await setup();
+      mock.setLatency({ minMs: 0, maxMs: 3 });
+      mock.setFaultRate({ path: '/v1/calls/', rate: 0.25 }); // 500, 503, an HTML 502, drops, cut bodies
+      const ids: string[] = [];
+      const list = client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 4, ordered, maxRetries: 8 });
+      for await (const call of list) ids.push(call.id);
+      expect(ordered ? ids : [...ids].sort()).toEqual(ordered ? sequential : [...sequential].sort());
+      expect(mock.journal().filter((entry) => entry.fault?.fromRate).length).toBeGreaterThan(3);
+    },
+  );
+
   it('reads a part of a list: page … lastPage, and nothing past it', async () => {
     const { mock, client, sequential } = await setup();
     const part = await client.calls
