@@ -128,7 +128,7 @@ const isGate = (value: unknown) =>
   isFunction((value as Record<string, unknown>).pause);
 
 /** A quota: `requests` an integer ≥ 1, `perSeconds` > 0, an optional `marginMs` ≥ 0; nothing else. */
-const quota: ValueRule = (value) => {
+export const QUOTA_RULE: ValueRule = (value) => {
   if (!isPlainObject(value)) {
     return [
       { message: `Invalid input: expected { requests, perSeconds }, received ${valueTypeName(value)}` },
@@ -166,7 +166,7 @@ export const CLIENT_OPTION_RULES: OptionRules<ClientOptions> = {
   fetch: aFunction,
   sleep: aFunction,
   now: aFunction,
-  quota,
+  quota: QUOTA_RULE,
   gate: custom(isGate, 'Expected a rate gate: an object with wait and pause methods'),
 };
 

@@ -1,4 +1,7 @@
+import type { ConfigurationError } from './errors.js';
+import { checkOptions } from './input-check.js';
 import type { Logger } from './logger.js';
+import { QUOTA_RULE } from './option-rules.js';
 import { raceAbort, realSleep, type Sleep } from './sleep.js';
 
 /**
@@ -68,8 +71,11 @@ export class SlidingWindowSlots implements QuotaSlots {
   /**
    * @param quota - the quota to keep.
    * @param now - the current time in ms. Default: `Date.now`.
+   * @throws {@link ConfigurationError} with code `'invalid_option'` for a quota that is not one, naming
+   * each wrong field.
    */
   constructor(quota: RateQuota, now: () => number = Date.now) {
+    checkOptions({ quota: QUOTA_RULE }, { quota }, { noun: 'option', of: 'a quota' });
     this.#requests = quota.requests;
     this.#windowMs = quota.perSeconds * 1000 + (quota.marginMs ?? DEFAULT_QUOTA_MARGIN_MS);
     this.#now = now;
