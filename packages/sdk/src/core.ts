@@ -14,6 +14,7 @@ import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { Logger, SdkLogger } from './logger.js';
 import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook } from './options.js';
 import type { RateGateLike } from './rate-gate.js';
+import type { AttemptSlots } from './request-slots.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort, type Sleep } from './sleep.js';
 import type { Transport, TransportResponse } from './transport.js';
@@ -116,9 +117,10 @@ export class Core {
    * Sends a prepared call, with the retries and rate-limit pauses it needs, and returns the success
    * response, its body not yet read.
    *
+   * @param slots - a list's shared request slots: each attempt waits for one (see {@link AttemptSlots}).
    * @throws CompanyDataError (a subclass) for every failure.
    */
-  async send(call: PreparedCall, options: RequestOptions = {}): Promise<Exchange> {
+  async send(call: PreparedCall, options: RequestOptions = {}, slots?: AttemptSlots): Promise<Exchange> {
     const config = this.#config;
     const { endpoint } = call;
     const operation = `${endpoint.method} ${endpoint.path}`;
@@ -130,7 +132,15 @@ export class Core {
       new RequestAbortedError(`Request aborted (${request})`, { cause: options.signal?.reason });
 
     for (let attempt = 1; ; attempt++) {
-      await config.gate.wait(options.signal, aborted);
+      // A list fetching pages ahead shares a few request slots between its pages: one per attempt, given
+      // back before any backoff, so a page that waits to retry does not keep the others from going ahead.
+      const release = slots === undefined ? undefined : await slots.acquire(aborted);
+      try {
+        await config.gate.wait(options.signal, aborted);
+      } catch (error) {
+        release?.('failed');
+        throw error;
+      }
       this.#throwIfClosed(request);
       const current: Attempt = { operation, request, attempt };
       const retriesLeft = attempt <= maxRetries;
@@ -150,6 +160,7 @@ export class Core {
           label: request,
         });
       } catch (error) {
+        release?.('failed');
         this.#throwIfClosed(request, error);
         if (!(error instanceof ConnectionError) || !retriesLeft) throw error;
         await this.#backoff(error, current, options.signal, aborted);
@@ -165,9 +176,13 @@ export class Core {
           durationMs,
         });
       }
-      if (endpoint.successStatuses.includes(response.status)) return { call, response };
+      if (endpoint.successStatuses.includes(response.status)) {
+        release?.('answered');
+        return { call, response };
+      }
 
       const retryClass = classifyStatus(response.status);
+      release?.(retryClass === 'rate_limit' ? 'rate_limited' : 'failed');
       if (retryClass === 'rate_limit') {
         await this.#pauseForRateLimit(response, current, retriesLeft);
         continue;

@@ -9,7 +9,7 @@ import {
 import type { z } from 'zod';
 import { APIPromise } from './api-promise.js';
 import type { Core, Exchange, PreparedCall } from './core.js';
-import { ValidationError } from './errors.js';
+import { ConfigurationError, ValidationError } from './errors.js';
 import { checkOptions, type InputRules, parseInput } from './input-check.js';
 import { endpointWithSchemas } from './lazy-contract.js';
 import { methodName } from './method-names.js';
@@ -22,7 +22,8 @@ import {
   WEBHOOK_OPTIONS,
 } from './option-rules.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from './options.js';
-import { Page, type PageFetcher, PagePromise } from './pagination.js';
+import { type ListPageFetch, Page, PagePromise } from './pagination.js';
+import type { AttemptSlots } from './request-slots.js';
 import type { ValueRule } from './value-rules.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
@@ -70,14 +71,18 @@ export function listOperation<Endpoint extends ListEndpoint>(
     const body = data as { data: Item[]; pagination: Pagination };
     return { data: new Page(body.data, body.pagination, fetch), response };
   };
-  const fetch: PageFetcher<Item> = async (page, signal) => parse(await request(page, signal));
-  const first = request(typeof given.page === 'number' ? given.page : 1, options.signal);
+  const fetch: ListPageFetch<Item> = async (page, signal, slots) => parse(await request(page, signal, slots));
+  const first = () => request(typeof given.page === 'number' ? given.page : 1, options.signal);
   const ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
   return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger });
 }
 
-/** Sends the request of one page of a list. */
-type PageRequest = (page: number, signal: AbortSignal | undefined) => Promise<Exchange>;
+/** Sends the request of one page of a list, its attempts sharing the list's request slots when given. */
+type PageRequest = (
+  page: number,
+  signal: AbortSignal | undefined,
+  slots?: AttemptSlots | undefined,
+) => Promise<Exchange>;
 
 /**
  * Checks a list's parameters and options, and builds the request of its pages.
@@ -95,6 +100,7 @@ function pageRequest(
   checkGivenOptions(LIST_OPTION_RULES, options, method, () =>
     belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
   );
+  checkListBudgets(options, given, method);
   // The compiled check of the strict query schema refuses unknown names too.
   if (QUERY_CHECKS[operation.operationId]?.(given)) return pagesOf(core, operation, given, options, method);
   const checked = (async () => {
@@ -108,7 +114,7 @@ function pageRequest(
     });
     return pagesOf(core, operation, given, options, method);
   })();
-  return async (page, signal) => (await checked)(page, signal);
+  return async (page, signal, slots) => (await checked)(page, signal, slots);
 }
 
 /**
@@ -126,10 +132,10 @@ function pagesOf(
   const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
   const fixedQuery = queryString({ ...fixed, ...extras });
   const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
-  return (page, signal) => {
+  return (page, signal, slots) => {
     const url = `${base}page=${page}`;
     const sendOptions = signal === undefined ? options : { ...options, signal };
-    return core.send({ endpoint: operation, url, shownUrl: url }, sendOptions);
+    return core.send({ endpoint: operation, url, shownUrl: url }, sendOptions, slots);
   };
 }
 
@@ -223,6 +229,35 @@ function start<T>(
     const { data, response } = await core.parse(sent);
     return { data: unwrap(data), response };
   });
+}
+
+/**
+ * The list options that depend on each other or on the parameters: `readAhead` holds at least the
+ * `concurrency` pages in flight, and `lastPage` comes no earlier than the page the list starts at.
+ *
+ * @throws ConfigurationError naming both values and how to fix them.
+ */
+function checkListBudgets(options: ListOptions, given: Record<string, unknown>, method: string): void {
+  const { concurrency = 1, readAhead, lastPage } = options;
+  if (readAhead !== undefined && readAhead < concurrency) {
+    throw listOptionError(
+      'readAhead',
+      `\`readAhead\` (${readAhead}) of ${method} is smaller than \`concurrency\` (${concurrency}): the pages in flight count toward it. Give a readAhead of at least ${concurrency}, or leave it out.`,
+    );
+  }
+  const start = typeof given.page === 'number' ? given.page : 1;
+  if (lastPage !== undefined && lastPage < start) {
+    throw listOptionError(
+      'lastPage',
+      `\`lastPage\` (${lastPage}) of ${method} comes before the page the list starts at (${start}): give a lastPage of at least ${start}.`,
+    );
+  }
+}
+
+function listOptionError(option: string, message: string): ConfigurationError {
+  return new ConfigurationError('invalid_option', message, [
+    { code: 'custom', message, path: [option], input: undefined },
+  ]);
 }
 
 /** Checks per-request options, when there are any (the usual call has none). */

@@ -8,7 +8,7 @@ import type {
   RequestOptions,
   WebhookOptions,
 } from './options.js';
-import { MAX_CONCURRENCY } from './page-stream.js';
+import { MAX_CONCURRENCY, MAX_READ_AHEAD } from './page-stream.js';
 import { type OptionRules, type ValueRule, valueTypeName } from './value-rules.js';
 
 // The SDK's own options, checked without zod: `new CompanyData()` runs these on every start, and loading
@@ -83,6 +83,9 @@ export const REQUEST_OPTION_RULES: OptionRules<RequestOptions> = requestRules;
 export const LIST_OPTION_RULES: OptionRules<ListOptions> = {
   ...requestRules,
   concurrency: integer(1, MAX_CONCURRENCY),
+  readAhead: integer(1, MAX_READ_AHEAD),
+  ordered: typed('boolean'),
+  lastPage: integer(1),
   onCountChange: aFunction,
 };
 
@@ -208,6 +211,9 @@ export const PER_REQUEST_ONLY: Readonly<Record<string, string>> = {
   query: PER_REQUEST,
   body: PER_REQUEST,
   concurrency: PER_REQUEST,
+  readAhead: PER_REQUEST,
+  ordered: PER_REQUEST,
+  lastPage: PER_REQUEST,
   onCountChange: PER_REQUEST,
 };
 

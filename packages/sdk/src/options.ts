@@ -249,11 +249,30 @@ export interface CountChangeEvent {
  */
 export interface ListOptions extends RequestOptions {
   /**
-   * Pages requested ahead while iterating (ordered prefetch), 1 to 16. Items are still yielded strictly in
-   * order, at most this many pages are held in memory, and every request passes the client's rate gate.
-   * Default: 1 (the next page is requested only when needed).
+   * Requests in flight at once while iterating (pages fetched ahead), 1 to 16. Items are still yielded
+   * strictly in order (unless `ordered: false`), and every request passes the client's rate gate. A page
+   * waiting to retry holds no request slot. Default: 1 (the next page is requested only when needed).
    */
   concurrency?: number | undefined;
+  /**
+   * The most pages fetched ahead, held in memory or under way, while iterating: the memory budget (pages
+   * × `page_size` items). In order, a clean walk keeps `concurrency` pages ahead; only while the oldest
+   * page is late (an attempt failed, or it takes far longer than its peers) do the other requests fetch
+   * further, up to this many pages, so a failing page delays its own turn and not every request behind
+   * it. At least `concurrency`, at most 1,000. Default: 1 with `concurrency: 1`, else 32.
+   */
+  readAhead?: number | undefined;
+  /**
+   * `false` yields each page as soon as it arrives, in any order (for exports that do not need order:
+   * NDJSON files, upserts): a failing page then delays nothing but itself. Every item still comes once
+   * while the list does not change; see the pagination guide for what changes when it does. Default: `true`.
+   */
+  ordered?: boolean | undefined;
+  /**
+   * The last page to fetch (inclusive), for a part of a list: with the `page` parameter, the pages
+   * `page`…`lastPage`, e.g. one worker's share of an export. Default: the list's last page.
+   */
+  lastPage?: number | undefined;
   /** Called when `count` changes mid-iteration (records were added or removed); a warning is logged too. */
   onCountChange?: ((event: CountChangeEvent) => void) | undefined;
 }

@@ -8,6 +8,17 @@ interface Identified {
   created_at?: unknown;
 }
 
+/** Drops the items of a page that an iteration has already yielded on another page. */
+export interface PageDeduper {
+  /**
+   * The items of page `page` not yielded before, remembered as yielded.
+   *
+   * @param page - the page's number.
+   * @param items - its items.
+   */
+  keep<Item>(page: number, items: Item[]): Item[];
+}
+
 /**
  * Drops items an offset-paginated iteration has already passed. Lists are ordered by `created_at`; when
  * records are created at the head of a descending list between two page requests, every later page
@@ -16,7 +27,7 @@ interface Identified {
  * item that sorts before the cursor was either yielded already or created after the iteration began,
  * so it is skipped; memory stays bounded however long the iteration runs.
  */
-export class PageBoundaryDeduper {
+export class PageBoundaryDeduper implements PageDeduper {
   readonly #direction: 1 | -1;
   #boundary = Number.NaN;
   readonly #boundaryIds = new Set<unknown>();
@@ -27,6 +38,10 @@ export class PageBoundaryDeduper {
   /** @param ordering - the list's ordering; `-created_at` (the API's default) is descending. */
   constructor(ordering: string) {
     this.#direction = ordering.startsWith('-') ? -1 : 1;
+  }
+
+  keep<Item>(_page: number, items: Item[]): Item[] {
+    return items.filter((item) => this.accept(item));
   }
 
   /** Whether to yield `item`; remembers it when so. */
@@ -57,6 +72,46 @@ export class PageBoundaryDeduper {
     this.skipped++;
     return false;
   }
+}
+
+/**
+ * For pages taken as they arrive, in any order: when records are created mid-walk, a page fetched later
+ * repeats the edge of its neighbour, so each page's ids are kept until both its neighbours were taken,
+ * and an item already yielded on a neighbouring page is dropped. Memory holds the ids of the pages
+ * taken whose neighbours are not yet (a few pages when pages arrive roughly in order), plus one number a
+ * page. A shift by more than a whole page between two fetches can still repeat items, as can deletions
+ * miss them; `onCountChange` reports both.
+ */
+export class NeighbourPageDeduper implements PageDeduper {
+  readonly #ids = new Map<number, Set<unknown>>();
+  readonly #taken = new Set<number>();
+  #lowest = Number.POSITIVE_INFINITY;
+
+  keep<Item>(page: number, items: Item[]): Item[] {
+    const before = this.#ids.get(page - 1);
+    const after = this.#ids.get(page + 1);
+    const kept =
+      before === undefined && after === undefined
+        ? items
+        : items.filter((item) => {
+            const id = idOf(item);
+            return id === undefined || !(before?.has(id) || after?.has(id));
+          });
+    this.#taken.add(page);
+    this.#lowest = Math.min(this.#lowest, page);
+    this.#ids.set(page, new Set(kept.map(idOf).filter((id) => id !== undefined)));
+    for (const neighbour of [page - 1, page, page + 1]) this.#forgetIfSurrounded(neighbour);
+    return kept;
+  }
+
+  #forgetIfSurrounded(page: number): void {
+    const previousTaken = page - 1 < this.#lowest || this.#taken.has(page - 1);
+    if (previousTaken && this.#taken.has(page + 1)) this.#ids.delete(page);
+  }
+}
+
+function idOf(item: unknown): unknown {
+  return typeof item === 'object' && item !== null ? (item as Identified).id : undefined;
 }
 
 function remember(ids: Set<unknown>, id: unknown, limit: number): void {

@@ -6,8 +6,9 @@ import { checkOptions } from './input-check.js';
 import type { Logger } from './logger.js';
 import { TO_ARRAY_OPTION_RULES } from './option-rules.js';
 import type { ListOptions } from './options.js';
-import { PageBoundaryDeduper } from './page-dedupe.js';
-import { type FetchPage, orderedPages } from './page-stream.js';
+import { NeighbourPageDeduper, PageBoundaryDeduper } from './page-dedupe.js';
+import { DEFAULT_READ_AHEAD, type FetchPage, pageStream } from './page-stream.js';
+import type { AttemptSlots } from './request-slots.js';
 
 /**
  * Fetches one page of a list by number.
@@ -112,24 +113,64 @@ export class Page<Item> {
  * ```
  */
 export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
-  readonly #fetch: PageFetcher<Item>;
+  readonly #fetch: ListPageFetch<Item>;
   readonly #ordering: string;
   readonly #options: ListOptions;
   readonly #logger: Logger;
+  readonly #begin: () => void;
+  /** `toArray()` refused its options before page 1 went out: page 1 waits for a consumer. */
+  #held = false;
 
   /**
-   * @param source - the first page under way, how to read it and fetch the others, and the list's options.
+   * @param source - how to send the first page and fetch the others, how to read them, and the list's options.
    * @internal
    */
   constructor(source: ListSource<Item>) {
+    let begin!: () => void;
+    const first = new Promise<Exchange>((resolve) => {
+      begin = () => resolve(source.first());
+    });
     // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
     // consumer that does, but must not also surface as an unhandled rejection.
-    source.first.catch(() => undefined);
-    super(source.first, source.parse);
+    first.catch(() => undefined);
+    super(first, source.parse);
+    let begun = false;
+    this.#begin = () => {
+      if (begun) return;
+      begun = true;
+      begin();
+    };
     this.#fetch = source.fetch;
     this.#ordering = source.ordering;
     this.#options = source.options;
     this.#logger = source.logger;
+    // Page 1 goes out at once, like any promise's work, but a turn later: `list().toArray({ limt: 5 })`
+    // refuses its options first, and such a mistake then costs no request.
+    queueMicrotask(() => {
+      if (!this.#held) this.#begin();
+    });
+  }
+
+  /**
+   * The first page together with the response's status and headers.
+   *
+   * @returns `{ data, response: { status, headers } }`.
+   * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
+   */
+  override withResponse(): Promise<WithResponse<Page<Item>>> {
+    this.#begin();
+    return super.withResponse();
+  }
+
+  /**
+   * The first page's raw response, as `fetch` gives it.
+   *
+   * @returns a WHATWG `Response`.
+   * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
+   */
+  override asResponse(): Promise<Response> {
+    this.#begin();
+    return super.asResponse();
   }
 
   /**
@@ -147,13 +188,15 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    * ```
    */
   async *pages(): AsyncGenerator<Page<Item>, void, undefined> {
-    const { concurrency = 1, signal, onCountChange } = this.#options;
-    const dedupe = new PageBoundaryDeduper(this.#ordering);
-    const fetch: FetchPage<Page<Item>> = async (page, pageSignal) =>
-      (await this.#fetch(page, pageSignal)).data;
+    const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = this.#options;
+    const readAhead = this.#options.readAhead ?? defaultReadAhead(concurrency);
+    const dedupe = ordered ? new PageBoundaryDeduper(this.#ordering) : new NeighbourPageDeduper();
+    const fetch: FetchPage<Page<Item>> = async (page, pageSignal, slots) =>
+      (await this.#fetch(page, pageSignal, slots)).data;
     const first = this.withResponse().then(({ data }) => data);
     let count: number | undefined;
-    for await (const page of orderedPages(first, fetch, concurrency, signal)) {
+    const stream = pageStream(first, fetch, { concurrency, readAhead, ordered, lastPage, signal });
+    for await (const page of stream) {
       const current = page.pagination.count;
       if (count !== undefined && current !== count) {
         const event = { previous: count, current, page: page.pagination.page };
@@ -164,7 +207,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
         onCountChange?.(event);
       }
       count = current;
-      const data = page.data.filter((item) => dedupe.accept(item));
+      const data = dedupe.keep(page.pagination.page, page.data);
       yield data.length === page.data.length ? page : page.withData(data);
     }
   }
@@ -192,7 +235,12 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    * ```
    */
   async toArray(options: { limit?: number } = {}): Promise<Item[]> {
-    checkOptions(TO_ARRAY_OPTION_RULES, options, { noun: 'option', of: 'toArray()' });
+    try {
+      checkOptions(TO_ARRAY_OPTION_RULES, options, { noun: 'option', of: 'toArray()' });
+    } catch (error) {
+      this.#held = true;
+      throw error;
+    }
     const { limit = Number.POSITIVE_INFINITY } = options;
     const items: Item[] = [];
     if (limit <= 0) return items;
@@ -216,16 +264,38 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
  * @internal
  */
 export interface ListSource<Item> {
-  /** The request of the first page, under way (or refused before sending). */
-  first: Promise<Exchange>;
+  /** Sends the first page's request (a list refused before sending rejects). */
+  first: () => Promise<Exchange>;
   /** Reads a page out of its response. */
   parse: (exchange: Exchange) => Promise<WithResponse<Page<Item>>>;
-  /** Fetches another page by number. */
-  fetch: PageFetcher<Item>;
+  /** Fetches another page by number, its attempts sharing the list's request slots when given. */
+  fetch: ListPageFetch<Item>;
   /** The list's ordering, to know which way the pages run. */
   ordering: string;
   /** The list options, already checked. */
   options: ListOptions;
   /** Where the count-change warning goes. */
   logger: Logger;
+}
+
+/**
+ * {@link PageFetcher} with the list's request slots (see `request-slots.ts`).
+ *
+ * @internal
+ */
+export type ListPageFetch<Item> = (
+  page: number,
+  signal: AbortSignal | undefined,
+  slots?: AttemptSlots,
+) => Promise<WithResponse<Page<Item>>>;
+
+/**
+ * `readAhead` when it is not given: with one request at a time, one page (the next is fetched when it is
+ * needed); when fetching ahead, room for the other requests to keep going while one page retries.
+ *
+ * @param concurrency - the list's `concurrency`.
+ * @returns pages.
+ */
+export function defaultReadAhead(concurrency: number): number {
+  return concurrency === 1 ? 1 : Math.max(DEFAULT_READ_AHEAD, concurrency);
 }

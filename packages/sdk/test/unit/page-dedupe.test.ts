@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageBoundaryDeduper } from '../../src/page-dedupe.js';
+import { NeighbourPageDeduper, PageBoundaryDeduper } from '../../src/page-dedupe.js';
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
 const item = (id: string, second: number) => ({ id, created_at: at(second) });
@@ -45,5 +45,19 @@ describe('PageBoundaryDeduper', () => {
     // Id 1 was forgotten long ago: the window is bounded.
     expect(dedupe.accept({ id: 1 })).toBe(true);
     expect(dedupe.accept({ id: 499 })).toBe(false);
+  });
+});
+
+describe('NeighbourPageDeduper', () => {
+  const ids = (...numbers: number[]) => numbers.map((id) => ({ id }));
+
+  it('drops what a neighbouring page already yielded, in whatever order the pages come', () => {
+    const dedupe = new NeighbourPageDeduper();
+    expect(dedupe.keep(1, ids(1, 2, 3))).toEqual(ids(1, 2, 3));
+    // Page 3 came before page 2, and repeats page 2's edge after two records were created at the head.
+    expect(dedupe.keep(3, ids(6, 7, 8))).toEqual(ids(6, 7, 8));
+    expect(dedupe.keep(2, ids(2, 3, 4, 5, 6))).toEqual(ids(4, 5));
+    // An id seen two pages away is not a neighbour's: kept (only a shift of more than a page repeats it).
+    expect(dedupe.keep(4, ids(1, 9))).toEqual(ids(1, 9));
   });
 });

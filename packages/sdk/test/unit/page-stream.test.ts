@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/index.js';
-import { orderedPages, type PageLike } from '../../src/page-stream.js';
+import { type FetchPage, type PageLike, pageStream } from '../../src/page-stream.js';
 
 interface TestPage extends PageLike {
   data: number[];
@@ -30,12 +30,20 @@ function controlledFetcher(totalPages: number) {
   return { requests, fetch, answer };
 }
 
+/** The stream as a plain window: `concurrency` pages ahead, never more. */
+const inWindow = (
+  first: Promise<TestPage>,
+  fetch: FetchPage<TestPage>,
+  concurrency: number,
+  signal?: AbortSignal,
+) => pageStream(first, fetch, { concurrency, readAhead: concurrency, ordered: true, signal });
+
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('orderedPages', () => {
   it('keeps `concurrency` requests in flight and yields in order whatever order they finish in', async () => {
     const fetcher = controlledFetcher(6);
-    const stream = orderedPages(Promise.resolve(page(1, 6)), fetcher.fetch, 3, undefined);
+    const stream = inWindow(Promise.resolve(page(1, 6)), fetcher.fetch, 3, undefined);
     expect((await stream.next()).value?.pagination.page).toBe(1);
     const second = stream.next();
     await tick();
@@ -59,7 +67,7 @@ describe('orderedPages', () => {
 
   it('requests the next page only when asked, with concurrency 1', async () => {
     const fetcher = controlledFetcher(3);
-    const stream = orderedPages(Promise.resolve(page(1, 3)), fetcher.fetch, 1, undefined);
+    const stream = inWindow(Promise.resolve(page(1, 3)), fetcher.fetch, 1, undefined);
     await stream.next();
     await tick();
     expect(fetcher.requests).toHaveLength(0);
@@ -74,7 +82,7 @@ describe('orderedPages', () => {
     const grows = controlledFetcher(0);
     const pages: number[] = [];
     const walk = (async () => {
-      for await (const p of orderedPages(Promise.resolve(page(1, 2)), grows.fetch, 1, undefined)) {
+      for await (const p of inWindow(Promise.resolve(page(1, 2)), grows.fetch, 1, undefined)) {
         pages.push(p.pagination.page);
       }
     })();
@@ -88,7 +96,7 @@ describe('orderedPages', () => {
     const gone = controlledFetcher(3);
     const after404 = (async () => {
       const seen: number[] = [];
-      for await (const p of orderedPages(Promise.resolve(page(1, 3)), gone.fetch, 2, undefined)) {
+      for await (const p of inWindow(Promise.resolve(page(1, 3)), gone.fetch, 2, undefined)) {
         seen.push(p.pagination.page);
       }
       return seen;
@@ -100,7 +108,7 @@ describe('orderedPages', () => {
 
   it('aborts requests in flight when the consumer stops early, and rethrows other errors', async () => {
     const fetcher = controlledFetcher(5);
-    const stream = orderedPages(Promise.resolve(page(1, 5)), fetcher.fetch, 3, new AbortController().signal);
+    const stream = inWindow(Promise.resolve(page(1, 5)), fetcher.fetch, 3, new AbortController().signal);
     await stream.next();
     const pending = stream.next();
     await tick();
@@ -112,12 +120,89 @@ describe('orderedPages', () => {
 
     const failing = controlledFetcher(3);
     const walk = (async () => {
-      for await (const _ of orderedPages(Promise.resolve(page(1, 3)), failing.fetch, 1, undefined)) {
+      for await (const _ of inWindow(Promise.resolve(page(1, 3)), failing.fetch, 1, undefined)) {
         // consume
       }
     })();
     await tick();
     failing.answer(2, new Error('boom'));
     await expect(walk).rejects.toThrow('boom');
+  });
+});
+
+describe('pageStream past a late page', () => {
+  it('reaches up to readAhead pages once the oldest is late, and back to the window after it', async () => {
+    const fetcher = controlledFetcher(30);
+    let fire: (() => void) | undefined;
+    const stream = pageStream(Promise.resolve(page(1, 30)), fetcher.fetch, {
+      concurrency: 2,
+      readAhead: 6,
+      ordered: true,
+      armTimer: (_ms, late) => {
+        fire = late;
+        return () => {
+          fire = undefined;
+        };
+      },
+    });
+    await stream.next();
+    const second = stream.next();
+    await tick();
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3]);
+    fetcher.answer(3);
+    await tick();
+    // Page 2 is not late yet: the window of `concurrency` pages holds.
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3]);
+    fire?.();
+    await tick();
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4, 5, 6, 7]);
+    fetcher.answer(2);
+    expect((await second).value?.pagination.page).toBe(2);
+    expect(fire).toBeUndefined();
+    // Pages 3–7 are under way or held: nothing new starts until fewer than `concurrency` remain.
+    await stream.next();
+    await tick();
+    expect(fetcher.requests).toHaveLength(6);
+    await stream.return(undefined);
+  });
+
+  it('yields pages as they arrive with ordered: false, each page once, ending at an empty page', async () => {
+    const fetcher = controlledFetcher(5);
+    const stream = pageStream(Promise.resolve(page(1, 5)), fetcher.fetch, {
+      concurrency: 4,
+      readAhead: 4,
+      ordered: false,
+    });
+    const seen: number[] = [];
+    const walk = (async () => {
+      for await (const p of stream) seen.push(p.pagination.page);
+    })();
+    await tick();
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4, 5]);
+    fetcher.answer(5, page(5, 5, []));
+    fetcher.answer(4);
+    await tick();
+    fetcher.answer(3);
+    await tick();
+    fetcher.answer(2);
+    await walk;
+    expect(seen).toEqual([1, 4, 3, 2]);
+  });
+
+  it('stops at lastPage', async () => {
+    const fetcher = controlledFetcher(10);
+    const walk = (async () => {
+      const seen: number[] = [];
+      const options = { concurrency: 3, readAhead: 3, ordered: true, lastPage: 3 };
+      for await (const p of pageStream(Promise.resolve(page(1, 10)), fetcher.fetch, options)) {
+        seen.push(p.pagination.page);
+      }
+      return seen;
+    })();
+    await tick();
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3]);
+    fetcher.answer(2);
+    fetcher.answer(3);
+    await expect(walk).resolves.toEqual([1, 2, 3]);
   });
 });

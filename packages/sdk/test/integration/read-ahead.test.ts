@@ -1,0 +1,163 @@
+import type { MockServer } from '@company-data/mock-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Call } from '../../src/index.js';
+import { clientFor, inFakeTime, manualTime, type Target, targets } from '../support/harness.js';
+
+// Exports that keep moving while one page fails or hangs: the oldest page's trouble must not stop the
+// other requests from fetching ahead (within `readAhead`), in order or as pages arrive.
+
+const PAGES = 40;
+const PAGE_SIZE = 5;
+
+describe.each(targets)('read-ahead past a failing page ($name)', (target: Target) => {
+  const opened: { close(): Promise<void> }[] = [];
+  async function setup() {
+    const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: PAGES * PAGE_SIZE } });
+    opened.push(mock);
+    return mock;
+  }
+  const pagesRequested = (mock: MockServer) =>
+    mock
+      .journal()
+      .filter((entry) => entry.path === '/v1/calls/')
+      .map((entry) => Number(entry.query.page));
+
+  afterEach(async () => {
+    for (const resource of opened.splice(0)) await resource.close();
+  });
+
+  it('keeps fetching ahead, up to readAhead pages, while the oldest page waits to retry', async () => {
+    const mock = await setup();
+    const time = manualTime(mock);
+    const { client } = clientFor(target, mock, { sleep: time.sleep, now: time.now });
+    opened.push(client);
+    const sequential = (await client.calls.list({ page_size: PAGE_SIZE }).toArray()).map((call) => call.id);
+    // One request at a time, so the fault surely meets page 2; ten pages under way or held at most.
+    const pages = client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 1, readAhead: 10 }).pages();
+    const items: Call[] = [...((await pages.next()).value?.data ?? [])];
+    mock.clearJournal();
+    mock.injectFault({ path: '/v1/calls/', status: 503 });
+    const rest = (async () => {
+      for (let step = await pages.next(); !step.done; step = await pages.next())
+        items.push(...step.value.data);
+    })();
+    await until(() => time.pending.length === 1 && pagesRequested(mock).length === 10);
+    // Page 2 failed and waits for its backoff, holding no request slot: pages 3–11 were fetched
+    // meanwhile, one at a time, and no further (ten pages under way or held is the budget).
+    await settle();
+    expect(pagesRequested(mock)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    time.release();
+    await rest;
+    expect(items.map((call) => call.id)).toEqual(sequential);
+    expect(pagesRequested(mock).filter((page) => page === 2)).toHaveLength(2);
+  });
+
+  it('a page held by a long delay stops nothing but its own turn, in order', async () => {
+    const mock = await setup();
+    const { client } = clientFor(target, mock);
+    opened.push(client);
+    const sequential = (await client.calls.list({ page_size: PAGE_SIZE }).toArray()).map((call) => call.id);
+    mock.clearJournal();
+    const ids = await inFakeTime(async () => {
+      const list = client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 2, readAhead: 12 });
+      const all = [...(await list).data];
+      mock.injectFault({ path: '/v1/calls/', delayMs: 5_000 }); // page 2 or 3, whichever arrives first
+      for await (const page of list.pages()) if (page.pagination.page > 1) all.push(...page.data);
+      return all.map((call) => call.id);
+    });
+    expect(ids).toEqual(sequential);
+    // While the delayed page d was held, the other slot fetched every page up to d + 11 (the budget of
+    // twelve pages under way or held), and none further.
+    const answered = answeredPages(mock);
+    const delayed = answered.find((entry) => entry.delayed)?.page ?? 0;
+    const before = answered
+      .slice(
+        0,
+        answered.findIndex((entry) => entry.delayed),
+      )
+      .map((entry) => entry.page);
+    for (let page = delayed + 1; page <= delayed + 11; page++) expect(before).toContain(page);
+    expect(before).not.toContain(delayed + 12);
+  });
+
+  it('with ordered: false, every page arrives as it comes and the hung one last', async () => {
+    const mock = await setup();
+    const { client } = clientFor(target, mock);
+    opened.push(client);
+    const sequential = (await client.calls.list({ page_size: PAGE_SIZE }).toArray()).map((call) => call.id);
+    mock.clearJournal();
+    const order = await inFakeTime(async () => {
+      const list = client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 4, ordered: false });
+      await list;
+      mock.injectFault({ path: '/v1/calls/', delayMs: 5_000 });
+      const seen: { page: number; ids: string[] }[] = [];
+      for await (const page of list.pages())
+        seen.push({ page: page.pagination.page, ids: page.data.map((call) => call.id) });
+      return seen;
+    });
+    const delayed = answeredPages(mock).find((entry) => entry.delayed)?.page;
+    expect(order.map((entry) => entry.page).at(-1)).toBe(delayed);
+    const ids = order.flatMap((entry) => entry.ids);
+    expect(ids).toHaveLength(sequential.length);
+    expect(new Set(ids)).toEqual(new Set(sequential));
+    const byPage = [...order].sort((a, b) => a.page - b.page).flatMap((entry) => entry.ids);
+    expect(byPage).toEqual(sequential);
+  });
+
+  it('reads a part of a list: page … lastPage, and nothing past it', async () => {
+    const mock = await setup();
+    const { client } = clientFor(target, mock);
+    opened.push(client);
+    const sequential = (await client.calls.list({ page_size: PAGE_SIZE }).toArray()).map((call) => call.id);
+    mock.clearJournal();
+    const part = await client.calls
+      .list({ page: 7, page_size: PAGE_SIZE }, { concurrency: 3, lastPage: 12 })
+      .toArray();
+    expect(part.map((call) => call.id)).toEqual(sequential.slice(6 * PAGE_SIZE, 12 * PAGE_SIZE));
+    expect(pagesRequested(mock).sort((a, b) => a - b)).toEqual([7, 8, 9, 10, 11, 12]);
+  });
+
+  it('refuses list options that contradict each other, sending nothing, and so does toArray()', async () => {
+    const mock = await setup();
+    const { client } = clientFor(target, mock);
+    opened.push(client);
+    await expect(client.calls.list({}, { concurrency: 4, readAhead: 2 }).toArray()).rejects.toThrow(
+      /`readAhead` \(2\) of client\.calls\.list\(\) is smaller than `concurrency` \(4\).*at least 4/,
+    );
+    await expect(client.calls.list({ page: 5 }, { lastPage: 3 }).toArray()).rejects.toThrow(
+      /`lastPage` \(3\) .*comes before the page the list starts at \(5\)/,
+    );
+    await expect(client.calls.list({}, { ordered: 'no' as never }).toArray()).rejects.toMatchObject({
+      code: 'invalid_option',
+    });
+    await expect(client.calls.list({ page_size: PAGE_SIZE }).toArray({ limt: 5 } as never)).rejects.toThrow(
+      /limt/,
+    );
+    // A request sent after them all is answered; none of theirs ever reached the server.
+    await client.teams.list();
+    await settle();
+    expect(mock.journal().map((entry) => entry.path)).toEqual(['/v1/teams/']);
+  });
+});
+
+/** The list's pages in the order the mock answered them, and whether an injected delay held each. */
+function answeredPages(mock: MockServer): { page: number; delayed: boolean }[] {
+  return mock
+    .journal()
+    .filter((entry) => entry.path === '/v1/calls/')
+    .map((entry) => ({ page: Number(entry.query.page), delayed: entry.fault?.delayMs !== undefined }));
+}
+
+/** A few turns of the event loop, for anything still to happen to show. */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Lets I/O run until `done()` holds (bounded: fails after 2,000 turns). */
+async function until(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 2_000; turn++) {
+    if (done()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('condition not reached');
+}
