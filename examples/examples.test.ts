@@ -211,7 +211,8 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
         parts: 2,
         pages: 11,
       });
-      const calls = await everyCall(mock);
+      // Oldest first, as the example reads them.
+      const calls = (await everyCall(mock)).reverse();
       const merged = () =>
         lines(readFileSync(join(out, 'calls.ndjson'), 'utf8')).map((line) => JSON.parse(line) as Call);
       expect(merged().map((call) => call.id)).toEqual(calls.map((call) => call.id));

@@ -8,7 +8,8 @@
 // The coordinator (this script without --part) reads page 1 for `total_pages`, splits the pages into
 // contiguous ranges and starts one worker per range: this script again, with `--part i --first a --last b`.
 // Each worker reads its pages with the list's `page` (its first) and `lastPage` (its last) and keeps the
-// SDK's page-shift de-duplication and count-change warning within its part. It records every page it
+// SDK's page-shift de-duplication and count-change warning within its part; the list is read oldest first,
+// so that calls created meanwhile are appended rather than shifting pages across parts. It records every page it
 // finished in `part-<i>.json`: run the same command again after a failure and each part resumes at its
 // first page not done (a finished part is not read again). The merged file is `calls.ndjson`.
 import { spawn } from 'node:child_process';
@@ -95,7 +96,9 @@ async function runPart(index: string, first: number, last: number): Promise<void
   try {
     const pages = client.calls
       .list(
-        { page_size: pageSize, page: state.next },
+        // Oldest first: calls created during the export land after the last page instead of shifting
+        // every page (and an item across the boundary of two parts).
+        { page_size: pageSize, page: state.next, ordering: 'created_at' },
         {
           lastPage: last,
           onCountChange: ({ previous, current }) =>
@@ -136,7 +139,7 @@ async function coordinate(): Promise<void> {
   let expected: number;
   let totalPages: number;
   try {
-    const first = await client.calls.list({ page_size: pageSize });
+    const first = await client.calls.list({ page_size: pageSize, ordering: 'created_at' });
     expected = first.pagination.count;
     totalPages = first.pagination.total_pages;
   } finally {
