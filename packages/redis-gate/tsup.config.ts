@@ -1,11 +1,2 @@
-import { defineConfig } from 'tsup';
-
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  tsconfig: '../../tsconfig.base.json',
-});
+// Built as the SDK is: one entry point, ESM and CJS with declarations.
+export { default } from '../sdk/tsup.config.js';

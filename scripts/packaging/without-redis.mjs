@@ -1,7 +1,5 @@
 // The Redis gate is a package of its own: a project that installs the SDK alone gets no Redis client.
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { cleanEnv, run } from './process.mjs';
+import { installAlone } from './project-alone.mjs';
 
 const SCRIPT = `
 import assert from 'node:assert/strict';
@@ -22,27 +20,10 @@ const REDIS_CLIENTS = /[\\/]node_modules[\\/](?:ioredis|redis|@redis[\\/][\w.-]+
  * @returns {Promise<string>} what was shown.
  */
 export async function checkSdkWithoutRedis(parentDir, packed) {
-  const projectDir = path.join(parentDir, 'without-redis');
-  await mkdir(projectDir, { recursive: true });
-  await writeFile(
-    path.join(projectDir, 'package.json'),
-    '{ "name": "without-redis", "private": true, "type": "module" }\n',
-  );
-  await writeFile(path.join(projectDir, 'check.mjs'), SCRIPT);
   const wanted = ['@company-data/contract', '@company-data/sdk'];
-  const tarballs = packed.filter(({ pkg }) => wanted.includes(pkg.name)).map(({ tarball }) => tarball);
-  const env = cleanEnv({ NODE_OPTIONS: '' });
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], {
-    cwd: projectDir,
-    env,
-    timeoutMs: 150_000,
-  });
-  const { stdout: tree } = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
-    cwd: projectDir,
-    env,
-  });
+  const { tree, runCheck } = await installAlone(parentDir, 'without-redis', packed, wanted, SCRIPT);
   const found = REDIS_CLIENTS.exec(tree);
   if (found) throw new Error(`a Redis client was installed with the SDK: ${found[0]}`);
-  await run(process.execPath, ['check.mjs'], { cwd: projectDir, env, timeoutMs: 60_000 });
+  await runCheck();
   return 'npm ls --omit=dev shows no Redis client; the SDK takes a gate of its own without one';
 }
