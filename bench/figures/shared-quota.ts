@@ -1,5 +1,5 @@
 /**
- * Figure 7: four worker processes export 20,000 calls (page_size 100, so 200 pages) under one key whose mock
+ * Figure 8: four worker processes export 20,000 calls (page_size 100, so 200 pages) under one key whose mock
  * quota is 40 requests per 2 s, with `examples/export-in-parts.ts`: each worker with its own gate, with one
  * gate shared through Redis, and with one gate and one quota shared through Redis. Reports the 429s the
  * server answered, the wall time at the server and the minimum the quota allows (requests ÷ rate).
@@ -82,7 +82,7 @@ async function exportOnce(
   }
 }
 
-/** Runs figure 7. */
+/** Runs figure 8. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
   const total = ctx.quick ? 8_000 : 20_000;

@@ -3,18 +3,7 @@
  * bare server so every client variant parses the same payload; the contract's schema checks it is valid.
  */
 import { type Call, CallList, type ListResponse } from '@company-data/contract';
-
-/** A small seeded PRNG (mulberry32): the same seed always gives the same page. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './prng.js';
 
 const FIRST = ['Maria', 'James', 'Aisha', 'Chen', 'Lucas', 'Priya', 'Olivia', 'Mateo', 'Sofia', 'Noah'];
 const LAST = ['Garcia', 'Smith', 'Okafor', 'Wang', 'Silva', 'Patel', 'Brown', 'Rossi', 'Müller', 'Kim'];

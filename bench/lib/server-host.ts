@@ -1,14 +1,15 @@
 /**
  * Child-process entry that hosts one HTTP server for the benchmark, so load generators and clients in the
  * parent never share an event loop (or a core) with the server they measure. Commands arrive over IPC:
- * `start` (kind and options), `injectFault`, `members`, `conversations`, `journalLength`, `createKey`,
- * `keyTraffic`, `profileStart`, `profileStop`, `close`.
+ * `start` (kind and options), `injectFault`, `faultPlan`, `members`, `conversations`, `journalLength`,
+ * `createKey`, `keyTraffic`, `profileStart`, `profileStop`, `close`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMockServer, type MockServer, startMockServer } from '@company-data/mock-server';
 import { mswHandlers } from '@company-data/mock-server/msw';
 import { serveIpc } from './children.js';
+import { prng } from './prng.js';
 import { type ProfileSummary, startProfile } from './profile.js';
 
 /** Which server to host. */
@@ -121,10 +122,40 @@ async function startNaiveMsw(options: StartArgs['mockOptions']): Promise<Started
   };
 }
 
+/**
+ * A seeded share of a path's requests to fail: after each request to `path` is answered, a fault from
+ * `mix` is armed for the next one with probability `rate` (so about `rate` of them fail).
+ */
+export interface FaultPlan {
+  /** Seeds the draws, so a run can be repeated. */
+  seed: number;
+  /** The share of requests that fail, from 0 to 1. */
+  rate: number;
+  /** The exact path whose requests fail, e.g. `/v1/calls/`. */
+  path: string;
+  /** The faults drawn from, with equal chance. */
+  mix: Parameters<MockServer['injectFault']>[0][];
+}
+
+let plan: { spec: FaultPlan; random: () => number } | undefined;
+
+/** Arms the next fault of the plan, when its draw says so. */
+function followPlan(path: string): void {
+  if (plan === undefined || path !== plan.spec.path || plan.random() >= plan.spec.rate) return;
+  const { mix } = plan.spec;
+  const fault = mix[Math.floor(plan.random() * mix.length)];
+  if (fault) mock?.injectFault({ ...fault, path, times: 1 });
+}
+
 /** The mock server's own standalone listener. */
 async function startOwnListener(options: StartArgs['mockOptions']): Promise<Started> {
   const begin = performance.now();
-  mock = await startMockServer({ ...options, port: 0, host: '127.0.0.1' });
+  mock = await startMockServer({
+    ...options,
+    port: 0,
+    host: '127.0.0.1',
+    onRequest: (event) => followPlan(event.path),
+  });
   const buildMs = performance.now() - begin;
   return {
     baseURL: mock.baseURL,
@@ -149,6 +180,12 @@ serveIpc({
   },
   injectFault: (fault) => {
     requireMock().injectFault(fault as Parameters<MockServer['injectFault']>[0]);
+    return true;
+  },
+  faultPlan: (spec) => {
+    requireMock().reset();
+    const given = spec as FaultPlan | null;
+    plan = given === null ? undefined : { spec: given, random: prng(given.seed) };
     return true;
   },
   members: (token) => requireMock().members(token as string),

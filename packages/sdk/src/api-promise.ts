@@ -94,9 +94,11 @@ export class APIPromise<T> implements PromiseLike<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.withResponse()
-      .then(({ data }) => data)
-      .then(onfulfilled, onrejected);
+    // One link, not two: awaiting a call is the SDK's hottest path.
+    return this.withResponse().then(
+      onfulfilled ? ({ data }) => onfulfilled(data) : ({ data }) => data as unknown as R1,
+      onrejected,
+    );
   }
 
   /**

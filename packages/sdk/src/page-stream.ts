@@ -20,7 +20,7 @@ export type FetchPage<P> = (page: number, signal: AbortSignal, slots: AttemptSlo
 /** The most pages a list may request at once. */
 export const MAX_CONCURRENCY = 16;
 /** Pages a list fetching ahead may hold or have under way, when `readAhead` is not given. */
-export const DEFAULT_READ_AHEAD = 32;
+export const DEFAULT_READ_AHEAD = 128;
 /** The most `readAhead` a list accepts. */
 export const MAX_READ_AHEAD = 1_000;
 /** The oldest page counts as late after at least this long, whatever its peers take. */
@@ -65,6 +65,10 @@ interface Task<P> {
   readonly settled: Promise<void>;
   /** An attempt of it failed (it is retrying). */
   failed: boolean;
+  /** Where it came in the order pages settled, once it has. */
+  order?: number;
+  /** Aborts its request. */
+  readonly stop: AbortController;
 }
 
 /**
@@ -118,6 +122,8 @@ class PageWalk<P extends PageLike> {
   /** The order pages settled in (the newest page read sets the end). */
   #settledCount = 0;
   #endSetBy = 0;
+  /** When the page yielded last settled, and the `count` it reported. */
+  #yielded: { order: number; count: number };
   /** Settled tasks not yet yielded, in the order they settled (unordered walks). */
   readonly #arrived: Task<P>[] = [];
   #wake: (() => void) | undefined;
@@ -130,10 +136,16 @@ class PageWalk<P extends PageLike> {
       : this.#stopped.signal;
     // One page at a time needs no slots: the page itself is the only request.
     this.#slots = options.readAhead > 1 ? new RequestSlots(options.concurrency, this.#signal) : undefined;
+    // Each page's request listens to a signal of its own: dozens of pages under way would otherwise pile
+    // their listeners (and Node's leak warning) on one signal.
+    this.#signal.addEventListener('abort', () => {
+      for (const task of this.#tasks.values()) task.stop.abort(this.#signal.reason);
+    });
     this.#armTimer = options.armTimer ?? realTimer;
     this.#next = firstPage.pagination.page + 1;
     this.#head = this.#next;
     this.#last = this.#end(firstPage);
+    this.#yielded = { order: 0, count: firstPage.pagination.count };
   }
 
   /** Every later page, in order. */
@@ -143,13 +155,29 @@ class PageWalk<P extends PageLike> {
       const task = this.#tasks.get(this.#head);
       if (task === undefined) return;
       if (task.outcome === undefined) await this.#awaitHead(task);
+      const page = this.#read(task);
+      if (page !== undefined && this.#stale(task, page)) {
+        this.#start(task.number);
+        continue;
+      }
       this.#tasks.delete(task.number);
       this.#head++;
       this.#headLate = false;
-      const page = this.#read(task);
       if (page === undefined) return;
+      this.#yielded = { order: task.order ?? 0, count: page.pagination.count };
       yield page;
     }
+  }
+
+  /**
+   * Whether a page was read before the page yielded last and the list grew in between. Fetched out of
+   * order (a late page read after the ones behind it), its items no longer meet the last one's: records
+   * created at the head shifted them, and the edge would be lost. It is read again, and the de-duplication
+   * drops what the fresh copy repeats.
+   */
+  #stale(task: Task<P>, page: P): boolean {
+    const yielded = this.#yielded;
+    return (task.order ?? 0) < yielded.order && page.pagination.count < yielded.count;
   }
 
   /** Every later page, each as soon as it arrives. */
@@ -207,11 +235,13 @@ class PageWalk<P extends PageLike> {
     const startedAt = performance.now();
     const onOutcome = (outcome: AttemptOutcome) => this.#attempted(task, outcome);
     const slots = this.#slots?.claim(number, onOutcome);
-    const settled = this.#fetchPage(number, this.#signal, slots).then(
+    const stop = new AbortController();
+    if (this.#signal.aborted) stop.abort(this.#signal.reason);
+    const settled = this.#fetchPage(number, stop.signal, slots).then(
       (page) => this.#settle(task, { page }),
       (error: unknown) => this.#settle(task, { error }),
     );
-    const task: Task<P> = { number, startedAt, settled, failed: false };
+    const task: Task<P> = { number, startedAt, settled, failed: false, stop };
     this.#tasks.set(number, task);
   }
 
@@ -222,8 +252,11 @@ class PageWalk<P extends PageLike> {
   }
 
   #settle(task: Task<P>, outcome: Outcome<P>): void {
+    // A page read again replaces its task; the first copy's late answer is not this walk's any more.
+    if (this.#tasks.get(task.number) !== task) return;
     task.outcome = outcome;
     const order = ++this.#settledCount;
+    task.order = order;
     if ('page' in outcome) {
       const ms = performance.now() - task.startedAt;
       this.#usualMs = this.#usualMs === undefined ? ms : 0.8 * this.#usualMs + 0.2 * ms;

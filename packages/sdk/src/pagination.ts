@@ -86,7 +86,7 @@ export class Page<Item> {
  *
  * - `await list` gives the first {@link Page} (`data`, `pagination`, `hasNextPage()`, `getNextPage()`).
  * - `for await (const item of list)` yields every item, fetching pages as it goes; memory holds at most
- *   `concurrency` pages however long the list.
+ *   `readAhead` pages however long the list (one page by default).
  * - `.pages()` yields every page; `.toArray({ limit })` collects items.
  * - `.withResponse()` gives the first page with the response's status and headers; `.asResponse()` gives
  *   its raw response.
@@ -174,9 +174,9 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   }
 
   /**
-   * Yields every page from the first on, fetching up to `concurrency` pages ahead but always in order.
-   * Items already yielded on an earlier page (shifted by records created mid-iteration) are left out of
-   * `data`.
+   * Yields every page from the first on, with up to `concurrency` requests ahead, in order (or as pages
+   * arrive, with `ordered: false`). Items already yielded on an earlier page (shifted by records created
+   * mid-iteration) are left out of `data`.
    *
    * @returns an async iterator of pages.
    * @throws {@link CompanyDataError} (a subclass) when a request fails.

@@ -11,10 +11,17 @@ const PAGE_SIZE = 5;
 
 describe.each(targets)('read-ahead past a failing page ($name)', (target: Target) => {
   const opened: { close(): Promise<void> }[] = [];
-  async function setup() {
+  /** A mock with the list, a client of it, and the list's ids read one page at a time. */
+  async function setup(waits: 'instant' | 'by hand' = 'instant') {
     const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: PAGES * PAGE_SIZE } });
     opened.push(mock);
-    return mock;
+    const time = manualTime(mock);
+    const byHand = waits === 'by hand' ? { sleep: time.sleep, now: time.now } : {};
+    const { client } = clientFor(target, mock, byHand);
+    opened.push(client);
+    const all = await client.calls.list({ page_size: PAGE_SIZE }).toArray();
+    mock.clearJournal();
+    return { mock, client, time, sequential: all.map((call) => call.id) };
   }
   const pagesRequested = (mock: MockServer) =>
     mock
@@ -27,11 +34,7 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
   });
 
   it('keeps fetching ahead, up to readAhead pages, while the oldest page waits to retry', async () => {
-    const mock = await setup();
-    const time = manualTime(mock);
-    const { client } = clientFor(target, mock, { sleep: time.sleep, now: time.now });
-    opened.push(client);
-    const sequential = (await client.calls.list({ page_size: PAGE_SIZE }).toArray()).map((call) => call.id);
+    const { mock, client, time, sequential } = await setup('by hand');
     // One request at a time, so the fault surely meets page 2; ten pages under way or held at most.
     const pages = client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 1, readAhead: 10 }).pages();
     const items: Call[] = [...((await pages.next()).value?.data ?? [])];
@@ -53,11 +56,7 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
   });
 
   it('a page held by a long delay stops nothing but its own turn, in order', async () => {
-    const mock = await setup();
-    const { client } = clientFor(target, mock);
-    opened.push(client);
-    const sequential = (await client.calls.list({ page_size: PAGE_SIZE }).toArray()).map((call) => call.id);
-    mock.clearJournal();
+    const { mock, client, sequential } = await setup();
     const ids = await inFakeTime(async () => {
       const list = client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 2, readAhead: 12 });
       const all = [...(await list).data];
@@ -81,11 +80,7 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
   });
 
   it('with ordered: false, every page arrives as it comes and the hung one last', async () => {
-    const mock = await setup();
-    const { client } = clientFor(target, mock);
-    opened.push(client);
-    const sequential = (await client.calls.list({ page_size: PAGE_SIZE }).toArray()).map((call) => call.id);
-    mock.clearJournal();
+    const { mock, client, sequential } = await setup();
     const order = await inFakeTime(async () => {
       const list = client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 4, ordered: false });
       await list;
@@ -105,11 +100,7 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
   });
 
   it('reads a part of a list: page … lastPage, and nothing past it', async () => {
-    const mock = await setup();
-    const { client } = clientFor(target, mock);
-    opened.push(client);
-    const sequential = (await client.calls.list({ page_size: PAGE_SIZE }).toArray()).map((call) => call.id);
-    mock.clearJournal();
+    const { mock, client, sequential } = await setup();
     const part = await client.calls
       .list({ page: 7, page_size: PAGE_SIZE }, { concurrency: 3, lastPage: 12 })
       .toArray();
@@ -118,9 +109,7 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
   });
 
   it('refuses list options that contradict each other, sending nothing, and so does toArray()', async () => {
-    const mock = await setup();
-    const { client } = clientFor(target, mock);
-    opened.push(client);
+    const { mock, client } = await setup();
     await expect(client.calls.list({}, { concurrency: 4, readAhead: 2 }).toArray()).rejects.toThrow(
       /`readAhead` \(2\) of client\.calls\.list\(\) is smaller than `concurrency` \(4\).*at least 4/,
     );

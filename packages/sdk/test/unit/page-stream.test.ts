@@ -115,7 +115,9 @@ describe('orderedPages', () => {
     fetcher.answer(2);
     await pending;
     await stream.return(undefined);
-    expect(fetcher.requests.every((r) => r.signal.aborted)).toBe(true);
+    const inFlight = fetcher.requests.filter((r) => r.page !== 2);
+    expect(inFlight.map((r) => r.page)).toEqual([3, 4]);
+    expect(inFlight.every((r) => r.signal.aborted)).toBe(true);
     fetcher.answer(3, new Error('late failure is ignored'));
 
     const failing = controlledFetcher(3);
@@ -187,6 +189,33 @@ describe('pageStream past a late page', () => {
     fetcher.answer(2);
     await walk;
     expect(seen).toEqual([1, 4, 3, 2]);
+  });
+
+  it('reads a page again when it was read before the list grew and before the page yielded last', async () => {
+    const fetcher = controlledFetcher(4);
+    const counted = (number: number, count: number): TestPage => ({
+      data: [number],
+      pagination: { count, page: number, page_size: 1, total_pages: 4 },
+    });
+    const seen: number[] = [];
+    const walk = (async () => {
+      const options = { concurrency: 2, readAhead: 2, ordered: true };
+      for await (const p of pageStream(Promise.resolve(counted(1, 4)), fetcher.fetch, options)) {
+        seen.push(p.pagination.count);
+      }
+    })();
+    await tick();
+    fetcher.answer(3, counted(3, 4)); // read first, before a record was created
+    await tick();
+    fetcher.answer(2, counted(2, 5)); // read after it: the list grew
+    await tick();
+    // Page 3 is read again, and its fresh copy is the one yielded.
+    expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4, 3]);
+    fetcher.requests.splice(1, 1);
+    fetcher.answer(3, counted(3, 5));
+    fetcher.answer(4, counted(4, 5));
+    await walk;
+    expect(seen).toEqual([4, 5, 5, 5]);
   });
 
   it('stops at lastPage', async () => {
