@@ -191,6 +191,55 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
     });
   });
 
+  describe('export-in-parts.ts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('exports every call exactly once with two worker processes, and resumes a part that stopped', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 530 } });
+      const out = join(dir, 'parts');
+      const args = ['--workers', '2', '--page-size', '50', '--out', out];
+      const first = await runExample('export-in-parts.ts', args, apiEnv(mock));
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(lines(first.stdout).at(-1) ?? '')).toMatchObject({
+        calls: 530,
+        expected: 530,
+        duplicates: 0,
+        parts: 2,
+        pages: 11,
+      });
+      // Oldest first, as the example reads them.
+      const calls = (await everyCall(mock)).reverse();
+      const merged = () =>
+        lines(readFileSync(join(out, 'calls.ndjson'), 'utf8')).map((line) => JSON.parse(line) as Call);
+      expect(merged().map((call) => call.id)).toEqual(calls.map((call) => call.id));
+      // The parts were pages 1–5 and 6–11, each read once (plus page 1 by the coordinator).
+      const pagesRead = () =>
+        mock
+          .journal()
+          .filter((entry) => entry.path === '/v1/calls/' && entry.query.page_size === '50')
+          .map((entry) => Number(entry.query.page ?? 1))
+          .sort((a, b) => a - b);
+      expect(pagesRead()).toEqual([1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+
+      // Part 1 stopped after its first page, in the middle of writing its second: a new run redoes only the rest.
+      const stateFile = join(out, 'part-1.json');
+      const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { first: number; bytes: number };
+      const firstPageBytes = calls
+        .slice(250, 300)
+        .reduce((sum, call) => sum + Buffer.byteLength(`${JSON.stringify(call)}\n`), 0);
+      writeFileSync(stateFile, JSON.stringify({ ...state, next: state.first + 1, bytes: firstPageBytes }));
+      mock.clearJournal();
+      const second = await runExample('export-in-parts.ts', args, apiEnv(mock));
+      expect(second.code, second.stderr).toBe(0);
+      expect(pagesRead()).toEqual([1, 7, 8, 9, 10, 11]);
+      expect(merged().map((call) => call.id)).toEqual(calls.map((call) => call.id));
+    });
+  });
+
   describe('latest-transcripts.ts', () => {
     it('prints the transcripts of the newest recordings', async ({ expect, onTestFinished }) => {
       const mock = await mockServer(onTestFinished);

@@ -9,7 +9,7 @@ import ts from 'typescript';
 import { codeBlocks } from './docs/markdown.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const PACKAGES = ['contract', 'mock-server', 'sdk', 'cli'];
+const PACKAGES = ['contract', 'mock-server', 'sdk', 'redis-gate', 'cli'];
 // Where the virtual example modules pretend to live (nothing is written): inside the workspace, so the
 // packages resolve as they do for the tests.
 const OUT_DIR = path.join(ROOT, 'packages', '.doc-examples');

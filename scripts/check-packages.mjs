@@ -23,6 +23,7 @@ import { changesetStatus, releaseWiringProblems, versionDryRun } from './packagi
 import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
 import { checkWithoutMsw } from './packaging/without-msw.mjs';
+import { checkSdkWithoutRedis } from './packaging/without-redis.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
 
 const GROUPS = ['lint', 'contents', 'consumer', 'release'];
@@ -187,6 +188,7 @@ async function checkConsumer(recipe, packed, guides) {
   });
   for (const line of guideLines) console.log(`      ${line}`);
   await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
+  await step('sdk without a redis client', () => checkSdkWithoutRedis(tempRoot, packed));
   let lazyLines = [];
   await step('sdk loads its schemas lazily', async () => {
     lazyLines = await checkLazySchemas(projectDir);

@@ -2,7 +2,7 @@
  * Child-process entry that hosts one HTTP server for the benchmark, so load generators and clients in the
  * parent never share an event loop (or a core) with the server they measure. Commands arrive over IPC:
  * `start` (kind and options), `injectFault`, `setFaultRate`, `members`, `conversations`, `journalLength`,
- * `profileStart`, `profileStop`, `close`.
+ * `createKey`, `keyTraffic`, `profileStart`, `profileStop`, `close`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -158,6 +158,13 @@ serveIpc({
   members: (token) => requireMock().members(token as string),
   conversations: () => requireMock().conversations(),
   journalLength: () => requireMock().journal().length,
+  // A key of its own (e.g. with a quota), and what the journal holds of its requests: arrival and status.
+  createKey: (options) => requireMock().createKey(options as Parameters<MockServer['createKey']>[0]),
+  keyTraffic: (name) =>
+    requireMock()
+      .journal()
+      .filter((entry) => entry.keyName === name)
+      .map((entry) => ({ atMs: Date.parse(entry.at), status: entry.status })),
   memory: () => process.memoryUsage(),
   cpu: () => {
     const { user, system } = process.cpuUsage();

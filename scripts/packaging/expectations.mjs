@@ -8,6 +8,7 @@ export const EXTRA_FILES = {
   // The OpenAPI document, exported as `@company-data/contract/openapi.json`.
   '@company-data/contract': ['openapi.json'],
   '@company-data/sdk': [],
+  '@company-data/redis-gate': [],
   '@company-data/mock-server': ['bin/company-data-mock.mjs'],
   '@company-data/cli': ['bin/company-data.mjs'],
 };

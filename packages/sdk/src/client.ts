@@ -1,10 +1,17 @@
 import { readApiKey, readApiRoot, readBaseURL, readLogLevel } from './client-settings.js';
 import { Core } from './core.js';
+import { ConfigurationError } from './errors.js';
 import { checkOptions, refuseUnknownKeys } from './input-check.js';
-import { createLogger } from './logger.js';
-import { CLIENT_OPTION_RULES, DERIVED_OPTIONS, FIXED_FOR_DERIVED, PER_REQUEST_ONLY } from './option-rules.js';
+import { createLogger, type SdkLogger } from './logger.js';
+import {
+  CLIENT_OPTION_RULES,
+  DERIVED_OPTIONS,
+  FIXED_FOR_DERIVED,
+  PER_REQUEST_ONLY,
+  QUOTA_WITH_GATE,
+} from './option-rules.js';
 import type { ClientOptions, DerivedClientOptions } from './options.js';
-import { RateGate } from './rate-gate.js';
+import { RateGate, type RateGateLike } from './rate-gate.js';
 import { Audiences } from './resources/audiences.js';
 import { Calls } from './resources/calls.js';
 import { Leads } from './resources/leads.js';
@@ -12,7 +19,7 @@ import { Recordings } from './resources/recordings.js';
 import { Teams } from './resources/teams.js';
 import { Users } from './resources/users.js';
 import { runtimeName } from './runtime-env.js';
-import { realSleep } from './sleep.js';
+import { realSleep, type Sleep } from './sleep.js';
 import { Transport } from './transport.js';
 import { SDK_VERSION } from './version.js';
 
@@ -21,7 +28,9 @@ const DEFAULTS = { timeout: 60_000, maxRetries: 2, maxRetryWait: 120_000 } as co
 /** What a client shares with the clients derived from it. */
 interface Shared {
   readonly transport: Transport;
-  readonly gate: RateGate;
+  readonly gate: RateGateLike;
+  /** The client's own gate, which `close()` ends; undefined when the gate was given (its owner closes it). */
+  readonly ownGate: RateGate | undefined;
 }
 
 // How withOptions() hands the parent's pool and gate to the new client, out of sight of the public options.
@@ -83,12 +92,16 @@ export class CompanyData {
     this.baseURL = readBaseURL(options.baseURL);
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
     this.#options = { ...options, apiKey, baseURL: this.baseURL, apiRoot: this.apiRoot };
+    if (options.gate !== undefined && options.quota !== undefined) {
+      throw new ConfigurationError('invalid_option', QUOTA_WITH_GATE);
+    }
     const sleep = options.sleep ?? realSleep;
     const now = options.now ?? Date.now;
-    this.#shared = inherited ?? {
-      transport: new Transport(options.dispatcher, options.fetch),
-      gate: new RateGate(sleep, now),
-    };
+    const logger = createLogger(options.logger ?? console, readLogLevel(options.logLevel), () =>
+      apiKey ? [apiKey] : [],
+    );
+    this.#shared = inherited ?? this.#share(options, { sleep, now, apiKey, logger });
+    const { transport, gate } = this.#shared;
     const core = new Core({
       apiKey,
       baseURL: this.baseURL,
@@ -104,10 +117,9 @@ export class CompanyData {
       sleep,
       now,
       random: options.random ?? Math.random,
-      logger: createLogger(options.logger ?? console, readLogLevel(options.logLevel), () =>
-        apiKey ? [apiKey] : [],
-      ),
-      ...this.#shared,
+      logger,
+      transport,
+      gate,
     });
     this.users = new Users(core);
     this.teams = new Teams(core);
@@ -115,6 +127,21 @@ export class CompanyData {
     this.calls = new Calls(core);
     this.audiences = new Audiences(core);
     this.leads = new Leads(core);
+  }
+
+  /** The pool and gate of a new (not derived) client: its own gate, or the one given, adopted here. */
+  #share(
+    options: ClientOptions,
+    context: { sleep: Sleep; now: () => number; apiKey: string | undefined; logger: SdkLogger },
+  ): Shared {
+    const transport = new Transport(options.dispatcher, options.fetch);
+    const given = options.gate;
+    if (given === undefined) {
+      const own = new RateGate({ quota: options.quota, sleep: context.sleep, now: context.now });
+      return { transport, gate: own, ownGate: own };
+    }
+    given.attach?.({ apiKey: context.apiKey, logger: context.logger });
+    return { transport, gate: given, ownGate: undefined };
   }
 
   /**
@@ -152,7 +179,7 @@ export class CompanyData {
 
   /**
    * Releases the connection pool (a `dispatcher` passed in options is left open) and ends any rate-limit
-   * pause, for this client and every client it shares them with (`withOptions()`). Later calls fail with a
+   * pause of the client's own gate (a `gate` passed in options is left to its owner), for this client and every client it shares them with (`withOptions()`). Later calls fail with a
    * {@link ClientClosedError} (code `client_closed`), never a {@link ConnectionError}. Idempotent.
    *
    * @returns once the sockets are closed.
@@ -166,7 +193,7 @@ export class CompanyData {
    * ```
    */
   async close(): Promise<void> {
-    this.#shared.gate.close();
+    this.#shared.ownGate?.close();
     await this.#shared.transport.close();
   }
 }

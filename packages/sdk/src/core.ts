@@ -13,7 +13,7 @@ import {
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { Logger, SdkLogger } from './logger.js';
 import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook } from './options.js';
-import type { RateGate } from './rate-gate.js';
+import type { RateGateLike } from './rate-gate.js';
 import type { AttemptSlots } from './request-slots.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort, type Sleep } from './sleep.js';
@@ -37,7 +37,7 @@ export interface CoreConfig {
   random: () => number;
   logger: SdkLogger;
   transport: Transport;
-  gate: RateGate;
+  gate: RateGateLike;
 }
 
 /**

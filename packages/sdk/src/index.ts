@@ -62,6 +62,16 @@ export type {
   WebhookOptions,
 } from './options.js';
 export { Page, type PageFetcher, PagePromise } from './pagination.js';
+export {
+  DEFAULT_QUOTA_MARGIN_MS,
+  type QuotaSlots,
+  RateGate,
+  type RateGateContext,
+  type RateGateLike,
+  type RateGateOptions,
+  type RateQuota,
+  SlidingWindowSlots,
+} from './rate-gate.js';
 export { Audiences } from './resources/audiences.js';
 export { Calls } from './resources/calls.js';
 export { Leads } from './resources/leads.js';

@@ -124,6 +124,41 @@ const derivedRules = {
   random: aFunction,
 } satisfies OptionRules<DerivedClientOptions>;
 
+const isGate = (value: unknown) =>
+  typeof value === 'object' &&
+  value !== null &&
+  isFunction((value as Record<string, unknown>).wait) &&
+  isFunction((value as Record<string, unknown>).pause);
+
+/** A quota: `requests` an integer ≥ 1, `perSeconds` > 0, an optional `marginMs` ≥ 0; nothing else. */
+export const QUOTA_RULE: ValueRule = (value) => {
+  if (!isPlainObject(value)) {
+    return [
+      { message: `Invalid input: expected { requests, perSeconds }, received ${valueTypeName(value)}` },
+    ];
+  }
+  const fields: Record<string, ValueRule> = {
+    requests: integer(1),
+    perSeconds: custom(
+      (seconds) => isNumber(seconds) && (seconds as number) > 0,
+      'Expected a number of seconds above 0',
+    ),
+    marginMs: milliseconds(0),
+  };
+  const problems = Object.keys(value)
+    .filter((key) => !(key in fields))
+    .map((key) => ({
+      message: 'Unknown quota field: expected requests, perSeconds or marginMs',
+      path: [key],
+    }));
+  for (const [key, rule] of Object.entries(fields)) {
+    const field = value[key];
+    if (field === undefined && key === 'marginMs') continue;
+    for (const problem of rule(field)) problems.push({ message: problem.message, path: [key] });
+  }
+  return problems;
+};
+
 /** The options of `new CompanyData()`. */
 export const CLIENT_OPTION_RULES: OptionRules<ClientOptions> = {
   ...derivedRules,
@@ -134,7 +169,13 @@ export const CLIENT_OPTION_RULES: OptionRules<ClientOptions> = {
   fetch: aFunction,
   sleep: aFunction,
   now: aFunction,
+  quota: QUOTA_RULE,
+  gate: custom(isGate, 'Expected a rate gate: an object with wait and pause methods'),
 };
+
+/** Why `new CompanyData()` refuses `quota` beside `gate`: the gate given keeps the quota, or none. */
+export const QUOTA_WITH_GATE =
+  'Invalid options for new CompanyData(): `quota` and `gate` were both given; pass the quota to the gate you share (e.g. new RedisRateGate({ quota })) or drop `gate` for a quota kept in this process.';
 
 /** The options `withOptions()` may change. */
 export const DERIVED_OPTIONS: readonly string[] = Object.keys(derivedRules);
@@ -157,6 +198,8 @@ export const FIXED_FOR_DERIVED: Readonly<Record<FixedClientOption, string>> = {
   fetch: SHARED_WITH_PARENT,
   sleep: SHARED_WITH_PARENT,
   now: SHARED_WITH_PARENT,
+  quota: SHARED_WITH_PARENT,
+  gate: SHARED_WITH_PARENT,
 };
 
 const PER_REQUEST = 'a per-request option: pass it to the method you call';

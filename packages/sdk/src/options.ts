@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
+import type { RateGateLike, RateQuota } from './rate-gate.js';
 import type { Sleep } from './sleep.js';
 import type { FetchLike } from './transport.js';
 
@@ -140,12 +141,25 @@ export interface ClientOptions {
   now?: (() => number) | undefined;
   /** Numbers in [0, 1) for the backoff jitter. Default: `Math.random`. */
   random?: (() => number) | undefined;
+  /**
+   * A quota this client stays under, e.g. `{ requests: 100, perSeconds: 60 }`: every request waits for a
+   * slot of a sliding window kept in this process, so the client rarely meets a 429. Default: none (a
+   * request waits only for a 429's pause). For a quota shared by many processes, pass a shared `gate`
+   * with the quota instead (both at once are refused).
+   */
+  quota?: RateQuota | undefined;
+  /**
+   * The rate gate to share, instead of the client's own: e.g. a `RedisRateGate` from
+   * `@company-data/redis-gate`, shared by every process that uses the key, so that a 429 in one pauses
+   * them all. See the guide "Many processes, one key". The client does not close a gate it was given.
+   */
+  gate?: RateGateLike | undefined;
 }
 
 /**
  * The client options a derived client can change. `apiKey`, `baseURL`, `apiRoot`, `dispatcher`, `fetch`,
- * `sleep` and `now` stay the parent's: a derived client shares its connection pool and rate gate, which
- * belong to one key, one server and one clock.
+ * `sleep`, `now`, `quota` and `gate` stay the parent's: a derived client shares its connection pool and
+ * rate gate, which belong to one key, one server and one clock.
  *
  * @example
  * ```ts
@@ -155,7 +169,16 @@ export interface ClientOptions {
 export type DerivedClientOptions = Omit<ClientOptions, FixedClientOption>;
 
 /** The client options a derived client shares with its parent, which it cannot change. */
-export type FixedClientOption = 'apiKey' | 'baseURL' | 'apiRoot' | 'dispatcher' | 'fetch' | 'sleep' | 'now';
+export type FixedClientOption =
+  | 'apiKey'
+  | 'baseURL'
+  | 'apiRoot'
+  | 'dispatcher'
+  | 'fetch'
+  | 'sleep'
+  | 'now'
+  | 'quota'
+  | 'gate';
 
 /**
  * Options every method takes as its last argument; they override the client's for this call.

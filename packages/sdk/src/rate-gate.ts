@@ -1,24 +1,192 @@
-import { raceAbort, type Sleep } from './sleep.js';
+import type { ConfigurationError } from './errors.js';
+import { checkOptions } from './input-check.js';
+import type { Logger } from './logger.js';
+import { QUOTA_RULE } from './option-rules.js';
+import { raceAbort, realSleep, type Sleep } from './sleep.js';
 
 /**
- * One gate per client that every request passes before it is sent. A 429 closes it for the wait the
- * server asked for, so the client's other requests queue behind it instead of stampeding into more
- * 429s; when the wait is over they all proceed.
+ * A request quota the client stays under on its own: at most `requests` in any `perSeconds` window
+ * (a sliding window, so it never exceeds a server's fixed windows, wherever those start).
+ *
+ * @example
+ * ```ts
+ * const client = new CompanyData({ quota: { requests: 100, perSeconds: 60 } });
+ * ```
  */
-export class RateGate {
+export interface RateQuota {
+  /** Requests allowed per window: an integer of at least 1. */
+  requests: number;
+  /** The window, in seconds (more than 0). */
+  perSeconds: number;
+  /**
+   * Added to the window, in ms, so that requests whose trip to the server takes longer than others' still
+   * arrive no more than `requests` per window. Default: {@link DEFAULT_QUOTA_MARGIN_MS}.
+   */
+  marginMs?: number | undefined;
+}
+
+/** The default {@link RateQuota.marginMs}: the spread in request latency the quota absorbs. */
+export const DEFAULT_QUOTA_MARGIN_MS = 100;
+
+/**
+ * Where a gate takes its quota's slots: a sliding window in this process ({@link SlidingWindowSlots}) or
+ * one shared with other processes (as `@company-data/redis-gate` does through Redis).
+ *
+ * @example
+ * ```ts
+ * const slots: QuotaSlots = new SlidingWindowSlots({ requests: 10, perSeconds: 1 });
+ * const gate = new RateGate({ quota: slots });
+ * ```
+ */
+export interface QuotaSlots {
+  /**
+   * Reserves the next free slot for one request.
+   *
+   * @returns how long to wait, in ms, before the slot comes (0: send now). It is already counted: a caller
+   * that does not send wastes it.
+   */
+  reserve(): number | Promise<number>;
+}
+
+/**
+ * A sliding-window log of the slots handed out in this process: a slot is at least one window (plus the
+ * margin) after the slot `requests` places before it. Reservations are kept in a ring, so a burst of
+ * waiters gets its slots in order, each computed once, with no polling.
+ *
+ * @example
+ * ```ts
+ * const slots = new SlidingWindowSlots({ requests: 2, perSeconds: 1 }, () => 0);
+ * slots.reserve(); // 0
+ * slots.reserve(); // 0
+ * slots.reserve(); // 1100: one window and the default margin after the first
+ * ```
+ */
+export class SlidingWindowSlots implements QuotaSlots {
+  readonly #ring: number[] = [];
+  readonly #windowMs: number;
+  readonly #requests: number;
+  readonly #now: () => number;
+  #next = 0;
+
+  /**
+   * @param quota - the quota to keep.
+   * @param now - the current time in ms. Default: `Date.now`.
+   * @throws {@link ConfigurationError} with code `'invalid_option'` for a quota that is not one, naming
+   * each wrong field.
+   */
+  constructor(quota: RateQuota, now: () => number = Date.now) {
+    checkOptions({ quota: QUOTA_RULE }, { quota }, { noun: 'option', of: 'a quota' });
+    this.#requests = quota.requests;
+    this.#windowMs = quota.perSeconds * 1000 + (quota.marginMs ?? DEFAULT_QUOTA_MARGIN_MS);
+    this.#now = now;
+  }
+
+  /** @returns the wait in ms before the reserved slot (0: send now). */
+  reserve(): number {
+    const now = this.#now();
+    // The slot `requests` places back (the oldest in the ring once it is full).
+    const earlier = this.#ring.length < this.#requests ? undefined : this.#ring[this.#next];
+    const slot = earlier === undefined ? now : Math.max(now, earlier + this.#windowMs);
+    this.#ring[this.#next] = slot;
+    this.#next = (this.#next + 1) % this.#requests;
+    return slot - now;
+  }
+}
+
+/**
+ * What a client tells the gate it adopts (see {@link RateGateLike.attach}).
+ *
+ * @example
+ * ```ts
+ * const gate: RateGateLike = {
+ *   wait: async () => {},
+ *   pause: () => {},
+ *   attach: ({ logger }) => logger.info('gate adopted'),
+ * };
+ * ```
+ */
+export interface RateGateContext {
+  /** The client's API key (a shared gate derives its default name from it, never revealing it). */
+  readonly apiKey: string | undefined;
+  /** The client's logger, already filtered by its level and scrubbed of secrets. */
+  readonly logger: Logger;
+}
+
+/**
+ * What a client needs of a rate gate: the built-in {@link RateGate}, or one shared by many processes (the
+ * `gate` option, e.g. `@company-data/redis-gate`'s `RedisRateGate`). Every attempt of every call waits on
+ * it before it is sent, and every 429 reports its wait to it.
+ *
+ * @example
+ * ```ts
+ * // A gate that logs what it is told and lets everything through.
+ * const gate: RateGateLike = {
+ *   wait: async () => {},
+ *   pause: (ms) => console.warn(`a 429 asked to wait ${ms} ms`),
+ * };
+ * const client = new CompanyData({ gate });
+ * ```
+ */
+export interface RateGateLike {
+  /**
+   * Resolves once one request may be sent: no pause is in force and, with a quota, a slot was taken.
+   *
+   * @param signal - the call's signal: when it aborts, reject with `onAbort()` at once.
+   * @param onAbort - the error to reject with.
+   */
+  wait(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void>;
+  /**
+   * A 429 asked to wait `ms`: hold every request that passes this gate for that long. A pause never
+   * shortens one in force.
+   */
+  pause(ms: number): void;
+  /**
+   * Called once by each client given this gate in its `gate` option, as the client is created.
+   *
+   * @param context - the client's key and logger.
+   */
+  attach?(context: RateGateContext): void;
+}
+
+/** Options of `new RateGate()`. */
+export interface RateGateOptions {
+  /** A quota to stay under: its numbers (a sliding window in this process) or where to take slots. */
+  quota?: RateQuota | QuotaSlots | undefined;
+  /** How to wait (injected so tests control time). Default: a timer. */
+  sleep?: Sleep | undefined;
+  /** The current time in ms, on the same clock as `sleep`. Default: `Date.now`. */
+  now?: (() => number) | undefined;
+}
+
+/**
+ * The gate every request of a client passes before it is sent (each client has its own unless given one
+ * in the `gate` option). A 429 closes it for the wait the server asked for, so the client's other requests
+ * queue behind it instead of stampeding into more 429s; when the wait is over they all proceed. With a
+ * quota, each request also waits for a slot, so that the client stays under it and rarely meets a 429.
+ *
+ * @example
+ * ```ts
+ * // One gate, one quota, for two clients of the same key in one process.
+ * const gate = new RateGate({ quota: { requests: 100, perSeconds: 60 } });
+ * const reports = new CompanyData({ gate });
+ * const sync = new CompanyData({ gate, maxRetries: 5 });
+ * ```
+ */
+export class RateGate implements RateGateLike {
   #release: Promise<void> | undefined;
   #until = Number.NEGATIVE_INFINITY;
   readonly #closing = new AbortController();
   readonly #sleep: Sleep;
   readonly #now: () => number;
+  readonly #slots: QuotaSlots | undefined;
 
-  /**
-   * @param sleep - how to wait (injected so tests control time).
-   * @param now - the current time in ms, on the same clock as `sleep`.
-   */
-  constructor(sleep: Sleep, now: () => number) {
-    this.#sleep = sleep;
-    this.#now = now;
+  /** @param options - an optional quota, and the clock (see {@link RateGateOptions}). */
+  constructor(options: RateGateOptions = {}) {
+    this.#sleep = options.sleep ?? realSleep;
+    this.#now = options.now ?? Date.now;
+    const { quota } = options;
+    this.#slots =
+      quota === undefined || 'reserve' in quota ? quota : new SlidingWindowSlots(quota, this.#now);
   }
 
   /** Whether a pause is in progress. */
@@ -29,6 +197,8 @@ export class RateGate {
   /**
    * Closes the gate for `ms` from now. A pause never shortens one in progress: of two 429s answered to
    * requests that were in flight together, the longer wait wins, and only one sleep runs per extension.
+   *
+   * @param ms - how long to hold every request.
    */
   pause(ms: number): void {
     const until = this.#now() + ms;
@@ -43,14 +213,31 @@ export class RateGate {
   }
 
   /**
-   * Resolves once the gate is open (at once when it is). Rejects with `onAbort()` if `signal` aborts
-   * while waiting; the pause itself goes on for the client's other requests.
+   * Resolves once the gate is open (at once when it is and there is no quota) and, with a quota, once the
+   * request's slot has come. A slot taken before a pause is given up: after the pause the request takes a
+   * new one, so requests held by a pause cannot add to the next window's.
+   *
+   * @param signal - rejects the wait with `onAbort()` when it aborts; the pause goes on for the others.
+   * @param onAbort - the error to reject with.
+   * @throws whatever `onAbort()` returns, when `signal` aborts.
    */
   async wait(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
     while (this.#release !== undefined) await raceAbort(this.#release, signal, onAbort);
+    if (this.#slots !== undefined) await this.#takeSlot(this.#slots, signal, onAbort);
   }
 
-  /** Ends any pause (on `client.close()`), so nothing keeps the process alive. */
+  async #takeSlot(slots: QuotaSlots, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+    // Either the call or close() ends a wait for a slot, so no timer outlives them.
+    const ended = signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal;
+    for (;;) {
+      const delay = await raceAbort(Promise.resolve(slots.reserve()), signal, onAbort);
+      if (delay > 0) await raceAbort(this.#sleep(delay, ended), signal, onAbort);
+      if (this.#release === undefined || this.#closing.signal.aborted) return;
+      while (this.#release !== undefined) await raceAbort(this.#release, signal, onAbort);
+    }
+  }
+
+  /** Ends any pause or wait for a slot (on `client.close()`), so nothing keeps the process alive. */
   close(): void {
     this.#closing.abort();
   }

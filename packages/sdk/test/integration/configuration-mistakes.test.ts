@@ -63,7 +63,7 @@ describe('mistakes refused at construction, saying how to fix them', () => {
 
   it('an unknown or invalid client option names the closest known one', () => {
     expect(constructionError({ timout: 5_000 } as never).message).toBe(
-      'Unknown option for new CompanyData(): `timout` (did you mean `timeout`?). Known options: timeout, maxRetries, maxRetryWait, defaultHeaders, logger, logLevel, validate, onRateLimit, onRetry, random, apiKey, baseURL, apiRoot, dispatcher, fetch, sleep, now.',
+      'Unknown option for new CompanyData(): `timout` (did you mean `timeout`?). Known options: timeout, maxRetries, maxRetryWait, defaultHeaders, logger, logLevel, validate, onRateLimit, onRetry, random, apiKey, baseURL, apiRoot, dispatcher, fetch, sleep, now, quota, gate.',
     );
     expect(constructionError({ base_url: 'https://api.example.com/v1' } as never).message).toContain(
       '`base_url` (did you mean `baseURL`?)',

@@ -1,6 +1,14 @@
 import { throttleDetail } from '@company-data/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ClientOptions, RateLimitError, type RateLimitEvent } from '../../src/index.js';
+import {
+  type ClientOptions,
+  CompanyData,
+  ConfigurationError,
+  RateGate,
+  type RateGateContext,
+  RateLimitError,
+  type RateLimitEvent,
+} from '../../src/index.js';
 import { clientFor, manualTime, type Target, targets } from '../support/harness.js';
 
 const THROTTLED = (seconds: number) => ({ error: { detail: throttleDetail(seconds) } });
@@ -204,5 +212,60 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
     // Only requests already in flight when a 429 arrived (at most `concurrency`) can be throttled per pause.
     const throttledCount = journal.filter((entry) => entry.status === 429).length;
     expect(throttledCount).toBeLessThanOrEqual(sleeps.length * 4);
+  });
+
+  it("a quota keeps the client under the server's: a sliding window, so no 429 at all", async () => {
+    const { mock, client, sleeps } = await setup(
+      { quota: { requests: 4, perSeconds: 10 } },
+      { limit: 4, windowSeconds: 10 },
+    );
+    const calls = await client.calls.list({ page_size: 5 }).toArray({ limit: 60 });
+    expect(calls).toHaveLength(60);
+    const journal = mock.journal();
+    expect(journal.map((entry) => entry.status)).toEqual(Array(12).fill(200));
+    // One window and the default 100 ms margin between a request and the one four places before it.
+    expect(sleeps).toEqual([10_100, 10_100]);
+    for (let index = 4; index < journal.length; index++) {
+      expect(at(journal[index]) - at(journal[index - 4])).toBeGreaterThanOrEqual(10_000);
+    }
+  });
+
+  it('a gate given in `gate` is shared by two clients, adopted by each, and left open by close()', async () => {
+    const mock = await target.start({ ...FROZEN, throttle: { limit: 2, windowSeconds: 30 } });
+    opened.push(mock);
+    const time = manualTime(mock);
+    const attached: RateGateContext[] = [];
+    const gate = new RateGate({ sleep: time.sleep, now: time.now });
+    const shared = Object.assign(gate, { attach: (context: RateGateContext) => attached.push(context) });
+    const first = clientFor(target, mock, { gate: shared });
+    const second = clientFor(target, mock, { gate: shared, sleep: undefined, now: undefined });
+    opened.push(first.client, second.client);
+    expect(attached.map((context) => context.apiKey)).toEqual([mock.keys.valid, mock.keys.valid]);
+    await first.client.teams.list();
+    await second.client.teams.list();
+    // The first client's 429 pauses the second: it sends nothing until the shared pause ends.
+    const throttled = first.client.teams.list();
+    await vi.waitFor(() => expect(time.pending).toHaveLength(1));
+    const other = second.client.users.list();
+    for (let index = 0; index < 5; index++) await tick();
+    expect(mock.journal()).toHaveLength(3);
+    await first.client.close();
+    expect(gate.paused).toBe(true);
+    time.release();
+    await expect(throttled).rejects.toMatchObject({ code: 'client_closed' });
+    await expect(other).resolves.toMatchObject({ data: expect.any(Array) });
+  });
+
+  it('refuses a quota beside a gate, a malformed quota, and either in withOptions()', () => {
+    const gate = new RateGate();
+    const quota = { requests: 10, perSeconds: 1 };
+    expect(() => new CompanyData({ gate, quota })).toThrow(ConfigurationError);
+    expect(() => new CompanyData({ gate, quota })).toThrow('pass the quota to the gate you share');
+    const bad = () => new CompanyData({ quota: { requests: 0, perSeconds: -1, every: 5 } as never });
+    expect(bad).toThrow(/requests[\s\S]*perSeconds[\s\S]*every|every[\s\S]*requests/);
+    expect(() => new CompanyData({ gate: {} as never })).toThrow('Expected a rate gate');
+    const client = new CompanyData({ quota });
+    expect(() => client.withOptions({ quota } as never)).toThrow('shared with the parent client');
+    expect(() => client.withOptions({ gate } as never)).toThrow('shared with the parent client');
   });
 });

@@ -1,0 +1,35 @@
+// A fresh project that installs only some of the tarballs, for checks of what a package brings (and what it
+// does not) when installed without the others.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { cleanEnv, run } from './process.mjs';
+
+/**
+ * Creates `<parentDir>/<name>` with `check.mjs`, installs the tarballs of the `wanted` packages into it, and
+ * lists what got installed.
+ *
+ * @returns {Promise<{ tree: string, runCheck: () => Promise<unknown> }>} the output of
+ *   `npm ls --omit=dev --all --parseable`, and a function that runs `check.mjs` there.
+ */
+export async function installAlone(parentDir, name, packed, wanted, script) {
+  const projectDir = path.join(parentDir, name);
+  await mkdir(projectDir, { recursive: true });
+  await writeFile(
+    path.join(projectDir, 'package.json'),
+    `{ "name": "${name}", "private": true, "type": "module" }\n`,
+  );
+  await writeFile(path.join(projectDir, 'check.mjs'), script);
+  const tarballs = packed.filter(({ pkg }) => wanted.includes(pkg.name)).map(({ tarball }) => tarball);
+  const env = cleanEnv({ NODE_OPTIONS: '' });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], {
+    cwd: projectDir,
+    env,
+    timeoutMs: 150_000,
+  });
+  const { stdout: tree } = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: projectDir,
+    env,
+  });
+  const runCheck = () => run(process.execPath, ['check.mjs'], { cwd: projectDir, env, timeoutMs: 60_000 });
+  return { tree, runCheck };
+}
