@@ -4,6 +4,7 @@
  *
  * @module @company-data/contract
  */
+export * from './closest-name.js';
 export * from './endpoints.js';
 export * from './error-details.js';
 export * from './list-limits.js';

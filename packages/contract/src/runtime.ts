@@ -7,6 +7,7 @@
  * @module @company-data/contract/runtime
  */
 
+export * from './closest-name.js';
 export type { OperationId } from './compiled/operations.generated.js';
 export { OPERATIONS } from './compiled/operations.generated.js';
 export type { Check } from './compiled/validators.generated.js';
