@@ -1,12 +1,13 @@
 import { describeServer } from '../admin/summary.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../engine/request-log.js';
-import { THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../engine/throttle.js';
+import { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../engine/throttle.js';
 import { fixtureJsonSchema } from '../fixture/schema.js';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
 import { readFixtureFile } from './fixture-file.js';
 import { listenErrorMessage } from './listen-error.js';
+import { usageErrorMessage } from './usage-error.js';
 
 /** Where the CLI writes. */
 export interface CliOutput {
@@ -40,7 +41,7 @@ export async function runCli(
   try {
     request = parseCliArgs(argv);
   } catch (error) {
-    output.err(`company-data-mock: ${(error as Error).message}\n\n${USAGE}`);
+    output.err(usageErrorMessage(error));
     return exit(2);
   }
   if (request.help) output.out(USAGE);
@@ -72,7 +73,7 @@ export async function runCli(
   }
   output.out(
     request.json
-      ? `${JSON.stringify({ pid: process.pid, version: MOCK_SERVER_VERSION, ...describeServer(server), adminToken: server.adminToken })}\n`
+      ? `${JSON.stringify({ pid: process.pid, version: MOCK_SERVER_VERSION, ...describeServer(server), quota: quotas(request), adminToken: server.adminToken })}\n`
       : banner(server, request),
   );
   return { kind: 'serving', server, request };
@@ -92,14 +93,23 @@ function quotaText(quota: ThrottleConfig | false | undefined): string {
   return quota ? `${quota.limit} requests per ${quota.windowSeconds} s` : 'none';
 }
 
-/** The default quota, then each key's own: the throttled key's, and those set with --throttle-key. */
-function quotaLine(request: CliRequest): string {
+/** The quotas in force: that of keys without their own, then each key's own (the throttled key's, and those set with --throttle-key). */
+function quotas(request: CliRequest): {
+  default: ThrottleConfig | false;
+  keys: Record<string, ThrottleConfig | false>;
+} {
   const own = new Map<string, ThrottleConfig | false>([['throttled', THROTTLED_KEY_QUOTA]]);
   for (const { key, throttle } of request.keyThrottles) own.set(key, throttle);
-  const keys = [...own]
-    .map(([key, quota]) => `${key} ${quota ? `${quota.limit}/${quota.windowSeconds} s` : 'off'}`)
+  return { default: request.options.throttle ?? DEFAULT_THROTTLE, keys: Object.fromEntries(own) };
+}
+
+/** The default quota, then each key's own, in words. */
+function quotaLine(request: CliRequest): string {
+  const { default: quota, keys } = quotas(request);
+  const own = Object.entries(keys)
+    .map(([key, throttle]) => `${key} ${throttle ? `${throttle.limit}/${throttle.windowSeconds} s` : 'off'}`)
     .join(', ');
-  return `${quotaText(request.options.throttle)} per key by default; own quotas: ${keys}`;
+  return `${quotaText(quota)} per key by default; own quotas: ${own}`;
 }
 
 function banner(server: MockServer, request: CliRequest): string {

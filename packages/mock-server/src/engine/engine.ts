@@ -7,7 +7,7 @@ import type { MockStore } from '../store/store.js';
 import type { FaultQueue, FaultSpec } from './faults.js';
 import { appliedFault, type Journal } from './journal.js';
 import { OPENAPI_PATH } from './openapi.js';
-import { type RequestEvent, type RequestOutcome, redactTokens } from './request-log.js';
+import { type RequestEvent, type RequestOutcome, redactTokens, refusalDetail } from './request-log.js';
 import { errorResponse, json, notFound } from './responses.js';
 import { type DataHandler, type Route, RouteTable } from './routes.js';
 import type { Throttle } from './throttle.js';
@@ -115,7 +115,7 @@ export class MockEngine {
   #event(
     request: MockRequest,
     atMs: number,
-    { status, outcome, keyName, fault }: Omit<Served, 'result'>,
+    { status, outcome, keyName, fault, result }: Omit<Served, 'result'> & { result?: EngineResult },
     durationMs: number,
   ): RequestEvent {
     return {
@@ -128,6 +128,7 @@ export class MockEngine {
       keyName: keyName ?? null,
       durationMs,
       fault: fault === undefined ? null : appliedFault(fault),
+      detail: result !== undefined && 'response' in result ? refusalDetail(result.response) : null,
     };
   }
 
