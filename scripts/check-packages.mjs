@@ -5,16 +5,19 @@
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
 // Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; a fresh project outside
 // the workspace, set up with the commands of Getting started, installs the tarballs, runs an ESM and a CJS
-// script against a started mock server, then every guide's snippets against the mock, a check that importing the SDK
+// script against a started mock server, then every guide's snippets in the README's order and the package
+// READMEs' quick starts against one mock, their printed output checked against their `// → ` comments
+// (scripts/packaging/guide-snippets.mjs), a check that importing the SDK
 // loads no schemas, and a smoke script under Bun and Deno; the changesets release
 // flow works (status, and a version run in a throwaway copy). Prints one line per step and exits non-zero
 // when any step fails.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readGuides } from './docs/guides.mjs';
+import { codeBlocks } from './docs/markdown.mjs';
 import { installConsumer, runConsumers } from './packaging/consumer.mjs';
-import { runGuides, snippetPlan } from './packaging/guide-snippets.mjs';
+import { inReadmeOrder, readmeQuickStarts, runGuides, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
 import { packWorkspaces } from './packaging/pack.mjs';
 import { inPairs } from './packaging/process.mjs';
@@ -180,10 +183,16 @@ async function checkConsumer(recipe, packed, guides) {
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
   let guideLines = [];
   await step('guide snippets', async () => {
-    const plan = snippetPlan(guides);
+    const ordered = inReadmeOrder(guides, readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+    const readmes = readmeQuickStarts(ROOT, ['sdk', 'mock-server', 'contract'], codeBlocks);
+    const plan = snippetPlan(ordered, readmes);
     guideLines = await runGuides(projectDir, plan);
     const runs = plan.guides.reduce((sum, guide) => sum + guide.runs.length, 0);
-    return `${plan.files.size} files from ${guides.length} guides, ${runs} runs against a started mock server`;
+    const promised = plan.guides.reduce(
+      (sum, guide) => sum + guide.runs.reduce((count, run) => count + run.promises.length, 0),
+      0,
+    );
+    return `${plan.files.size} files from ${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, ${runs} runs against one started mock server, ${promised} promised output lines checked`;
   });
   for (const line of guideLines) console.log(`      ${line}`);
   await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));

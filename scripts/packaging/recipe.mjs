@@ -64,21 +64,24 @@ export function installRecipe(guides) {
 }
 
 /**
- * Where a documented command names the packages folder, the real one: `<packagesDir>/*.tgz` becomes the
- * tarballs in `tarballDir` (expanded here, as the reader's shell expands it), `<packagesDir>` the folder.
+ * Where a documented command names the packages folder, the real one: a pattern such as
+ * `<packagesDir>/company-data-sdk-*.tgz` becomes the matching tarballs in `tarballDir` (expanded here, as the
+ * reader's shell expands it; each pattern must match), `<packagesDir>` the folder.
  */
 export function withPackagesDir(args, packagesDir, tarballDir) {
   return args.flatMap((arg) => {
-    if (arg === `${packagesDir}/*.tgz`) {
-      const tarballs = existsSync(tarballDir)
-        ? readdirSync(tarballDir).filter((f) => f.endsWith('.tgz'))
-        : [];
-      if (tarballs.length === 0) throw new Error(`no tarballs in ${tarballDir} for \`${arg}\``);
+    if (arg.startsWith(`${packagesDir}/`) && arg.endsWith('.tgz')) {
+      const pattern = arg.slice(packagesDir.length + 1);
+      const glob = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[^/]*')}$`);
+      const tarballs = existsSync(tarballDir) ? readdirSync(tarballDir).filter((f) => glob.test(f)) : [];
+      if (tarballs.length === 0) throw new Error(`no tarballs in ${tarballDir} match \`${arg}\``);
       return tarballs.sort().map((file) => path.join(tarballDir, file));
     }
     return arg === packagesDir ? [tarballDir] : [arg];
   });
 }
+
+const escapeRegExp = (text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
 function single(blocks, pattern, what) {
   const found = blocks.filter(({ block }) => pattern.test(block.code));

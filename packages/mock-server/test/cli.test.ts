@@ -325,9 +325,14 @@ describe('runCli with a fixture file', () => {
   it('loads a fixture file given relative to the working directory', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'good.json'), JSON.stringify(sampleFixture()));
-    const server = serving(await runCli(['--port', '0', '--fixture', 'good.json'], capture().io, dir));
+    const { out, io } = capture();
+    const server = serving(await runCli(['--port', '0', '--fixture', 'good.json'], io, dir));
     try {
       expect((await firstPage(server.baseURL, 'svc_live_fixture_key')).json.data).toHaveLength(2);
+      // The banner lists the fixture's own keys, which a test copies from it.
+      const banner = out.join('');
+      expect(banner).toMatch(/Your fixture's keys\n {4}svc_live_fixture_key {3}\S.*\n/);
+      expect(banner).toMatch(/ {4}svc_live_fixture_users_only {3}.*reads users/);
     } finally {
       await server.close();
     }

@@ -1,7 +1,7 @@
 import { describeServer } from '../admin/summary.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../engine/request-log.js';
 import { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../engine/throttle.js';
-import { fixtureJsonSchema } from '../fixture/schema.js';
+import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
@@ -74,7 +74,7 @@ export async function runCli(
   output.out(
     request.json
       ? `${JSON.stringify({ pid: process.pid, version: MOCK_SERVER_VERSION, ...describeServer(server), quota: quotas(request), adminToken: server.adminToken })}\n`
-      : banner(server, request),
+      : banner(server, request, options.fixture),
   );
   return { kind: 'serving', server, request };
 }
@@ -112,7 +112,23 @@ function quotaLine(request: CliRequest): string {
   return `${quotaText(quota)} per key by default; own quotas: ${own}`;
 }
 
-function banner(server: MockServer, request: CliRequest): string {
+/** The fixture's own keys, each with its name, company and what sets it apart, for the banner. */
+function fixtureKeyLines(fixture: Fixture | undefined): string {
+  const keys = (fixture?.companies ?? []).flatMap((company) =>
+    (company.keys ?? []).map((key) => {
+      const notes = [
+        company.name,
+        key.permissions === undefined ? undefined : `reads ${key.permissions.join(', ') || 'nothing'}`,
+        key.revoked ? 'revoked' : undefined,
+        key.expires_at ? `expires ${key.expires_at}` : undefined,
+      ].filter((note) => note !== undefined);
+      return `    ${key.value}   ${key.name ?? 'API key'} (${notes.join('; ')})`;
+    }),
+  );
+  return keys.length === 0 ? '' : `\n  Your fixture's keys\n${keys.join('\n')}\n`;
+}
+
+function banner(server: MockServer, request: CliRequest, fixture?: Fixture): string {
   const { keys, openapiURL, adminURL, webhooks } = describeServer(server);
   const { audiences, leadSources } = webhooks;
   const webhookLines = [
@@ -143,7 +159,7 @@ function banner(server: MockServer, request: CliRequest): string {
     noPermissions   ${keys.noPermissions}
     otherCompany    ${keys.otherCompany}   (another company)
     throttled       ${keys.throttled}   (429 after ${THROTTLED_KEY_QUOTA.limit} requests in ${THROTTLED_KEY_QUOTA.windowSeconds} s)
-
+${fixtureKeyLines(fixture)}
   Webhooks (no key)
 ${webhookLines.join('\n')}
 
