@@ -45,10 +45,16 @@ export async function installConsumer(parentDir, recipe, tarballDir, packed) {
 /** Packages that serve tests, not the app: the recipe must put them in devDependencies. */
 export const DEV_PACKAGES = new Set(['@company-data/mock-server', '@company-data/cli']);
 
-/** The SDK and the contract in `dependencies`, the mock server and the CLI in `devDependencies`. */
-export function assertDependencyKinds(projectDir, packed) {
+/**
+ * The SDK and the contract in `dependencies`, the mock server and the CLI in `devDependencies`. With
+ * `installedOnly`, a package the commands did not name (the contract, installed as the SDK's dependency) may
+ * be in neither.
+ */
+export function assertDependencyKinds(projectDir, packed, { installedOnly = false } = {}) {
   const manifest = readJson(path.join(projectDir, 'package.json'));
   for (const { pkg } of packed) {
+    const named = manifest.dependencies?.[pkg.name] ?? manifest.devDependencies?.[pkg.name];
+    if (installedOnly && named === undefined) continue;
     const kind = DEV_PACKAGES.has(pkg.name) ? 'devDependencies' : 'dependencies';
     const other = kind === 'dependencies' ? 'devDependencies' : 'dependencies';
     if (manifest[kind]?.[pkg.name] === undefined || manifest[other]?.[pkg.name] !== undefined)

@@ -15,7 +15,7 @@ const DONE_BEFORE = {
  * Finds the recipe in the guides' shell blocks: the block with `npm pack` (commands in the clone) and the block
  * with `npm init` (a project for the snippets), plus every other guide's `npm install` of a dependency.
  *
- * @returns {{ pack: string[], packagesDir: string, projectName: string, setup: string[][] }} `pack` is the
+ * @returns {{ pack: string[], packagesDir: string, projectName: string, setup: string[][], projectCommands: number }} `pack` is the
  *   arguments of `npm pack …` after `npm`, `packagesDir` its documented destination, `setup` the project's commands as argument
  *   lists, in order.
  */
@@ -50,6 +50,8 @@ export function installRecipe(guides) {
     if (!/^npm (init|pkg set|install) /.test(command)) throw unknownCommand(projectBlock, command);
     return words(command);
   });
+  // Getting started's own commands come first; `projectCommands` counts them.
+  const projectCommands = setup.length;
   // Other guides' dependencies (vitest, msw…). Installs of @company-data packages by name wait for them to be
   // on npm: the tarballs of the recipe stand in for them.
   for (const { block } of blocks) {
@@ -60,7 +62,7 @@ export function installRecipe(guides) {
       }
     }
   }
-  return { pack, packagesDir, projectName, setup };
+  return { pack, packagesDir, projectName, setup, projectCommands };
 }
 
 /**

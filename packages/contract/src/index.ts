@@ -3,6 +3,7 @@
  * document. Its zod-free part, the compiled checks, is in `@company-data/contract/runtime`.
  *
  * @module @company-data/contract
+ * @mergeModuleWith <project>
  */
 export * from './closest-name.js';
 export * from './endpoints.js';

@@ -5,6 +5,7 @@
  * `@company-data/contract`.
  *
  * @module @company-data/contract/runtime
+ * @group Entry points
  */
 
 export * from './closest-name.js';
