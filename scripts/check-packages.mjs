@@ -1,24 +1,31 @@
 // `npm run check:packages`: proves the packages publish and install cleanly. Run after `npm run build`.
 //
-//   node scripts/check-packages.mjs [--only=lint,contents,consumer,release] [--keep-temp]
+//   node scripts/check-packages.mjs [--only=lint,contents,consumer,release,registry] [--keep-temp]
 //
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
 // Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; a fresh project outside
 // the workspace, set up with the commands of Getting started, installs the tarballs, runs an ESM and a CJS
-// script against a started mock server, then every guide's snippets against the mock, a check that importing the SDK
+// script against a started mock server, then every guide's snippets in the README's order and the package
+// READMEs' quick starts against one mock, their printed output checked against their `// → ` comments
+// (scripts/packaging/guide-snippets.mjs), a check that importing the SDK
 // loads no schemas, and a smoke script under Bun and Deno; the changesets release
-// flow works (status, and a version run in a throwaway copy). Prints one line per step and exits non-zero
-// when any step fails.
-import { mkdtempSync, rmSync } from 'node:fs';
+// flow works (status, and a version run in a throwaway copy); and install by name, rehearsed: the packages
+// published through changesets into a throwaway local registry (Verdaccio on loopback, no uplink), then
+// installed by name in a fresh project with the README's and Getting started's commands, and Getting
+// started's first-calls.ts run (scripts/packaging/registry-rehearsal.mjs). Prints one line per step and
+// exits non-zero when any step fails.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readGuides } from './docs/guides.mjs';
+import { codeBlocks } from './docs/markdown.mjs';
 import { installConsumer, runConsumers } from './packaging/consumer.mjs';
-import { runGuides, snippetPlan } from './packaging/guide-snippets.mjs';
+import { inReadmeOrder, readmeQuickStarts, runGuides, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
 import { packWorkspaces } from './packaging/pack.mjs';
 import { inPairs } from './packaging/process.mjs';
 import { installRecipe } from './packaging/recipe.mjs';
+import { installByName, publishThroughChangesets, startRegistry } from './packaging/registry-rehearsal.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
 import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
@@ -26,7 +33,7 @@ import { checkWithoutMsw } from './packaging/without-msw.mjs';
 import { checkSdkWithoutRedis } from './packaging/without-redis.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
 
-const GROUPS = ['lint', 'contents', 'consumer', 'release'];
+const GROUPS = ['lint', 'contents', 'consumer', 'release', 'registry'];
 const options = parseArguments(process.argv.slice(2));
 const started = performance.now();
 const results = [];
@@ -88,7 +95,7 @@ try {
       return `from Getting started: npm ${recipe.pack.join(' ')}, then ${recipe.setup.length} commands in a fresh project`;
     });
     const packed =
-      recipe && (options.groups.has('lint') || options.groups.has('consumer'))
+      recipe && ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group))
         ? await packAll(recipe, packages)
         : [];
     const allPacked = packed.length === packages.length;
@@ -96,6 +103,7 @@ try {
     if (options.groups.has('contents')) await checkContents(packages);
     if (options.groups.has('consumer') && allPacked) await checkConsumer(recipe, packed, guides);
     if (options.groups.has('release')) await checkReleaseFlow(packages);
+    if (options.groups.has('registry') && allPacked) await checkInstallByName(recipe, packed, guides);
   }
 } finally {
   cleanUp();
@@ -181,10 +189,16 @@ async function checkConsumer(recipe, packed, guides) {
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
   let guideLines = [];
   await step('guide snippets', async () => {
-    const plan = snippetPlan(guides);
+    const ordered = inReadmeOrder(guides, readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+    const readmes = readmeQuickStarts(ROOT, ['sdk', 'mock-server', 'contract'], codeBlocks);
+    const plan = snippetPlan(ordered, readmes);
     guideLines = await runGuides(projectDir, plan);
     const runs = plan.guides.reduce((sum, guide) => sum + guide.runs.length, 0);
-    return `${plan.files.size} files from ${guides.length} guides, ${runs} runs against a started mock server`;
+    const promised = plan.guides.reduce(
+      (sum, guide) => sum + guide.runs.reduce((count, run) => count + run.promises.length, 0),
+      0,
+    );
+    return `${plan.files.size} files from ${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, ${runs} runs against one started mock server, ${promised} promised output lines checked`;
   });
   for (const line of guideLines) console.log(`      ${line}`);
   await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
@@ -223,6 +237,45 @@ async function checkReleaseFlow(packages) {
     failOn(problems, 'release flow problems');
     return `${bumps.join(', ')}; CHANGELOG.md written; repository untouched`;
   });
+}
+
+async function checkInstallByName(recipe, packed, guides) {
+  let registry;
+  const started = await step('local registry', async () => {
+    registry = await startRegistry(ROOT, path.join(tempRoot, 'registry'));
+    return `Verdaccio on ${registry.url}, storage in the temporary folder, no uplink`;
+  });
+  if (!started) return;
+  try {
+    let versions;
+    const published = await step('publish through changesets', async () => {
+      versions = await publishThroughChangesets(
+        ROOT,
+        packed,
+        path.join(tempRoot, 'publish-copy'),
+        registry.url,
+      );
+      return `npm run version-packages, then changeset publish: ${[...versions].map(([name, version]) => `${shortName(name)}@${version}`).join(', ')}`;
+    });
+    if (!published) return;
+    let lines = [];
+    await step('install by name', async () => {
+      const { files } = snippetPlan(guides);
+      lines = await installByName(
+        ROOT,
+        path.join(tempRoot, 'by-name'),
+        registry.url,
+        versions,
+        recipe,
+        packed,
+        files,
+      );
+      return 'a fresh project installs the published packages by name, as the README and Getting started print, and runs first-calls.ts';
+    });
+    for (const line of lines) console.log(`      ${line}`);
+  } finally {
+    await registry.stop();
+  }
 }
 
 function parseArguments(args) {

@@ -37,8 +37,29 @@ export async function installConsumer(parentDir, recipe, tarballDir, packed) {
   for (const file of [...SCRIPTS, ...SHARED])
     await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
   const installs = recipe.setup.filter(([, command]) => command === 'install').length;
+  assertDependencyKinds(projectDir, packed);
   const lines = packed.map(({ pkg }) => assertInstalledFromTarball(projectDir, pkg));
   return { projectDir, lines: [`${recipe.setup.length} setup commands (${installs} installs)`, ...lines] };
+}
+
+/** Packages that serve tests, not the app: the recipe must put them in devDependencies. */
+export const DEV_PACKAGES = new Set(['@company-data/mock-server', '@company-data/cli']);
+
+/**
+ * The SDK and the contract in `dependencies`, the mock server and the CLI in `devDependencies`. With
+ * `installedOnly`, a package the commands did not name (the contract, installed as the SDK's dependency) may
+ * be in neither.
+ */
+export function assertDependencyKinds(projectDir, packed, { installedOnly = false } = {}) {
+  const manifest = readJson(path.join(projectDir, 'package.json'));
+  for (const { pkg } of packed) {
+    const named = manifest.dependencies?.[pkg.name] ?? manifest.devDependencies?.[pkg.name];
+    if (installedOnly && named === undefined) continue;
+    const kind = DEV_PACKAGES.has(pkg.name) ? 'devDependencies' : 'dependencies';
+    const other = kind === 'dependencies' ? 'devDependencies' : 'dependencies';
+    if (manifest[kind]?.[pkg.name] === undefined || manifest[other]?.[pkg.name] !== undefined)
+      throw new Error(`the install commands put ${pkg.name} in ${other}, not ${kind}`);
+  }
 }
 
 /**

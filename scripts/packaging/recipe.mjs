@@ -15,7 +15,7 @@ const DONE_BEFORE = {
  * Finds the recipe in the guides' shell blocks: the block with `npm pack` (commands in the clone) and the block
  * with `npm init` (a project for the snippets), plus every other guide's `npm install` of a dependency.
  *
- * @returns {{ pack: string[], packagesDir: string, projectName: string, setup: string[][] }} `pack` is the
+ * @returns {{ pack: string[], packagesDir: string, projectName: string, setup: string[][], projectCommands: number }} `pack` is the
  *   arguments of `npm pack …` after `npm`, `packagesDir` its documented destination, `setup` the project's commands as argument
  *   lists, in order.
  */
@@ -50,6 +50,8 @@ export function installRecipe(guides) {
     if (!/^npm (init|pkg set|install) /.test(command)) throw unknownCommand(projectBlock, command);
     return words(command);
   });
+  // Getting started's own commands come first; `projectCommands` counts them.
+  const projectCommands = setup.length;
   // Other guides' dependencies (vitest, msw…). Installs of @company-data packages by name wait for them to be
   // on npm: the tarballs of the recipe stand in for them.
   for (const { block } of blocks) {
@@ -60,25 +62,28 @@ export function installRecipe(guides) {
       }
     }
   }
-  return { pack, packagesDir, projectName, setup };
+  return { pack, packagesDir, projectName, setup, projectCommands };
 }
 
 /**
- * Where a documented command names the packages folder, the real one: `<packagesDir>/*.tgz` becomes the
- * tarballs in `tarballDir` (expanded here, as the reader's shell expands it), `<packagesDir>` the folder.
+ * Where a documented command names the packages folder, the real one: a pattern such as
+ * `<packagesDir>/company-data-sdk-*.tgz` becomes the matching tarballs in `tarballDir` (expanded here, as the
+ * reader's shell expands it; each pattern must match), `<packagesDir>` the folder.
  */
 export function withPackagesDir(args, packagesDir, tarballDir) {
   return args.flatMap((arg) => {
-    if (arg === `${packagesDir}/*.tgz`) {
-      const tarballs = existsSync(tarballDir)
-        ? readdirSync(tarballDir).filter((f) => f.endsWith('.tgz'))
-        : [];
-      if (tarballs.length === 0) throw new Error(`no tarballs in ${tarballDir} for \`${arg}\``);
+    if (arg.startsWith(`${packagesDir}/`) && arg.endsWith('.tgz')) {
+      const pattern = arg.slice(packagesDir.length + 1);
+      const glob = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[^/]*')}$`);
+      const tarballs = existsSync(tarballDir) ? readdirSync(tarballDir).filter((f) => glob.test(f)) : [];
+      if (tarballs.length === 0) throw new Error(`no tarballs in ${tarballDir} match \`${arg}\``);
       return tarballs.sort().map((file) => path.join(tarballDir, file));
     }
     return arg === packagesDir ? [tarballDir] : [arg];
   });
 }
+
+const escapeRegExp = (text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
 function single(blocks, pattern, what) {
   const found = blocks.filter(({ block }) => pattern.test(block.code));

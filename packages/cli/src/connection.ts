@@ -1,4 +1,10 @@
-import { CompanyData, ConfigurationError, type RateLimitEvent, type Sleep } from '@company-data/sdk';
+import {
+  type AuthenticationError,
+  CompanyData,
+  ConfigurationError,
+  type RateLimitEvent,
+  type Sleep,
+} from '@company-data/sdk';
 import { UsageError } from './errors.js';
 import type { ExchangeLog } from './exchanges.js';
 
@@ -103,4 +109,21 @@ export function createClient(
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
+}
+
+/**
+ * The fix for a key the server refused (401): bad configuration, not a failed run, so the command exits 2
+ * and names the setting to change instead of advising to run again.
+ *
+ * @param error - the server's refusal.
+ * @param keyFrom - where the key came from: `COMPANY_DATA_API_KEY` or `--api-key` (default: either).
+ * @returns the error to throw.
+ */
+export function refusedKeyError(
+  error: AuthenticationError,
+  keyFrom = 'COMPANY_DATA_API_KEY or --api-key',
+): UsageError {
+  return new UsageError(
+    `The server refused the API key (${error.detail ?? error.status}): check ${keyFrom}.`,
+  );
 }

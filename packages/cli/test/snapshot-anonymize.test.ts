@@ -11,7 +11,7 @@ import {
 } from '@company-data/mock-server';
 import { CompanyData } from '@company-data/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runInProcess } from './support/run.js';
+import { envFor, runChild, runInProcess } from './support/run.js';
 
 type Recording = RecordingDetail & { transcript: RecordingTranscriptSegment[] };
 type WithTranscript = Call & { transcript: { text: string }[] };
@@ -63,7 +63,7 @@ async function sourceData() {
 
 describe('company-data snapshot --anonymize', () => {
   it('leaves no name, e-mail, id or free text of the source in the file, and keeps every relationship', async () => {
-    const { text, fixture, summary } = await snapshotTo('anonymous.json', ['--seed', 'test-seed']);
+    const { text, fixture, summary } = await snapshotTo('anonymous.json', ['--seed', 'test-seed-0123456789']);
     const real = await sourceData();
     const names = new Set(
       [
@@ -125,9 +125,9 @@ describe('company-data snapshot --anonymize', () => {
 
   it('gives the same file for the same seed and other stand-ins for another seed', async () => {
     const few = ['--max-calls', '40', '--max-recordings', '5'];
-    const first = await snapshotTo('first.json', [...few, '--seed', 'same']);
-    const again = await snapshotTo('again.json', [...few, '--seed', 'same']);
-    const other = await snapshotTo('other.json', [...few, '--seed', 'other']);
+    const first = await snapshotTo('first.json', [...few, '--seed', 'same-seed-0123456789']);
+    const again = await snapshotTo('again.json', [...few, '--seed', 'same-seed-0123456789']);
+    const other = await snapshotTo('other.json', [...few, '--seed', 'other-seed-0123456789']);
     const random = await snapshotTo('random.json', few);
     expect(again.text).toBe(first.text);
     expect(other.text).not.toBe(first.text);
@@ -150,7 +150,7 @@ describe('company-data snapshot --anonymize', () => {
       fixture: { companies: [{ name: 'Extras', users: [{ ...extras.user }], calls: [{ ...extras.call }] }] },
     });
     try {
-      const { text, summary } = await snapshotTo('extras.json', ['--seed', 'x'], served);
+      const { text, summary } = await snapshotTo('extras.json', ['--seed', 'x-seed-0123456789abc'], served);
       expect(text).not.toContain('415');
       expect(summary).toMatch(
         /Removed fields the contract does not know .*users\.mobile \(1\), calls\.caller_phone \(1\)/,
@@ -176,3 +176,22 @@ async function firstOf<Kind extends 'users' | 'calls'>(
     await client.close();
   }
 }
+
+describe('company-data snapshot --anonymize with an empty or short seed', () => {
+  it.each([
+    [
+      '',
+      /^company-data: seed is empty \(is the variable in --seed "\$FIXTURE_SEED" set\?\): the seed is a secret/,
+    ],
+    ['short', /^company-data: seed has 5 characters: .* 16 characters or more/],
+  ])('--seed %j is refused before any request, with exit 2 and how to make one', async (seed, message) => {
+    const output = join(dir, `seed-${seed.length}.json`);
+    // As the shell runs `--seed "$FIXTURE_SEED"` with the variable unset: an empty argument.
+    const ran = await runChild(['snapshot', output, '--anonymize', '--seed', seed], { env: envFor(source) });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(message);
+    expect(ran.stderr).toContain('openssl rand -hex 16');
+    expect(ran.stdout).toBe('');
+    await expect(readFile(output)).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -204,3 +204,26 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
     expect(source.journal()).toHaveLength(before);
   });
 });
+
+describe('company-data snapshot: a key the server refuses', () => {
+  it('exits 2 (bad configuration, like verify), names the variable or flag to fix and writes nothing', async () => {
+    const fromVariable = await runInProcess(['snapshot', 'refused.json'], {
+      env: { ...envFor(source), COMPANY_DATA_API_KEY: source.keys.revoked },
+      cwd: dir,
+    });
+    expect(fromVariable.code).toBe(2);
+    expect(fromVariable.stderr).toBe(
+      'company-data: The server refused the API key (Invalid API key.): check COMPANY_DATA_API_KEY. Nothing was written.\n',
+    );
+    const fromFlag = await runInProcess(['snapshot', 'refused.json', '--api-key', source.keys.expired], {
+      env: envFor(source),
+      cwd: dir,
+    });
+    expect(fromFlag.code).toBe(2);
+    expect(fromFlag.stderr).toMatch(
+      /The server refused the API key \(.*\): check --api-key\. Nothing was written\.\n$/,
+    );
+    expect(fromFlag.stderr).not.toContain('resume');
+    expect((await readdir(dir)).filter((name) => name.includes('refused'))).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import { type MockServer, startMockServer } from '@company-data/mock-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Mismatch, VerifyReport } from '../src/index.js';
+import { formatReport } from '../src/verify/format.js';
 import { type Drift, startDriftingProxy } from './support/drifting-proxy.js';
 import { envFor, runChild, runInProcess } from './support/run.js';
 
@@ -128,8 +129,10 @@ describe('company-data verify against a server that drifts in one way', () => {
       operation: 'listUsers',
       field: 'data[0].full_name',
       value: 'missing',
-      expected: 'expected string',
+      expected: 'string',
     });
+    // The report says "expected" once.
+    expect(formatReport(result.report)).toContain('listUsers data[0].full_name: missing, expected string\n');
     expect(failed(result.report).records).toContainEqual(
       expect.objectContaining({ operation: 'retrieveUser', field: 'data.full_name' }),
     );

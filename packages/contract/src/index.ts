@@ -3,7 +3,9 @@
  * document. Its zod-free part, the compiled checks, is in `@company-data/contract/runtime`.
  *
  * @module @company-data/contract
+ * @mergeModuleWith <project>
  */
+export * from './closest-name.js';
 export * from './endpoints.js';
 export * from './error-details.js';
 export * from './list-limits.js';

@@ -15,6 +15,7 @@ import {
   UserResponse,
 } from './endpoints.js';
 import { rootPath } from './paths.js';
+import { BOOLEAN_QUERY_VALUES } from './query-wire.js';
 import { Pagination } from './schemas/envelopes.js';
 import { ApiErrorBody, FlatErrorBody } from './schemas/errors.js';
 import {
@@ -74,7 +75,6 @@ const namedSchemas: Record<string, z.ZodType> = {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',
-  400: 'Bad request: an unknown, repeated or invalid query parameter, or an invalid body',
   401: 'Missing, invalid or expired API key',
   403: 'The API key lacks permission for this resource',
   404: 'Not found',
@@ -119,7 +119,10 @@ function parameters(endpoint: EndpointDefinition): JsonObject[] {
   const add = (location: 'path' | 'query', shape: Record<string, z.ZodType>) => {
     for (const [name, schema] of Object.entries(shape)) {
       const json = inlineSchema(schema);
-      const { description, ...rest } = json;
+      const { description: own, ...rest } = json;
+      // OpenAPI's `type: boolean` says true or false; the API reads more spellings, and says so.
+      const description =
+        rest.type === 'boolean' ? `${own ?? ''} Accepted values: ${BOOLEAN_QUERY_VALUES}.`.trim() : own;
       result.push({
         name,
         in: location,
@@ -150,7 +153,7 @@ function responses(endpoint: EndpointDefinition, ids: Map<z.ZodType, string>): J
   const errorSchema = endpoint.errorShape === 'flat' ? FlatErrorBody : ApiErrorBody;
   for (const status of endpoint.errors) {
     const response: JsonObject = {
-      description: STATUS_TEXT[status] ?? 'Error',
+      description: status === 400 ? badRequestText(endpoint) : (STATUS_TEXT[status] ?? 'Error'),
       content: json(ref(ids, errorSchema)),
     };
     if (status === 429) {
@@ -168,6 +171,19 @@ function responses(endpoint: EndpointDefinition, ids: Map<z.ZodType, string>): J
   };
   return result;
 }
+
+/** What makes this operation's request a 400: its own inputs only (a webhook ignores query strings, a GET has no body). */
+function badRequestText(endpoint: EndpointDefinition): string {
+  if (endpoint.body)
+    return 'Bad request: the body is not valid (a field is missing or invalid); query parameters are ignored';
+  return endpoint.query
+    ? 'Bad request: an unknown, repeated or invalid query parameter'
+    : 'Bad request: a query parameter (this endpoint takes none)';
+}
+
+/** Every GET answers HEAD too: RFC 9110 asks general-purpose servers to. */
+const HEAD_TEXT =
+  'HEAD on this path is answered as GET is (the same status and headers, Content-Length included), without the body.';
 
 /**
  * Generates the OpenAPI 3.1 document of the API from the endpoint table. Paths are relative to
@@ -187,6 +203,7 @@ export function buildOpenApiDocument(): JsonObject {
     const operation: JsonObject = {
       operationId: endpoint.operationId,
       summary: endpoint.summary,
+      ...(endpoint.method === 'GET' ? { description: HEAD_TEXT } : {}),
       tags: [endpoint.resource ?? 'webhooks'],
       security: endpoint.auth === 'apiKey' ? [{ apiKey: [] }] : [],
       parameters: parameters(endpoint),

@@ -32,6 +32,42 @@ export function apiRootOf(baseURL: string): string {
 }
 
 /**
+ * The base URL a near-miss most likely meant, for the fix a refusal suggests: the same origin, the path
+ * cut just after its `/v1` segment (or `/v1` added when it has none), without query string or fragment.
+ *
+ * @param url - a URL that is not quite a base URL, e.g. `https://api.example.com/v1/users/?x=1`.
+ * @returns e.g. `https://api.example.com/v1`.
+ * @example
+ * ```ts
+ * baseUrlNear(new URL('https://api.example.com/v1?tenant=acme')); // 'https://api.example.com/v1'
+ * baseUrlNear(new URL('http://127.0.0.1:4010')); // 'http://127.0.0.1:4010/v1'
+ * ```
+ */
+export function baseUrlNear(url: URL): string {
+  const path = url.pathname.replace(/\/+$/, '');
+  const cut = `${path}/`.indexOf(`${API_VERSION_PREFIX}/`);
+  return `${url.origin}${cut >= 0 ? path.slice(0, cut + API_VERSION_PREFIX.length) : `${path}${API_VERSION_PREFIX}`}`;
+}
+
+/**
+ * Whether a host name is this machine's loopback (`localhost`, `127.x.x.x`, `::1`): where a mock server,
+ * not a remote API, is expected to listen.
+ *
+ * @param hostname - a URL's `hostname` (IPv6 in brackets or not).
+ * @returns true for a loopback host.
+ * @example
+ * ```ts
+ * isLoopbackHost(new URL('http://127.0.0.1:4010/v1').hostname); // true
+ * ```
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
+/**
  * The full path of an endpoint below `{api_root}`: data endpoints and the audience webhook sit
  * under `/v1`, the lead webhook does not.
  *

@@ -19,7 +19,7 @@ export type WireQueryResult =
  * @example
  * ```ts
  * const rule: WireParamRule | undefined = compileWireQuery(endpoints.listUsers.query).params.get('is_active');
- * rule?.expected; // 'true or false'
+ * rule?.expected; // 'true or false (also True, False, 1 or 0)'
  * ```
  */
 export interface WireParamRule {
@@ -132,12 +132,29 @@ const INTEGER = /^-?[0-9]+$/;
 // A Map, not an object: a raw value such as "constructor" must not find Object.prototype's.
 const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
   ['true', true],
-  ['True', true],
-  ['1', true],
   ['false', false],
+  ['True', true],
   ['False', false],
+  ['1', true],
   ['0', false],
 ]);
+
+/**
+ * What a boolean query parameter accepts on the wire, in words: `true` and `false`, and the other spellings
+ * the API's filter library reads. One text for the 400 message and the OpenAPI document's parameter
+ * description, so both say what the mock does.
+ *
+ * @example
+ * ```ts
+ * import { BOOLEAN_QUERY_VALUES } from '@company-data/contract';
+ *
+ * console.log(`is_active: ${BOOLEAN_QUERY_VALUES}`); // is_active: true or false (also True, False, 1 or 0)
+ * ```
+ */
+export const BOOLEAN_QUERY_VALUES = `true or false (also ${[...BOOLEANS.keys()]
+  .slice(2)
+  .join(', ')
+  .replace(/, (?=[^,]*$)/, ' or ')})`;
 
 function ruleOf(name: string, json: ParamJsonSchema): WireParamRule {
   const defaultValue = json.default;
@@ -169,7 +186,7 @@ function ruleOf(name: string, json: ParamJsonSchema): WireParamRule {
     case 'boolean':
       return {
         name,
-        expected: 'true or false',
+        expected: BOOLEAN_QUERY_VALUES,
         defaultValue,
         decode: (raw) => BOOLEANS.get(raw) ?? INVALID_PARAM,
       };

@@ -5,8 +5,10 @@
  * `@company-data/contract`.
  *
  * @module @company-data/contract/runtime
+ * @group Entry points
  */
 
+export * from './closest-name.js';
 export type { OperationId } from './compiled/operations.generated.js';
 export { OPERATIONS } from './compiled/operations.generated.js';
 export type { Check } from './compiled/validators.generated.js';

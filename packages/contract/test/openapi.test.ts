@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, endpointList, endpoints } from '../src/index.js';
+import {
+  BOOLEAN_QUERY_VALUES,
+  buildOpenApiDocument,
+  compileWireQuery,
+  endpointList,
+  endpoints,
+} from '../src/index.js';
 
 type Operation = {
   operationId: string;
+  description?: string;
   security: unknown[];
-  parameters: Array<{ name: string; in: string; required: boolean }>;
-  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+  parameters: Array<{ name: string; in: string; required: boolean; description?: string }>;
+  responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }>;
   requestBody?: unknown;
 };
 
@@ -85,5 +92,50 @@ describe('OpenAPI document', () => {
       Object.values(ops).map((op) => op.operationId),
     );
     expect(ids.sort()).toEqual(Object.keys(endpoints).sort());
+  });
+});
+
+describe('is_active: the document, the 400 message and the behaviour say the same', () => {
+  const spellings = { true: true, True: true, '1': true, false: false, False: false, '0': false };
+  const wire = compileWireQuery(endpoints.listUsers.query as never);
+  const described = operation('get', '/v1/users/').parameters.find((p) => p.name === 'is_active') as {
+    description: string;
+  };
+
+  const refused = wire.parse('is_active=yes');
+
+  it.each(Object.entries(spellings))(
+    '%s is read as %s, and named by the document and the message',
+    (raw, value) => {
+      expect(wire.parse(`is_active=${raw}`)).toEqual({
+        ok: true,
+        values: expect.objectContaining({ is_active: value }),
+      });
+      expect(described.description).toMatch(new RegExp(`\\b${raw}\\b`));
+      expect(refused.ok ? '' : refused.detail).toMatch(new RegExp(`\\b${raw}\\b`));
+    },
+  );
+
+  it('uses one text for both', () => {
+    expect(described.description).toContain(BOOLEAN_QUERY_VALUES);
+    expect(refused).toEqual({
+      ok: false,
+      detail: `Invalid is_active "yes": expected ${BOOLEAN_QUERY_VALUES}.`,
+    });
+  });
+});
+
+describe('each operation describes its own 400, and GETs say they answer HEAD', () => {
+  it.each(specOperations)('%s %s', (method, path) => {
+    const op = operation(method, path);
+    const badRequest = op.responses[400]?.description;
+    if (method === 'post') {
+      if (badRequest !== undefined) expect(badRequest).toMatch(/body .*query parameters are ignored/);
+      expect(op.description).toBeUndefined();
+    } else {
+      expect(badRequest).toMatch(/query parameter/);
+      expect(badRequest).not.toMatch(/body/);
+      expect(op.description).toMatch(/HEAD on this path is answered as GET is/);
+    }
   });
 });

@@ -3,6 +3,7 @@
  * in `@company-data/mock-server/msw`.
  *
  * @module @company-data/mock-server
+ * @mergeModuleWith <project>
  */
 export { ADMIN_PREFIX } from './admin/prefix.js';
 export type { ServerSummary } from './admin/summary.js';

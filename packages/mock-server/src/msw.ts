@@ -5,6 +5,7 @@
  * install it to use this entry point; the rest of the package never loads it.
  *
  * @module @company-data/mock-server/msw
+ * @group Entry points
  */
 import type { RequestHandler } from 'msw';
 import { createHandlers } from './adapters/msw.js';

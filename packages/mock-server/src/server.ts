@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
 import { listen } from './adapters/listener.js';
 import { createAdminApi } from './admin/api.js';
+import { listenErrorMessage } from './cli/listen-error.js';
 import { MockClock } from './clock.js';
 import type { AbortSource, EngineResult } from './engine/engine.js';
 import { MockEngine } from './engine/engine.js';
@@ -235,7 +236,8 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
  *
  * @param options - the server's options plus `port` (0 = ephemeral) and `host` (default `127.0.0.1`).
  * @returns the running server; its `baseURL` is e.g. `http://127.0.0.1:4010/v1`.
- * @throws Error when the port cannot be bound.
+ * @throws Error when the port cannot be bound, saying why and which option to change (e.g. `port 4010 on
+ * 127.0.0.1 is already in use …`); its `code` is Node's (`EADDRINUSE`, `EACCES`, …).
  * @example
  * ```ts
  * const server = await startMockServer({ port: 0 });
@@ -245,7 +247,16 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
  */
 export async function startMockServer(options: StartMockServerOptions = {}): Promise<MockServer> {
   const server = new MockServerImpl(options, undefined);
-  await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  try {
+    await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  } catch (error) {
+    const message = listenErrorMessage(error, options, 'option');
+    if (message === undefined) throw error;
+    // The code stays on the error: the CLI words the same message with its flags.
+    throw Object.assign(new Error(message, { cause: error }), {
+      code: (error as NodeJS.ErrnoException).code,
+    });
+  }
   return server;
 }
 

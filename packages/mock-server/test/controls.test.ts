@@ -91,7 +91,12 @@ describe('listener details', () => {
   it('fails to start on a port in use', async () => {
     const first = await startMockServer();
     const port = Number(new URL(first.apiRoot).port);
-    await expect(startMockServer({ port })).rejects.toThrow(/EADDRINUSE/);
+    // The CLI's message, naming the option to change.
+    const error = await startMockServer({ port }).then(undefined, (caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'EADDRINUSE',
+      message: `port ${port} on 127.0.0.1 is already in use (another company-data-mock?). Stop that process, or choose another port: { port: <n> }, or { port: 0 } for any free one.`,
+    });
     await first.close();
   });
 });

@@ -1,7 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { errors, request, stream, Headers as UndiciHeaders, fetch as undiciFetch } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../src/index.js';
+import { createMockServer, type MockServer, startMockServer } from '../src/index.js';
 
 describe('in-process dispatcher details', () => {
   let server: MockServer;
@@ -105,14 +105,68 @@ describe('in-process dispatcher details', () => {
     expect(pieces).toBeGreaterThan(1);
   });
 
-  it('answers HEAD without a body', async () => {
-    const response = await request(`${server.baseURL}/teams/`, {
-      method: 'HEAD',
-      dispatcher: server.dispatcher,
-      headers: { authorization: `Bearer ${server.keys.valid}` },
-    });
-    expect(response.statusCode).toBe(405);
-    expect(await response.body.text()).toBe('');
+  it('answers HEAD on a GET route as the GET, without a body, in process and over a socket', async () => {
+    const listening = await startMockServer();
+    try {
+      for (const dispatcher of [server.dispatcher, undefined]) {
+        const base = dispatcher === undefined ? listening.baseURL : server.baseURL;
+        const send = (method: string, path: string, key = server.keys.valid) =>
+          request(`${base}${path}`, { method, dispatcher, headers: { authorization: `Bearer ${key}` } });
+        for (const [path, key] of [
+          ['/teams/', server.keys.valid],
+          ['/teams/', 'svc_live_unknown'],
+          ['/teams/?colour=red', server.keys.valid],
+        ] as const) {
+          const get = await send('GET', path, key);
+          const body = await get.body.text();
+          const head = await send('HEAD', path, key);
+          expect(head.statusCode).toBe(get.statusCode);
+          expect(head.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+          expect(head.headers['content-type']).toBe(get.headers['content-type']);
+          expect(await head.body.text()).toBe('');
+        }
+        const post = await send('POST', '/teams/');
+        expect(post.statusCode).toBe(405);
+        expect(post.headers.allow).toBe('GET, HEAD');
+        await post.body.dump();
+        const webhook = await request(`${base}/outbound-campaigns/webhook/${server.tokens.audience}/`, {
+          method: 'HEAD',
+          dispatcher,
+        });
+        expect(webhook.statusCode).toBe(405);
+        expect(webhook.headers.allow).toBe('POST');
+        await webhook.body.dump();
+      }
+      expect(
+        server
+          .journal()
+          .filter((entry) => entry.method === 'HEAD')
+          .map((entry) => entry.status),
+      ).toEqual([200, 401, 400, 405]);
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it('keeps a custom field named __proto__ on both webhooks, as an own field (never dropped silently)', async () => {
+    const body =
+      '{"email":"proto@example.com","phone_number":"+14155550199","custom_fields":{"__proto__":"kept","tier":"gold"}}';
+    const post = async (path: string) => {
+      const response = await request(`${server.apiRoot}${path}`, {
+        method: 'POST',
+        dispatcher: server.dispatcher,
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      return (await response.body.text()) as string;
+    };
+    const member = await post(`/v1/outbound-campaigns/webhook/${server.tokens.audience}/`);
+    expect(member).toContain('"custom_fields":{"__proto__":"kept","tier":"gold"}');
+    const stored = server.members(server.tokens.audience).at(-1)?.custom_fields as Record<string, unknown>;
+    expect(Object.keys(stored)).toEqual(['__proto__', 'tier']);
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    await post(`/messaging-agent/webhook/${server.tokens.lead}/`);
+    expect(JSON.stringify(server.leads().at(-1))).toContain('"__proto__":"kept"');
   });
 
   it('aborts a delayed request', async () => {

@@ -12,7 +12,8 @@ const documented = Object.entries(
 function documentedStatuses(method: string, path: string): number[] {
   for (const { match, operations } of documented) {
     if (!match(path)) continue;
-    const operation = operations[method.toLowerCase()];
+    // HEAD is answered as GET is.
+    const operation = operations[method.toLowerCase()] ?? (method === 'HEAD' ? operations.get : undefined);
     return operation ? Object.keys(operation.responses).map(Number) : [405];
   }
   return [404, 405];

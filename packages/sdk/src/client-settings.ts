@@ -1,8 +1,13 @@
-import { API_VERSION_PREFIX, apiRootOf } from '@company-data/contract/runtime';
+import {
+  API_VERSION_PREFIX,
+  apiRootOf,
+  baseUrlNear,
+  closestName,
+  isLoopbackHost,
+} from '@company-data/contract/runtime';
 import { ConfigurationError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { environmentVariable } from './runtime-env.js';
-import { closestName } from './suggest.js';
 
 /** A setting as the client read it: its value, and the option or environment variable it came from. */
 interface Setting {
@@ -47,14 +52,14 @@ export function readBaseURL(option: string | undefined): string | undefined {
   if (setting === undefined) return undefined;
   const url = parseHttpURL(setting);
   const path = url.pathname.replace(/\/+$/, '');
-  if (path.endsWith(API_VERSION_PREFIX) && url.search === '' && url.hash === '')
-    return `${url.origin}${path}`;
-  const cut = path.indexOf(`${API_VERSION_PREFIX}/`);
-  const versioned =
-    cut >= 0 ? path.slice(0, cut + API_VERSION_PREFIX.length) : `${path}${API_VERSION_PREFIX}`;
+  const extra = url.search !== '' || url.hash !== '';
+  if (path.endsWith(API_VERSION_PREFIX) && !extra) return `${url.origin}${path}`;
+  const rule = extra
+    ? `whose path ends in ${API_VERSION_PREFIX}, without a query string or fragment`
+    : `whose path ends in ${API_VERSION_PREFIX}`;
   throw new ConfigurationError(
     'invalid_option',
-    `${setting.name} must be the API's base URL, whose path ends in ${API_VERSION_PREFIX} (got ${setting.value}): use ${url.origin}${versioned}`,
+    `${setting.name} must be the API's base URL, ${rule} (got ${setting.value}): use ${baseUrlNear(url)}`,
   );
 }
 
@@ -67,11 +72,19 @@ export function readBaseURL(option: string | undefined): string | undefined {
 export function readApiRoot(option: string | undefined, baseURL: string | undefined): string | undefined {
   const value = option?.trim();
   if (!value) return baseURL === undefined ? undefined : apiRootOf(baseURL);
-  parseHttpURL({ value, name: 'apiRoot' });
+  parseHttpURL({ value, name: 'apiRoot' }, false);
   return value.replace(/\/+$/, '');
 }
 
-function parseHttpURL(setting: Setting): URL {
+function parseHttpURL(setting: Setting, isBaseURL = true): URL {
+  // `localhost:4010/v1` parses as a URL whose scheme is `localhost:`: look for `://` first.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(setting.value)) {
+    const fixed = withScheme(setting.value, isBaseURL);
+    throw new ConfigurationError(
+      'invalid_option',
+      `${setting.name} must start with https:// or http:// (got ${setting.value})${fixed === undefined ? '.' : `: use ${fixed}`}`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(setting.value);
@@ -85,6 +98,17 @@ function parseHttpURL(setting: Setting): URL {
     );
   }
   return url;
+}
+
+/** A scheme-less address with its likely scheme (http:// on loopback, where the mock listens), and `/v1` for a base URL. */
+function withScheme(value: string, isBaseURL: boolean): string | undefined {
+  try {
+    const url = new URL(`https://${value}`);
+    if (isLoopbackHost(url.hostname)) url.protocol = 'http:';
+    return isBaseURL ? baseUrlNear(url) : `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

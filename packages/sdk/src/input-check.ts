@@ -1,7 +1,7 @@
+import { closestName } from '@company-data/contract/runtime';
 import type { z } from 'zod';
 import { ConfigurationError, ValidationError } from './errors.js';
 import { loadZod } from './lazy-contract.js';
-import { closestName } from './suggest.js';
 import { formatProblems, optionProblems, type ValueRule } from './value-rules.js';
 
 /** What a checked object is, so that a refusal says how to fix it. */

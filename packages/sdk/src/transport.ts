@@ -1,3 +1,4 @@
+import { API_VERSION_PREFIX, baseUrlNear, baseUrlOf, isLoopbackHost } from '@company-data/contract/runtime';
 import { Agent, type Dispatcher, request } from 'undici';
 import { DEADLINE_TOLERANCE_MS, DeadlinePassed, DeadlineTicker } from './deadline.js';
 import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from './errors.js';
@@ -193,9 +194,16 @@ const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_
 function connectionFailure(error: unknown, url: string): string {
   const reason = error instanceof Error ? error.message : String(error);
   const code = errorCode(error);
+  const target = new URL(url);
+  if (code === 'ECONNREFUSED' && isLoopbackHost(target.hostname)) {
+    return `nothing listens on ${target.host} (${code}): start the mock server (npx company-data-mock --port ${target.port || 80}), or fix the port in the base URL`;
+  }
   if (code === undefined || !NOT_TLS.has(code)) return reason;
-  const plainHttp = new URL(url.replace(/^https:/i, 'http:')).origin;
-  return `the TLS handshake failed (${code}): the server most likely speaks plain HTTP, not HTTPS; if so, use ${plainHttp} in the base URL`;
+  target.protocol = 'http:';
+  const plainHttp = target.pathname.includes(`${API_VERSION_PREFIX}/`)
+    ? baseUrlNear(target)
+    : baseUrlOf(target.origin);
+  return `the TLS handshake failed (${code}): the server most likely speaks plain HTTP, not HTTPS; if so, use ${plainHttp} as the base URL`;
 }
 
 /** The first string `code` along an error's chain of causes (undici's own, or fetch's `cause`). */

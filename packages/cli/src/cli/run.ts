@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { CompanyDataError } from '@company-data/sdk';
-import { resolveConnection } from '../connection.js';
+import { AuthenticationError, CompanyDataError } from '@company-data/sdk';
+import { refusedKeyError, resolveConnection } from '../connection.js';
 import { UsageError } from '../errors.js';
 import type { ProgressStream } from '../progress.js';
 import { snapshot } from '../snapshot/snapshot.js';
@@ -43,8 +43,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr.write(`company-data: ${message}\n`);
     return code;
   };
+  // Where the key came from, for the fix when the server refuses it.
+  let keyFrom = 'COMPANY_DATA_API_KEY';
   try {
     const request = parseCliArgs(argv);
+    if (request.command !== 'help' && request.command !== 'version' && request.options.apiKey !== undefined)
+      keyFrom = '--api-key';
     if (request.command === 'help') {
       io.stdout.write(USAGE);
       return EXIT.ok;
@@ -76,6 +80,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       );
     if (error instanceof UsageError)
       return fail(EXIT.usage, `${error.message}\nRun company-data --help for every option.`);
+    if (error instanceof AuthenticationError) {
+      return fail(EXIT.usage, `${refusedKeyError(error, keyFrom).message} Nothing was written.`);
+    }
     if (error instanceof CompanyDataError)
       return fail(
         EXIT.failed,

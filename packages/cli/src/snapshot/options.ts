@@ -57,3 +57,34 @@ export function checkSince(value: string | Date | undefined): number | undefined
     );
   return ms;
 }
+
+/**
+ * The fewest characters a seed may have. The seed keys every stand-in of an anonymized fixture: a short one
+ * can be guessed, and with it real names tested against the file. An empty one is most often an unset
+ * variable (`--seed "$FIXTURE_SEED"`).
+ *
+ * @example
+ * ```ts
+ * import { randomBytes } from 'node:crypto';
+ * import { MIN_SEED_LENGTH } from '@company-data/cli';
+ *
+ * const seed = randomBytes(MIN_SEED_LENGTH).toString('hex'); // store it as a CI secret
+ * ```
+ */
+export const MIN_SEED_LENGTH = 16;
+
+/**
+ * A seed of at least {@link MIN_SEED_LENGTH} characters, or none (a random one is used).
+ *
+ * @throws UsageError saying how to make one.
+ */
+export function checkSeed(seed: string | undefined): string | undefined {
+  if (seed === undefined || seed.length >= MIN_SEED_LENGTH) return seed;
+  const what =
+    seed === ''
+      ? 'seed is empty (is the variable in --seed "$FIXTURE_SEED" set?)'
+      : `seed has ${seed.length} characters`;
+  throw new UsageError(
+    `${what}: the seed is a secret that keeps the stand-ins unguessable, so it needs ${MIN_SEED_LENGTH} characters or more, e.g. from \`openssl rand -hex 16\`. Leave it out for a random one.`,
+  );
+}

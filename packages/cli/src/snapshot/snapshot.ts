@@ -14,6 +14,7 @@ import { fetchDetails } from './fetch-details.js';
 import {
   checkConcurrency,
   checkMax,
+  checkSeed,
   checkSince,
   DEFAULT_MAX_CALLS,
   DEFAULT_MAX_RECORDINGS,
@@ -28,7 +29,7 @@ import { removeStaleTempFiles, writeAtomically } from './write-atomically.js';
  *
  * @example
  * ```ts
- * const options: SnapshotOptions = { output: 'test/fixture.json', maxCalls: 200, anonymize: true, seed: 'ci' };
+ * const options: SnapshotOptions = { output: 'test/fixture.json', maxCalls: 200, anonymize: true, seed: process.env.FIXTURE_SEED };
  * ```
  */
 export interface SnapshotOptions extends ConnectionOptions {
@@ -44,7 +45,10 @@ export interface SnapshotOptions extends ConnectionOptions {
   concurrency?: number | undefined;
   /** Replace personal data with deterministic stand-ins (see the guide). Default: false. */
   anonymize?: boolean | undefined;
-  /** The secret the stand-ins are derived from; the same seed gives the same file. Default: random. */
+  /**
+   * The secret the stand-ins are derived from; the same seed gives the same file. At least
+   * {@link MIN_SEED_LENGTH} characters (a {@link UsageError} otherwise). Default: random.
+   */
   seed?: string | undefined;
   /** The company's name in the fixture. Default: `Snapshot`. */
   companyName?: string | undefined;
@@ -106,7 +110,7 @@ export interface SnapshotResult {
  * ```ts
  * import { snapshot } from '@company-data/cli';
  *
- * const result = await snapshot({ output: 'test/fixture.json', maxCalls: 200, anonymize: true, seed: 'ci' });
+ * const result = await snapshot({ output: 'test/fixture.json', maxCalls: 200, anonymize: true, seed: process.env.FIXTURE_SEED });
  * console.log(`${result.counts.calls} calls, ${result.rateLimitWaits} rate-limit waits`);
  * ```
  */
@@ -123,6 +127,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotResult
     },
   };
   const concurrency = checkConcurrency(options.concurrency);
+  const seed = checkSeed(options.seed);
   const connection = resolveConnection(options);
   const output = resolve(options.output);
   await checkOutputPath(output);
@@ -199,7 +204,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotResult
       })),
     };
     const anonymized = options.anonymize
-      ? anonymize(records, options.seed ?? randomBytes(32).toString('hex'))
+      ? anonymize(records, seed ?? randomBytes(32).toString('hex'))
       : undefined;
     const fixture = buildFixture(
       anonymized?.records ?? records,

@@ -121,7 +121,13 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   return out || '(body)';
 }
 
-function expectation(issue: z.core.$ZodIssue): string {
-  // zod says "Invalid input: expected string, received undefined"; the value is shown beside it already.
-  return issue.message.replace(/^Invalid input: /, '').replace(/, received \w+$/, '');
+/**
+ * What the contract expects, without the words the report prints around it: zod says "Invalid input:
+ * expected string, received undefined" and the report reads "…: missing, expected string" (the value is
+ * shown beside it already, and "expected" once).
+ */
+function expectation(issue: Pick<z.core.$ZodIssue, 'message'>): string {
+  const message = issue.message.replace(/, received \w+$/, '');
+  const at = message.indexOf('expected ');
+  return at >= 0 ? message.slice(at + 'expected '.length) : message;
 }

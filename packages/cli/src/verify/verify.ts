@@ -5,7 +5,7 @@ import {
   CompanyDataError,
   PermissionDeniedError,
 } from '@company-data/sdk';
-import { type ConnectionOptions, createClient, resolveConnection } from '../connection.js';
+import { type ConnectionOptions, createClient, refusedKeyError, resolveConnection } from '../connection.js';
 import { UsageError } from '../errors.js';
 import { ExchangeLog } from '../exchanges.js';
 import { checkNotFound, checkThrottled, checkUnauthorized } from './error-answers.js';
@@ -167,10 +167,7 @@ async function checkReachable(client: CompanyData): Promise<void> {
   try {
     await client.users.list({ page_size: 1 });
   } catch (error) {
-    if (error instanceof AuthenticationError)
-      throw new UsageError(
-        `The server refused the API key (${error.detail ?? error.status}): check COMPANY_DATA_API_KEY or --api-key.`,
-      );
+    if (error instanceof AuthenticationError) throw refusedKeyError(error);
     if (error instanceof PermissionDeniedError)
       throw new UsageError(
         'The API key may not read users: verify needs a key that reads all four resources (users, teams, recordings, calls).',

@@ -2,13 +2,14 @@ import { describeServer } from '../admin/summary.js';
 import type { FaultRateSpec } from '../engine/faults.js';
 import type { LatencyDistribution } from '../engine/latency.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../engine/request-log.js';
-import { THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../engine/throttle.js';
-import { fixtureJsonSchema } from '../fixture/schema.js';
+import { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../engine/throttle.js';
+import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
 import { readFixtureFile } from './fixture-file.js';
 import { listenErrorMessage } from './listen-error.js';
+import { usageErrorMessage } from './usage-error.js';
 
 /** Where the CLI writes. */
 export interface CliOutput {
@@ -42,7 +43,7 @@ export async function runCli(
   try {
     request = parseCliArgs(argv);
   } catch (error) {
-    output.err(`company-data-mock: ${(error as Error).message}\n\n${USAGE}`);
+    output.err(usageErrorMessage(error));
     return exit(2);
   }
   if (request.help) output.out(USAGE);
@@ -74,8 +75,8 @@ export async function runCli(
   }
   output.out(
     request.json
-      ? `${JSON.stringify({ pid: process.pid, version: MOCK_SERVER_VERSION, ...describeServer(server), adminToken: server.adminToken })}\n`
-      : banner(server, request),
+      ? `${JSON.stringify({ pid: process.pid, version: MOCK_SERVER_VERSION, ...describeServer(server), quota: quotas(request), adminToken: server.adminToken })}\n`
+      : banner(server, request, options.fixture),
   );
   return { kind: 'serving', server, request };
 }
@@ -94,14 +95,14 @@ function quotaText(quota: ThrottleConfig | false | undefined): string {
   return quota ? `${quota.limit} requests per ${quota.windowSeconds} s` : 'none';
 }
 
-/** The default quota, then each key's own: the throttled key's, and those set with --throttle-key. */
-function quotaLine(request: CliRequest): string {
+/** The quotas in force: that of keys without their own, then each key's own (the throttled key's, and those set with --throttle-key). */
+function quotas(request: CliRequest): {
+  default: ThrottleConfig | false;
+  keys: Record<string, ThrottleConfig | false>;
+} {
   const own = new Map<string, ThrottleConfig | false>([['throttled', THROTTLED_KEY_QUOTA]]);
   for (const { key, throttle } of request.keyThrottles) own.set(key, throttle);
-  const keys = [...own]
-    .map(([key, quota]) => `${key} ${quota ? `${quota.limit}/${quota.windowSeconds} s` : 'off'}`)
-    .join(', ');
-  return `${quotaText(request.options.throttle)} per key by default; own quotas: ${keys}`;
+  return { default: request.options.throttle ?? DEFAULT_THROTTLE, keys: Object.fromEntries(own) };
 }
 
 /** The latency profile and fault rate asked for, as a banner line ('' for none). */
@@ -120,7 +121,32 @@ function troubleLine({ options: { latency, faultRate } }: CliRequest): string {
   return parts.length === 0 ? '' : `  Trouble    ${parts.join('; ')} (seeded by --seed)\n`;
 }
 
-function banner(server: MockServer, request: CliRequest): string {
+/** The default quota, then each key's own, in words. */
+function quotaLine(request: CliRequest): string {
+  const { default: quota, keys } = quotas(request);
+  const own = Object.entries(keys)
+    .map(([key, throttle]) => `${key} ${throttle ? `${throttle.limit}/${throttle.windowSeconds} s` : 'off'}`)
+    .join(', ');
+  return `${quotaText(quota)} per key by default; own quotas: ${own}`;
+}
+
+/** The fixture's own keys, each with its name, company and what sets it apart, for the banner. */
+function fixtureKeyLines(fixture: Fixture | undefined): string {
+  const keys = (fixture?.companies ?? []).flatMap((company) =>
+    (company.keys ?? []).map((key) => {
+      const notes = [
+        company.name,
+        key.permissions === undefined ? undefined : `reads ${key.permissions.join(', ') || 'nothing'}`,
+        key.revoked ? 'revoked' : undefined,
+        key.expires_at ? `expires ${key.expires_at}` : undefined,
+      ].filter((note) => note !== undefined);
+      return `    ${key.value}   ${key.name ?? 'API key'} (${notes.join('; ')})`;
+    }),
+  );
+  return keys.length === 0 ? '' : `\n  Your fixture's keys\n${keys.join('\n')}\n`;
+}
+
+function banner(server: MockServer, request: CliRequest, fixture?: Fixture): string {
   const { keys, openapiURL, adminURL, webhooks } = describeServer(server);
   const { audiences, leadSources } = webhooks;
   const webhookLines = [
@@ -151,7 +177,7 @@ ${troubleLine(request)}
     noPermissions   ${keys.noPermissions}
     otherCompany    ${keys.otherCompany}   (another company)
     throttled       ${keys.throttled}   (429 after ${THROTTLED_KEY_QUOTA.limit} requests in ${THROTTLED_KEY_QUOTA.windowSeconds} s)
-
+${fixtureKeyLines(fixture)}
   Webhooks (no key)
 ${webhookLines.join('\n')}
 

@@ -9,7 +9,7 @@ import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.j
 import { appliedFault, type Journal } from './journal.js';
 import type { LatencyTable } from './latency.js';
 import { OPENAPI_PATH } from './openapi.js';
-import { type RequestEvent, type RequestOutcome, redactTokens } from './request-log.js';
+import { type RequestEvent, type RequestOutcome, redactTokens, refusalDetail } from './request-log.js';
 import { errorResponse, json, notFound } from './responses.js';
 import { type DataHandler, type Route, RouteTable } from './routes.js';
 import { sleep } from './sleep.js';
@@ -153,7 +153,14 @@ export class MockEngine {
   #event(
     request: MockRequest,
     atMs: number,
-    { status, outcome, keyName, fault, latencyMs }: Omit<Served, 'result'>,
+    {
+      status,
+      outcome,
+      keyName,
+      fault,
+      latencyMs,
+      result,
+    }: Omit<Served, 'result'> & { result?: EngineResult },
     durationMs: number,
   ): RequestEvent {
     return {
@@ -167,6 +174,7 @@ export class MockEngine {
       durationMs,
       latencyMs,
       fault: fault === undefined ? null : appliedFault(fault),
+      detail: result !== undefined && 'response' in result ? refusalDetail(result.response) : null,
     };
   }
 

@@ -1,5 +1,5 @@
 import type { JournalFault } from './journal.js';
-import type { JournalOutcome } from './types.js';
+import type { JournalOutcome, MockResponse } from './types.js';
 
 /**
  * What happened to a request, for a request log: a journal outcome, or `admin` and `openapi` for the
@@ -42,6 +42,31 @@ export interface RequestEvent {
   readonly latencyMs: number;
   /** The injected fault the request met, or null. */
   readonly fault: JournalFault | null;
+  /** Why a request was refused (4xx or 5xx): the error body's message, as the client reads it; null otherwise. */
+  readonly detail: string | null;
+}
+
+/**
+ * The message of an error answer, for the request log: `error.detail` of the usual error body, or
+ * `error` of a flat one (the webhooks'); null for a success, an empty body or another shape.
+ *
+ * @param response - the answer, when there was one.
+ * @returns the message, or null.
+ * @example
+ * ```ts
+ * refusalDetail({ status: 404, headers: {}, body: '{"error":{"detail":"Not found."}}' }); // 'Not found.'
+ * ```
+ */
+export function refusalDetail(response: MockResponse | undefined): string | null {
+  if (response === undefined || response.status < 400 || response.body === '') return null;
+  try {
+    const { error } = JSON.parse(response.body) as { error?: unknown };
+    if (typeof error === 'string') return error;
+    const detail = (error as { detail?: unknown } | undefined)?.detail;
+    return typeof detail === 'string' ? detail : null;
+  } catch {
+    return null;
+  }
 }
 
 const TOKEN_SEGMENT = /\/(webhook|audiences)\/[^/?]+/g;
@@ -62,13 +87,14 @@ export function redactTokens(path: string): string {
 
 /**
  * One line of text for a request event: time, method, path, status, outcome, duration, the latency
- * profile's wait, key name and fault.
+ * profile's wait, key name, fault and, for a refusal, why (the message the client got).
  *
  * @param event - the event.
  * @returns the line, without a newline.
  * @example
  * ```ts
  * // 2026-06-01T12:00:03.120Z GET /v1/calls/?page=2 200 served 0.4ms key="Full access"
+ * // 2026-06-01T12:00:03.121Z GET /v1/calls/?colour=red 400 invalid_request 0.2ms key="Full access" detail="…"
  * const server = await startMockServer({ onRequest: (event) => process.stderr.write(`${formatRequestText(event)}\n`) });
  * ```
  */
@@ -85,6 +111,7 @@ export function formatRequestText(event: RequestEvent): string {
   if (event.latencyMs > 0) parts.push(`latency=${event.latencyMs}ms`);
   if (event.keyName !== null) parts.push(`key=${JSON.stringify(event.keyName)}`);
   if (event.fault !== null) parts.push(`fault=${JSON.stringify(event.fault)}`);
+  if (event.detail !== null) parts.push(`detail=${JSON.stringify(event.detail)}`);
   return parts.join(' ');
 }
 

@@ -115,8 +115,10 @@ export class RouteTable {
       for (const route of bucket) {
         const params = route.match(path);
         if (params === undefined) continue;
-        if (route.endpoint.method === method) return { kind: 'match', route, params };
-        allow = route.endpoint.method;
+        // HEAD is answered as GET is (RFC 9110 §9.3.2); the adapters send its headers without the body.
+        const { method: own } = route.endpoint;
+        if (own === method || (method === 'HEAD' && own === 'GET')) return { kind: 'match', route, params };
+        allow = own === 'GET' ? 'GET, HEAD' : own;
       }
     }
     return allow === undefined

@@ -33,7 +33,9 @@ export const addAudienceMember: WebhookResolver = (context, request, token, shap
       last_name: parsed.data.last_name ?? '',
       phone,
       email: parsed.data.email ?? '',
-      custom_fields: parsed.data.custom_fields ?? {},
+      // From the body as read, not as zod returns it: zod's record drops a key named `__proto__`, which
+      // JSON allows and the lead webhook keeps (an own property, never the prototype).
+      custom_fields: ownCopy((body.value as { custom_fields?: Record<string, unknown> }).custom_fields),
     },
     context.store.newId(),
     context.clock.now().toISOString(),
@@ -42,3 +44,8 @@ export const addAudienceMember: WebhookResolver = (context, request, token, shap
     ? { response: json(201, member), outcome: 'member_created' }
     : { response: json(200, member), outcome: 'member_existing' };
 };
+
+/** The custom fields as own properties of a fresh object (a `__proto__` key included), or `{}`. */
+function ownCopy(fields: Record<string, unknown> | undefined): Record<string, unknown> {
+  return fields === undefined ? {} : Object.fromEntries(Object.entries(fields));
+}

@@ -29,15 +29,35 @@ describe('mistakes refused at construction, saying how to fix them', () => {
     expect(constructionError({ baseURL: 'https://gw.example.com/company-data' }).message).toContain(
       'use https://gw.example.com/company-data/v1',
     );
-    expect(constructionError({ baseURL: 'https://api.example.com/v1?region=eu' }).message).toContain(
-      'use https://api.example.com/v1',
+    // A query string or fragment after /v1: the fix drops it (and does not add a second /v1).
+    expect(constructionError({ baseURL: 'https://api.example.com/v1?tenant=acme' }).message).toBe(
+      "baseURL must be the API's base URL, whose path ends in /v1, without a query string or fragment (got https://api.example.com/v1?tenant=acme): use https://api.example.com/v1",
+    );
+    expect(constructionError({ baseURL: 'https://api.example.com/v1#top' }).message).toMatch(
+      /: use https:\/\/api\.example\.com\/v1$/,
+    );
+    expect(constructionError({ baseURL: 'https://api.example.com/v1/?x=1' }).message).toMatch(
+      /: use https:\/\/api\.example\.com\/v1$/,
     );
     vi.stubEnv('COMPANY_DATA_BASE_URL', 'https://api.example.com/');
     expect(constructionError({}).message).toMatch(
       /^COMPANY_DATA_BASE_URL must be .* use https:\/\/api\.example\.com\/v1$/,
     );
+    // Without a scheme: https:// added, or http:// on loopback (where the mock listens), and /v1 when missing.
     expect(constructionError({ baseURL: 'api.example.com/v1' }).message).toBe(
-      'baseURL is not a URL (got api.example.com/v1).',
+      'baseURL must start with https:// or http:// (got api.example.com/v1): use https://api.example.com/v1',
+    );
+    expect(constructionError({ baseURL: 'localhost:4010/v1' }).message).toMatch(
+      /: use http:\/\/localhost:4010\/v1$/,
+    );
+    expect(constructionError({ baseURL: '127.0.0.1:4010' }).message).toMatch(
+      /: use http:\/\/127\.0\.0\.1:4010\/v1$/,
+    );
+    expect(
+      constructionError({ baseURL: 'http://127.0.0.1:4010/v1', apiRoot: '127.0.0.1:4010' }).message,
+    ).toMatch(/: use http:\/\/127\.0\.0\.1:4010$/);
+    expect(constructionError({ baseURL: 'http://[::1' }).message).toBe(
+      'baseURL is not a URL (got http://[::1).',
     );
     expect(constructionError({ baseURL: 'ftp://api.example.com/v1' }).message).toContain(
       'must start with https:// or http://',
@@ -65,6 +85,9 @@ describe('mistakes refused at construction, saying how to fix them', () => {
     expect(constructionError({ timout: 5_000 } as never).message).toBe(
       'Unknown option for new CompanyData(): `timout` (did you mean `timeout`?). Known options: timeout, maxRetries, maxRetryWait, defaultHeaders, logger, logLevel, validate, onRateLimit, onRetry, random, apiKey, baseURL, apiRoot, dispatcher, fetch, sleep, now, quota, gate.',
     );
+    expect(constructionError({ maxRetry: 3 } as never).message).toContain(
+      '`maxRetry` (did you mean `maxRetries`?)',
+    );
     expect(constructionError({ base_url: 'https://api.example.com/v1' } as never).message).toContain(
       '`base_url` (did you mean `baseURL`?)',
     );
@@ -87,15 +110,37 @@ describe('https:// against a plain-HTTP server', () => {
   });
   afterAll(() => mock.close());
 
-  it('names the likely cause and the address to use', async () => {
+  it('names the likely cause and the base URL to use, which the SDK then accepts', async () => {
     const { client } = clientFor(loopback, mock, { baseURL: mock.baseURL.replace(/^http:/, 'https:') });
     const error = await client.teams.list({}, { maxRetries: 0 }).then(undefined, (caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionError);
     const origin = new URL(mock.baseURL).origin;
     expect((error as Error).message).toBe(
-      `Connection failed: the TLS handshake failed (ERR_SSL_WRONG_VERSION_NUMBER): the server most likely speaks plain HTTP, not HTTPS; if so, use ${origin} in the base URL (GET ${origin.replace('http:', 'https:')}/v1/teams/?page=1)`,
+      `Connection failed: the TLS handshake failed (ERR_SSL_WRONG_VERSION_NUMBER): the server most likely speaks plain HTTP, not HTTPS; if so, use ${mock.baseURL} as the base URL (GET ${origin.replace('http:', 'https:')}/v1/teams/?page=1)`,
     );
     expect(mock.journal()).toEqual([]);
+    await client.close();
+    // The suggested URL works as written.
+    const suggested = /use (\S+) as the base URL/.exec((error as Error).message)?.[1] as string;
+    const fixed = clientFor(loopback, mock, { baseURL: suggested }).client;
+    await expect(fixed.teams.list({}, { maxRetries: 0 })).resolves.toBeDefined();
+    await fixed.close();
+  });
+});
+
+describe('nothing listening on a loopback base URL', () => {
+  it('says to start the mock server, on the port the base URL names', async () => {
+    const loopback = targets.find((target) => target.name === 'loopback') as Target;
+    const mock = await loopback.start();
+    const baseURL = mock.baseURL;
+    const { port } = new URL(baseURL);
+    await mock.close();
+    const client = new CompanyData({ apiKey: 'svc_live_unused', baseURL, maxRetries: 0 });
+    const error = await client.teams.list().then(undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toBe(
+      `Connection failed: nothing listens on 127.0.0.1:${port} (ECONNREFUSED): start the mock server (npx company-data-mock --port ${port}), or fix the port in the base URL (GET ${baseURL}/teams/?page=1)`,
+    );
     await client.close();
   });
 });
