@@ -53,16 +53,35 @@ export function installRecipe(guides) {
   // Getting started's own commands come first; `projectCommands` counts them.
   const projectCommands = setup.length;
   // Other guides' dependencies (vitest, msw…). Installs of @company-data packages by name wait for them to be
-  // on npm: the tarballs of the recipe stand in for them.
+  // on npm: the tarballs of the recipe stand in for them, for a package the project does not have yet (an
+  // add-on such as the Redis gate, which its own guide installs).
   for (const { block } of blocks) {
     if (block === projectBlock.block) continue;
     for (const command of shellCommands(block)) {
-      if (command.startsWith('npm install ') && !command.includes('@company-data/')) {
-        if (!setup.some((args) => args.join(' ') === command)) setup.push(words(command));
-      }
+      if (!command.startsWith('npm install ')) continue;
+      const args = command.includes('@company-data/')
+        ? asTarballs(words(command), packagesDir, setup)
+        : words(command);
+      if (args !== undefined && !setup.some((known) => known.join(' ') === args.join(' '))) setup.push(args);
     }
   }
   return { pack, packagesDir, projectName, setup, projectCommands };
+}
+
+/**
+ * An `npm install` of @company-data packages by name, as the install of their tarballs from the packages
+ * folder; `undefined` when the project's commands already install each of them.
+ */
+function asTarballs(args, packagesDir, setup) {
+  const installed = (tarball) => setup.some((known) => known.some((arg) => arg.startsWith(tarball)));
+  let added = false;
+  const mapped = args.map((arg) => {
+    if (!arg.startsWith('@company-data/')) return arg;
+    const tarball = `${packagesDir}/company-data-${arg.slice('@company-data/'.length)}-`;
+    if (!installed(tarball)) added = true;
+    return `${tarball}*.tgz`;
+  });
+  return added ? mapped : undefined;
 }
 
 /**

@@ -12,7 +12,7 @@
 // version), then `changeset publish`, its registry set to Verdaccio.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -168,11 +168,18 @@ export async function publishThroughChangesets(root, packed, copyDir, registryUr
 
 /**
  * The install commands by name, exactly as printed: every `npm install` of an `@company-data` package in the
- * README's and Getting started's shell blocks, in that order.
+ * README's and Getting started's shell blocks, in that order, then the other guides' (an add-on's own guide
+ * installs it, as the Redis gate's does).
  */
 export function installByNameCommands(root) {
   const commands = [];
-  for (const file of ['README.md', path.join('docs', 'getting-started.md')]) {
+  const first = ['README.md', path.join('docs', 'getting-started.md')];
+  const guides = readdirSync(path.join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => path.join('docs', name))
+    .filter((file) => !first.includes(file))
+    .sort();
+  for (const file of [...first, ...guides]) {
     const text = readFileSync(path.join(root, file), 'utf8');
     for (const match of text.matchAll(/^```sh\n([\s\S]*?)^```/gm)) {
       for (const command of shellCommands({ code: match[1] })) {
