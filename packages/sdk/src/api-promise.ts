@@ -35,21 +35,35 @@ export interface WithResponse<T> {
  * ```
  */
 export class APIPromise<T> implements PromiseLike<T> {
-  readonly #exchange: Promise<Exchange>;
+  #exchange: Promise<Exchange> | undefined;
+  readonly #start: (() => Promise<Exchange>) | undefined;
   readonly #parse: (exchange: Exchange) => WithResponse<T> | Promise<WithResponse<T>>;
   #parsed: Promise<WithResponse<T>> | undefined;
 
   /**
-   * @param exchange - the call under way, resolved with its success response.
+   * @param exchange - the call under way, resolved with its success response, or how to send it when
+   * first needed.
    * @param parse - reads the result out of the response (only when asked for: `asResponse()` does not).
    * @internal
    */
   constructor(
-    exchange: Promise<Exchange>,
+    exchange: Promise<Exchange> | (() => Promise<Exchange>),
     parse: (exchange: Exchange) => WithResponse<T> | Promise<WithResponse<T>>,
   ) {
-    this.#exchange = exchange;
+    if (typeof exchange === 'function') this.#start = exchange;
+    else this.#exchange = exchange;
     this.#parse = parse;
+  }
+
+  /**
+   * The call's exchange, sent now if it was not yet (a list sends its first page a turn after it is made).
+   *
+   * @returns the call under way.
+   * @internal
+   */
+  protected sent(): Promise<Exchange> {
+    this.#exchange ??= (this.#start as () => Promise<Exchange>)();
+    return this.#exchange;
   }
 
   /**
@@ -59,7 +73,7 @@ export class APIPromise<T> implements PromiseLike<T> {
    * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
    */
   withResponse(): Promise<WithResponse<T>> {
-    this.#parsed ??= this.#exchange.then(this.#parse);
+    this.#parsed ??= this.sent().then(this.#parse);
     return this.#parsed;
   }
 
@@ -78,7 +92,7 @@ export class APIPromise<T> implements PromiseLike<T> {
    * ```
    */
   async asResponse(): Promise<Response> {
-    const { response } = await this.#exchange;
+    const { response } = await this.sent();
     return new Response(response.body, { status: response.status, headers: response.headers });
   }
 

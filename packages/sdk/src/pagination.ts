@@ -117,7 +117,6 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   readonly #ordering: string;
   readonly #options: ListOptions;
   readonly #logger: Logger;
-  readonly #begin: () => void;
   /** `toArray()` refused its options before page 1 went out: page 1 waits for a consumer. */
   #held = false;
 
@@ -126,20 +125,13 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    * @internal
    */
   constructor(source: ListSource<Item>) {
-    let begin!: () => void;
-    const first = new Promise<Exchange>((resolve) => {
-      begin = () => resolve(source.first());
-    });
-    // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
-    // consumer that does, but must not also surface as an unhandled rejection.
-    first.catch(() => undefined);
-    super(first, source.parse);
-    let begun = false;
-    this.#begin = () => {
-      if (begun) return;
-      begun = true;
-      begin();
-    };
+    super(() => {
+      const first = source.first();
+      // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
+      // consumer that does, but must not also surface as an unhandled rejection.
+      first.catch(() => undefined);
+      return first;
+    }, source.parse);
     this.#fetch = source.fetch;
     this.#ordering = source.ordering;
     this.#options = source.options;
@@ -147,30 +139,8 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     // Page 1 goes out at once, like any promise's work, but a turn later: `list().toArray({ limt: 5 })`
     // refuses its options first, and such a mistake then costs no request.
     queueMicrotask(() => {
-      if (!this.#held) this.#begin();
+      if (!this.#held) this.sent();
     });
-  }
-
-  /**
-   * The first page together with the response's status and headers.
-   *
-   * @returns `{ data, response: { status, headers } }`.
-   * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
-   */
-  override withResponse(): Promise<WithResponse<Page<Item>>> {
-    this.#begin();
-    return super.withResponse();
-  }
-
-  /**
-   * The first page's raw response, as `fetch` gives it.
-   *
-   * @returns a WHATWG `Response`.
-   * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
-   */
-  override asResponse(): Promise<Response> {
-    this.#begin();
-    return super.asResponse();
   }
 
   /**
