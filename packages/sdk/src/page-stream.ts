@@ -119,9 +119,8 @@ class PageWalk<P extends PageLike> {
   #disarm: (() => void) | undefined;
   /** A moving average of how long a page takes, in ms. */
   #usualMs: number | undefined;
-  /** The order pages settled in (the newest page read sets the end). */
+  /** How many pages settled so far: each task's place in that order. */
   #settledCount = 0;
-  #endSetBy = 0;
   /** When the page yielded last settled, and the `count` it reported. */
   #yielded: { order: number; count: number };
   /** Settled tasks not yet yielded, in the order they settled (unordered walks). */
@@ -255,15 +254,12 @@ class PageWalk<P extends PageLike> {
     // A page read again replaces its task; the first copy's late answer is not this walk's any more.
     if (this.#tasks.get(task.number) !== task) return;
     task.outcome = outcome;
-    const order = ++this.#settledCount;
-    task.order = order;
+    task.order = ++this.#settledCount;
     if ('page' in outcome) {
       const ms = performance.now() - task.startedAt;
       this.#usualMs = this.#usualMs === undefined ? ms : 0.8 * this.#usualMs + 0.2 * ms;
-      if (order > this.#endSetBy) {
-        this.#endSetBy = order;
-        this.#last = this.#end(outcome.page);
-      }
+      // The newest page read sets the end (`total_pages` moves when records are added or deleted).
+      this.#last = this.#end(outcome.page);
     }
     if (this.#options.ordered) return;
     this.#arrived.push(task);
