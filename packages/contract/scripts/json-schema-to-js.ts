@@ -38,7 +38,7 @@ const HANDLED = new Set([
 export class ValidatorCompiler {
   readonly #functions: string[] = [];
   readonly #patterns = new Map<string, string>();
-  #anonymous = 0;
+  readonly #names = new Set<string>();
 
   /**
    * Compiles named schemas into functions of the same names.
@@ -46,7 +46,17 @@ export class ValidatorCompiler {
    * @param schemas - by name; a `$ref` is `#/<name>`.
    */
   addNamed(schemas: Readonly<Record<string, JsonSchema>>): void {
+    // Named schemas claim their names first, so no helper of another schema can take one.
+    for (const name of Object.keys(schemas)) this.#names.add(identifier(name));
     for (const [name, schema] of Object.entries(schemas)) this.#function(identifier(name), schema);
+  }
+
+  /** A function name not taken yet, from where the schema sits: a new schema never renames another's helpers. */
+  #unique(name: string): string {
+    let unique = name;
+    for (let n = 2; this.#names.has(unique); n++) unique = `${name}${n}`;
+    this.#names.add(unique);
+    return unique;
   }
 
   /** The module's code: the hoisted patterns, then every function. */
@@ -58,13 +68,22 @@ export class ValidatorCompiler {
   }
 
   #function(name: string, schema: JsonSchema): string {
-    const body = this.#check('value', schema);
+    // A named object or array is its own function, not a wrapper around an anonymous one.
+    const structure = structureOf(schema);
+    if (structure !== undefined) {
+      this.#functions.push(this.#structureCode(name, structure, schema));
+      return name;
+    }
+    const body = this.#check('value', schema, name);
     this.#functions.push(`function ${name}(value: unknown): boolean {\n  return ${body};\n}\n`);
     return name;
   }
 
-  /** A boolean expression that is true when `value` (an expression) passes `schema`. */
-  #check(value: string, schema: JsonSchema): string {
+  /**
+   * A boolean expression that is true when `value` (an expression) passes `schema`; `where` names the
+   * schema's place (e.g. `isCall_user`), so helpers keep their names when other schemas come and go.
+   */
+  #check(value: string, schema: JsonSchema, where: string): string {
     for (const keyword of Object.keys(schema)) {
       if (!HANDLED.has(keyword) && !IGNORED.has(keyword))
         throw new Error(
@@ -75,13 +94,13 @@ export class ValidatorCompiler {
     const parts: string[] = [];
     if (schema.anyOf !== undefined)
       parts.push(
-        `(${(schema.anyOf as JsonSchema[]).map((branch) => this.#check(value, branch)).join(' || ')})`,
+        `(${(schema.anyOf as JsonSchema[]).map((branch, index) => this.#check(value, branch, `${where}_or${index}`)).join(' || ')})`,
       );
     if (schema.type !== undefined) {
       const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
       // An object or array node gets a function of its own: its checks need statements, not one expression.
       if (types.length === 1 && (types[0] === 'object' || types[0] === 'array'))
-        parts.push(`${this.#structure(types[0], schema)}(${value})`);
+        parts.push(`${this.#structure(types[0], schema, where)}(${value})`);
       else parts.push(`(${types.map((type) => typeCheck(value, type)).join(' || ')})`);
     }
     // `required` beside no object type: a branch such as `{ required: ['phone'] }` of an anyOf.
@@ -97,7 +116,7 @@ export class ValidatorCompiler {
       );
     if (schema.const !== undefined) parts.push(`${value} === ${JSON.stringify(schema.const)}`);
     if (schema.pattern !== undefined)
-      parts.push(`${this.#pattern(schema.pattern as string)}.test(${value} as string)`);
+      parts.push(`${this.#pattern(schema.pattern as string, where)}.test(${value} as string)`);
     // String lengths as zod counts them: UTF-16 code units, JavaScript's length.
     if (schema.minLength !== undefined) parts.push(`(${value} as string).length >= ${schema.minLength}`);
     if (schema.maxLength !== undefined) parts.push(`(${value} as string).length <= ${schema.maxLength}`);
@@ -110,32 +129,43 @@ export class ValidatorCompiler {
     return parts.length === 0 ? 'true' : parts.join(' && ');
   }
 
-  #structure(type: 'object' | 'array', schema: JsonSchema): string {
-    const name = `${type}${this.#anonymous++}`;
+  #structure(type: 'object' | 'array', schema: JsonSchema, where: string): string {
+    // Inside a named schema's own expression (beside an anyOf, say), `where` is that schema's name.
+    const name = this.#unique(this.#names.has(where) ? `${where}_${type}` : where);
+    this.#functions.push(this.#structureCode(name, type, schema));
+    return name;
+  }
+
+  #structureCode(name: string, type: 'object' | 'array', schema: JsonSchema): string {
     const lines =
       type === 'array'
         ? [
             '  if (!Array.isArray(value)) return false;',
             '  for (let index = 0; index < value.length; index++) {',
-            `    if (!(${schema.items === undefined ? 'true' : this.#check('value[index]', schema.items as JsonSchema)})) return false;`,
+            `    if (!(${schema.items === undefined ? 'true' : this.#check('value[index]', schema.items as JsonSchema, `${name}_item`)})) return false;`,
             '  }',
             '  return true;',
           ]
-        : this.#objectLines(schema);
-    this.#functions.push(`function ${name}(value: unknown): boolean {\n${lines.join('\n')}\n}\n`);
-    return name;
+        : this.#objectLines(schema, name);
+    return `function ${name}(value: unknown): boolean {\n${lines.join('\n')}\n}\n`;
   }
 
-  #objectLines(schema: JsonSchema): string[] {
+  #objectLines(schema: JsonSchema, where: string): string[] {
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((schema.required ?? []) as string[]);
     const lines = [
       "  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;",
-      '  const object = value as Record<string, unknown>;',
     ];
+    const { additionalProperties } = schema;
+    const readsKeys =
+      additionalProperties === false ||
+      (additionalProperties !== undefined && Object.keys(additionalProperties).length > 0);
+    // Only a check that reads keys names the object: no unused local in the generated code.
+    if (Object.keys(properties).length > 0 || readsKeys)
+      lines.push('  const object = value as Record<string, unknown>;');
     for (const [key, property] of Object.entries(properties)) {
-      const read = `object[${JSON.stringify(key)}]`;
-      const check = this.#check(read, property);
+      const read = /^[A-Za-z_$][\w$]*$/.test(key) ? `object.${key}` : `object[${JSON.stringify(key)}]`;
+      const check = this.#check(read, property, `${where}_${identifierPart(key)}`);
       // An optional property may be absent (or undefined, as zod reads it); a required one must pass.
       lines.push(
         required.has(key)
@@ -150,17 +180,18 @@ export class ValidatorCompiler {
       schema.additionalProperties !== undefined &&
       Object.keys(schema.additionalProperties).length > 0
     ) {
-      const check = this.#check('object[key]', schema.additionalProperties as JsonSchema);
+      const check = this.#check('object[key]', schema.additionalProperties as JsonSchema, `${where}_value`);
       lines.push(`  for (const key of Object.keys(object)) if (!(${check})) return false;`);
     }
     lines.push('  return true;');
     return lines;
   }
 
-  #pattern(source: string): string {
+  /** A pattern is compiled once, named after the first schema that uses it. */
+  #pattern(source: string, where: string): string {
     let name = this.#patterns.get(source);
     if (name === undefined) {
-      name = `PATTERN_${this.#patterns.size}`;
+      name = this.#unique(`${where}_pattern`);
       this.#patterns.set(source, name);
     }
     return name;
@@ -186,5 +217,18 @@ function typeCheck(value: string, type: string): string {
 
 /** A schema's name as a function name: letters, digits and underscores. */
 export function identifier(name: string): string {
-  return `is${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const part = identifierPart(name);
+  return `is${part.charAt(0).toUpperCase()}${part.slice(1)}`;
+}
+
+function identifierPart(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+/** The structure a schema is exactly (one object or array type and nothing beside it), if any. */
+function structureOf(schema: JsonSchema): 'object' | 'array' | undefined {
+  const { type } = schema;
+  if (type !== 'object' && type !== 'array') return undefined;
+  const beside = ['anyOf', 'enum', 'const', '$ref'].some((keyword) => schema[keyword] !== undefined);
+  return beside ? undefined : type;
 }

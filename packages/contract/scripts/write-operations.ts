@@ -1,10 +1,10 @@
 // Writes src/compiled/operations.generated.ts: the endpoint table without its schemas (method, path, base,
 // auth, kind, statuses, error shape and the names each operation takes), for code that must not load zod
-// to know what an operation is. Run by `npm run build` before tsup; the file is committed, CI checks it is
-// what the table generates, and a test holds every row equal to the table's.
-import { writeFileSync } from 'node:fs';
+// to know what an operation is. Written by `npm run generate`; `npm run build` fails when the committed file is
+// not what the table generates now; and a test holds every row equal to the table's.
 import { z } from 'zod';
 import { type EndpointDefinition, endpointList } from '../src/endpoints.js';
+import { emitGenerated } from './generated-file.js';
 
 const namesOf = (schema: z.ZodType | undefined): string[] =>
   schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
@@ -50,6 +50,4 @@ ${rows.join('\n')}
 } as const satisfies Record<OperationId, OperationMeta>;
 `;
 
-const target = new URL('../src/compiled/operations.generated.ts', import.meta.url);
-writeFileSync(target, code);
-console.log(`wrote ${target.pathname.split('/').slice(-3).join('/')}`);
+emitGenerated(new URL('../src/compiled/operations.generated.ts', import.meta.url), code);

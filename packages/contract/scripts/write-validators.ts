@@ -1,8 +1,7 @@
 // Writes src/compiled/validators.generated.ts: a compiled, zod-free check for every schema the endpoint
 // table uses (responses, error bodies, list queries, path parameters, webhook bodies), from the JSON Schema
-// zod writes for them. Run by `npm run build` before tsup; the file is committed, and CI checks it is what
-// the schemas generate. zod stays the source of truth: a test holds every compiled check equal to zod.
-import { writeFileSync } from 'node:fs';
+// zod writes for them. Written by `npm run generate`; `npm run build` fails when the committed file is not what
+// the schemas generate now. zod stays the source of truth: a test holds every compiled check equal to zod.
 import { z } from 'zod';
 import { type EndpointDefinition, endpointList } from '../src/endpoints.js';
 import * as envelopes from '../src/schemas/envelopes.js';
@@ -10,6 +9,7 @@ import * as errors from '../src/schemas/errors.js';
 import * as primitives from '../src/schemas/primitives.js';
 import * as resources from '../src/schemas/resources.js';
 import * as webhooks from '../src/schemas/webhooks.js';
+import { emitGenerated } from './generated-file.js';
 import { identifier, type JsonSchema, ValidatorCompiler } from './json-schema-to-js.js';
 
 /** Every schema checked at run time, by the name its check is exported under. */
@@ -118,6 +118,4 @@ ${table('path', 'The path parameters of each operation.', "PATH_CHECKS.retrieveC
 ${table('body', 'The request body of each webhook.', "BODY_CHECKS.submitLead?.({ phone_number: '415-555-0123' }); // true")}
 `;
 
-const target = new URL('../src/compiled/validators.generated.ts', import.meta.url);
-writeFileSync(target, code);
-console.log(`wrote ${target.pathname.split('/').slice(-3).join('/')}`);
+emitGenerated(new URL('../src/compiled/validators.generated.ts', import.meta.url), code);

@@ -62,6 +62,8 @@ export interface EndpointDefinition {
   readonly response: z.ZodType;
   /** Success statuses. */
   readonly successStatuses: readonly number[];
+  /** What a status means for this operation, where the general wording would not say (OpenAPI's response descriptions). */
+  readonly statusText?: Readonly<Record<number, string>>;
   /** Error statuses the spec documents for this operation. */
   readonly specErrors: readonly number[];
   /** Every error status the reference implementation may answer (spec plus documented decisions). */
@@ -206,6 +208,10 @@ export const endpoints = {
     body: AudienceMemberInput,
     response: AudienceMember,
     successStatuses: [200, 201],
+    statusText: {
+      200: 'A member with this phone or email already existed; it is returned',
+      201: 'A new member was added',
+    },
     specErrors: [],
     errors: [400, 404, 413, 415],
     errorShape: 'nested',

@@ -142,19 +142,15 @@ function responses(endpoint: EndpointDefinition, ids: Map<z.ZodType, string>): J
   const json = (schema: JsonObject) => ({ 'application/json': { schema } });
   const result: JsonObject = {};
   for (const status of endpoint.successStatuses) {
-    let description = STATUS_TEXT[status] ?? 'Success';
-    if (endpoint.operationId === 'addAudienceMember') {
-      description =
-        status === 201
-          ? 'A new member was added'
-          : 'A member with this phone or email already existed; it is returned';
-    }
+    const description = endpoint.statusText?.[status] ?? STATUS_TEXT[status] ?? 'Success';
     result[status] = { description, content: json(ref(ids, endpoint.response)) };
   }
   const errorSchema = endpoint.errorShape === 'flat' ? FlatErrorBody : ApiErrorBody;
   for (const status of endpoint.errors) {
     const response: JsonObject = {
-      description: status === 400 ? badRequestText(endpoint) : (STATUS_TEXT[status] ?? 'Error'),
+      description:
+        endpoint.statusText?.[status] ??
+        (status === 400 ? badRequestText(endpoint) : (STATUS_TEXT[status] ?? 'Error')),
       content: json(ref(ids, errorSchema)),
     };
     if (status === 429) {

@@ -14,755 +14,843 @@ import type { OperationId } from './operations.generated.js';
  */
 export type Check = (value: unknown) => boolean;
 
-const PATTERN_0 = new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$");
-const PATTERN_1 = new RegExp("^\\+[1-9]\\d{1,14}$");
-const PATTERN_2 = new RegExp("^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$");
-const PATTERN_3 = new RegExp("^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$");
-const PATTERN_4 = new RegExp("\\S");
-
-function object0(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  return true;
-}
+const isDateTime_pattern = new RegExp(
+  '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$',
+);
+const isE164Phone_pattern = new RegExp('^\\+[1-9]\\d{1,14}$');
+const isUuid_pattern = new RegExp(
+  '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
+);
+const isUser_email_pattern = new RegExp(
+  "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
+);
+const isAddAudienceMember_body_object_phone_pattern = new RegExp('\\S');
 
 function isCustomFieldsMap(value: unknown): boolean {
-  return object0(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return true;
 }
 
 function isDateTime(value: unknown): boolean {
-  return (typeof value === 'string') && PATTERN_0.test(value as string);
+  return typeof value === 'string' && isDateTime_pattern.test(value as string);
 }
 
 function isE164Phone(value: unknown): boolean {
-  return (typeof value === 'string') && PATTERN_1.test(value as string);
+  return typeof value === 'string' && isE164Phone_pattern.test(value as string);
 }
 
 function isUuid(value: unknown): boolean {
-  return (typeof value === 'string') && PATTERN_2.test(value as string);
-}
-
-function object1(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!(isDateTime(object["start_time"]))) return false;
-  if (!(isDateTime(object["end_time"]))) return false;
-  if (!((Number.isSafeInteger(object["audio_duration_seconds"])) && (object["audio_duration_seconds"] as number) >= -9007199254740991 && (object["audio_duration_seconds"] as number) <= 9007199254740991)) return false;
-  if (!(((typeof object["direction"] === 'string') && (object["direction"] === "inbound") || (typeof object["direction"] === 'string')))) return false;
-  if (!(isCallSource(object["source"]))) return false;
-  if (!(((typeof object["sentiment"] === 'string') && (object["sentiment"] === "positive") || (typeof object["sentiment"] === 'string')))) return false;
-  if (!(((typeof object["score"] === 'number' && Number.isFinite(object["score"]))))) return false;
-  if (!((typeof object["summary"] === 'string'))) return false;
-  if (!((typeof object["is_qualified"] === 'boolean'))) return false;
-  if (!((typeof object["is_booked"] === 'boolean'))) return false;
-  if (!((typeof object["is_excused"] === 'boolean'))) return false;
-  if (!((isDateTime(object["excused_at"]) || (object["excused_at"] === null)))) return false;
-  if (!((typeof object["excuse_reason"] === 'string' || object["excuse_reason"] === null))) return false;
-  if (!((typeof object["is_cancellation"] === 'boolean'))) return false;
-  if (!((typeof object["has_cancellation"] === 'boolean'))) return false;
-  if (!(isUserRef(object["user"]))) return false;
-  if (!(isDateTime(object["created_at"]))) return false;
-  return true;
+  return typeof value === 'string' && isUuid_pattern.test(value as string);
 }
 
 function isCall(value: unknown): boolean {
-  return object1(value);
-}
-
-function isCallSource(value: unknown): boolean {
-  return (typeof value === 'string') && (value === "integration" || value === "voice_agent");
-}
-
-function array3(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index++) {
-    if (!(isCallTranscriptSegment(value[index]))) return false;
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  if (!isUuid(object.id)) return false;
+  if (!isDateTime(object.start_time)) return false;
+  if (!isDateTime(object.end_time)) return false;
+  if (
+    !(
+      Number.isSafeInteger(object.audio_duration_seconds) &&
+      (object.audio_duration_seconds as number) >= -9007199254740991 &&
+      (object.audio_duration_seconds as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    !(
+      (typeof object.direction === 'string' && object.direction === 'inbound') ||
+      typeof object.direction === 'string'
+    )
+  )
+    return false;
+  if (!isCallSource(object.source)) return false;
+  if (
+    !(
+      (typeof object.sentiment === 'string' && object.sentiment === 'positive') ||
+      typeof object.sentiment === 'string'
+    )
+  )
+    return false;
+  if (!(typeof object.score === 'number' && Number.isFinite(object.score))) return false;
+  if (!(typeof object.summary === 'string')) return false;
+  if (!(typeof object.is_qualified === 'boolean')) return false;
+  if (!(typeof object.is_booked === 'boolean')) return false;
+  if (!(typeof object.is_excused === 'boolean')) return false;
+  if (!(isDateTime(object.excused_at) || object.excused_at === null)) return false;
+  if (!(typeof object.excuse_reason === 'string' || object.excuse_reason === null)) return false;
+  if (!(typeof object.is_cancellation === 'boolean')) return false;
+  if (!(typeof object.has_cancellation === 'boolean')) return false;
+  if (!isUserRef(object.user)) return false;
+  if (!isDateTime(object.created_at)) return false;
   return true;
 }
 
-function object2(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!(array3(object["transcript"]))) return false;
+function isCallSource(value: unknown): boolean {
+  return typeof value === 'string' && (value === 'integration' || value === 'voice_agent');
+}
+
+function isCallTranscript_transcript(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) {
+    if (!isCallTranscriptSegment(value[index])) return false;
+  }
   return true;
 }
 
 function isCallTranscript(value: unknown): boolean {
-  return object2(value);
-}
-
-function object4(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["speaker"] === 'string'))) return false;
-  if (!((typeof object["text"] === 'string'))) return false;
-  if (!((Number.isSafeInteger(object["start"])) && (object["start"] as number) >= -9007199254740991 && (object["start"] as number) <= 9007199254740991)) return false;
-  if (!((Number.isSafeInteger(object["end"])) && (object["end"] as number) >= -9007199254740991 && (object["end"] as number) <= 9007199254740991)) return false;
+  if (!isUuid(object.id)) return false;
+  if (!isCallTranscript_transcript(object.transcript)) return false;
   return true;
 }
 
 function isCallTranscriptSegment(value: unknown): boolean {
-  return object4(value);
-}
-
-function object5(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["name"] === 'string'))) return false;
-  if (!((typeof object["slug"] === 'string'))) return false;
-  if (!(((typeof object["value_type"] === 'string') && (object["value_type"] === "single_select" || object["value_type"] === "number") || (typeof object["value_type"] === 'string')))) return false;
-  if (!((typeof object["value"] === 'string' || (typeof object["value"] === 'number' && Number.isFinite(object["value"]))))) return false;
-  if (!(((typeof object["source"] === 'string') && (object["source"] === "ai" || object["source"] === "manual") || (typeof object["source"] === 'string')))) return false;
+  if (!(typeof object.speaker === 'string')) return false;
+  if (!(typeof object.text === 'string')) return false;
+  if (
+    !(
+      Number.isSafeInteger(object.start) &&
+      (object.start as number) >= -9007199254740991 &&
+      (object.start as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    !(
+      Number.isSafeInteger(object.end) &&
+      (object.end as number) >= -9007199254740991 &&
+      (object.end as number) <= 9007199254740991
+    )
+  )
+    return false;
   return true;
 }
 
 function isCustomField(value: unknown): boolean {
-  return object5(value);
-}
-
-function object6(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!((typeof object["name"] === 'string'))) return false;
-  if (!(isDateTime(object["start_time"]))) return false;
-  if (!(isDateTime(object["end_time"]))) return false;
-  if (!((Number.isSafeInteger(object["audio_duration_seconds"])) && (object["audio_duration_seconds"] as number) >= -9007199254740991 && (object["audio_duration_seconds"] as number) <= 9007199254740991)) return false;
-  if (!(((typeof object["score"] === 'number' && Number.isFinite(object["score"]))))) return false;
-  if (!(isUserRef(object["user"]))) return false;
-  if (!(isDateTime(object["created_at"]))) return false;
+  if (!(typeof object.name === 'string')) return false;
+  if (!(typeof object.slug === 'string')) return false;
+  if (
+    !(
+      (typeof object.value_type === 'string' &&
+        (object.value_type === 'single_select' || object.value_type === 'number')) ||
+      typeof object.value_type === 'string'
+    )
+  )
+    return false;
+  if (
+    !(typeof object.value === 'string' || (typeof object.value === 'number' && Number.isFinite(object.value)))
+  )
+    return false;
+  if (
+    !(
+      (typeof object.source === 'string' && (object.source === 'ai' || object.source === 'manual')) ||
+      typeof object.source === 'string'
+    )
+  )
+    return false;
   return true;
 }
 
 function isRecording(value: unknown): boolean {
-  return object6(value);
-}
-
-function array8(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index++) {
-    if (!(isCustomField(value[index]))) return false;
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  if (!isUuid(object.id)) return false;
+  if (!(typeof object.name === 'string')) return false;
+  if (!isDateTime(object.start_time)) return false;
+  if (!isDateTime(object.end_time)) return false;
+  if (
+    !(
+      Number.isSafeInteger(object.audio_duration_seconds) &&
+      (object.audio_duration_seconds as number) >= -9007199254740991 &&
+      (object.audio_duration_seconds as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (!(typeof object.score === 'number' && Number.isFinite(object.score))) return false;
+  if (!isUserRef(object.user)) return false;
+  if (!isDateTime(object.created_at)) return false;
   return true;
 }
 
-function object7(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!((typeof object["name"] === 'string'))) return false;
-  if (!(isDateTime(object["start_time"]))) return false;
-  if (!(isDateTime(object["end_time"]))) return false;
-  if (!((Number.isSafeInteger(object["audio_duration_seconds"])) && (object["audio_duration_seconds"] as number) >= -9007199254740991 && (object["audio_duration_seconds"] as number) <= 9007199254740991)) return false;
-  if (!(((typeof object["score"] === 'number' && Number.isFinite(object["score"]))))) return false;
-  if (!(isUserRef(object["user"]))) return false;
-  if (!(isDateTime(object["created_at"]))) return false;
-  if (!(array8(object["custom_fields"]))) return false;
+function isRecordingDetail_custom_fields(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) {
+    if (!isCustomField(value[index])) return false;
+  }
   return true;
 }
 
 function isRecordingDetail(value: unknown): boolean {
-  return object7(value);
-}
-
-function array10(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index++) {
-    if (!(isRecordingTranscriptSegment(value[index]))) return false;
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  if (!isUuid(object.id)) return false;
+  if (!(typeof object.name === 'string')) return false;
+  if (!isDateTime(object.start_time)) return false;
+  if (!isDateTime(object.end_time)) return false;
+  if (
+    !(
+      Number.isSafeInteger(object.audio_duration_seconds) &&
+      (object.audio_duration_seconds as number) >= -9007199254740991 &&
+      (object.audio_duration_seconds as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (!(typeof object.score === 'number' && Number.isFinite(object.score))) return false;
+  if (!isUserRef(object.user)) return false;
+  if (!isDateTime(object.created_at)) return false;
+  if (!isRecordingDetail_custom_fields(object.custom_fields)) return false;
   return true;
 }
 
-function object9(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!(array10(object["transcript"]))) return false;
+function isRecordingTranscript_transcript(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) {
+    if (!isRecordingTranscriptSegment(value[index])) return false;
+  }
   return true;
 }
 
 function isRecordingTranscript(value: unknown): boolean {
-  return object9(value);
-}
-
-function array12(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index++) {
-    if (!(isTranscriptWord(value[index]))) return false;
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  if (!isUuid(object.id)) return false;
+  if (!isRecordingTranscript_transcript(object.transcript)) return false;
   return true;
 }
 
-function object11(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  if (!((typeof object["speaker"] === 'string'))) return false;
-  if (!((typeof object["text"] === 'string'))) return false;
-  if (!((Number.isSafeInteger(object["start"])) && (object["start"] as number) >= -9007199254740991 && (object["start"] as number) <= 9007199254740991)) return false;
-  if (!((Number.isSafeInteger(object["end"])) && (object["end"] as number) >= -9007199254740991 && (object["end"] as number) <= 9007199254740991)) return false;
-  if (!(array12(object["words"]))) return false;
+function isRecordingTranscriptSegment_words(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) {
+    if (!isTranscriptWord(value[index])) return false;
+  }
   return true;
 }
 
 function isRecordingTranscriptSegment(value: unknown): boolean {
-  return object11(value);
-}
-
-function object13(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!((typeof object["name"] === 'string'))) return false;
-  if (!((typeof object["description"] === 'string'))) return false;
-  if (!(isDateTime(object["created_at"]))) return false;
+  if (!(typeof object.speaker === 'string')) return false;
+  if (!(typeof object.text === 'string')) return false;
+  if (
+    !(
+      Number.isSafeInteger(object.start) &&
+      (object.start as number) >= -9007199254740991 &&
+      (object.start as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    !(
+      Number.isSafeInteger(object.end) &&
+      (object.end as number) >= -9007199254740991 &&
+      (object.end as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (!isRecordingTranscriptSegment_words(object.words)) return false;
   return true;
 }
 
 function isTeam(value: unknown): boolean {
-  return object13(value);
-}
-
-function object14(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["text"] === 'string'))) return false;
-  if (!((Number.isSafeInteger(object["start"])) && (object["start"] as number) >= -9007199254740991 && (object["start"] as number) <= 9007199254740991)) return false;
-  if (!((Number.isSafeInteger(object["end"])) && (object["end"] as number) >= -9007199254740991 && (object["end"] as number) <= 9007199254740991)) return false;
-  if (!((typeof object["speaker"] === 'string'))) return false;
+  if (!isUuid(object.id)) return false;
+  if (!(typeof object.name === 'string')) return false;
+  if (!(typeof object.description === 'string')) return false;
+  if (!isDateTime(object.created_at)) return false;
   return true;
 }
 
 function isTranscriptWord(value: unknown): boolean {
-  return object14(value);
-}
-
-function array16(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index++) {
-    if (!(((typeof value[index] === 'string') && (value[index] === "call_center_ai_coach" || value[index] === "call_center_ai_record" || value[index] === "ridealong_record") || (typeof value[index] === 'string')))) return false;
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  if (!(typeof object.text === 'string')) return false;
+  if (
+    !(
+      Number.isSafeInteger(object.start) &&
+      (object.start as number) >= -9007199254740991 &&
+      (object.start as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    !(
+      Number.isSafeInteger(object.end) &&
+      (object.end as number) >= -9007199254740991 &&
+      (object.end as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (!(typeof object.speaker === 'string')) return false;
   return true;
 }
 
-function object15(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!((typeof object["email"] === 'string') && PATTERN_3.test(object["email"] as string))) return false;
-  if (!((typeof object["first_name"] === 'string'))) return false;
-  if (!((typeof object["last_name"] === 'string'))) return false;
-  if (!((typeof object["full_name"] === 'string'))) return false;
-  if (!((typeof object["is_active"] === 'boolean'))) return false;
-  if (!(array16(object["permissions"]))) return false;
-  if (!(isDateTime(object["created_at"]))) return false;
+function isUser_permissions(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) {
+    if (
+      !(
+        (typeof value[index] === 'string' &&
+          (value[index] === 'call_center_ai_coach' ||
+            value[index] === 'call_center_ai_record' ||
+            value[index] === 'ridealong_record')) ||
+        typeof value[index] === 'string'
+      )
+    )
+      return false;
+  }
   return true;
 }
 
 function isUser(value: unknown): boolean {
-  return object15(value);
-}
-
-function object17(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!((typeof object["full_name"] === 'string'))) return false;
+  if (!isUuid(object.id)) return false;
+  if (!(typeof object.email === 'string' && isUser_email_pattern.test(object.email as string))) return false;
+  if (!(typeof object.first_name === 'string')) return false;
+  if (!(typeof object.last_name === 'string')) return false;
+  if (!(typeof object.full_name === 'string')) return false;
+  if (!(typeof object.is_active === 'boolean')) return false;
+  if (!isUser_permissions(object.permissions)) return false;
+  if (!isDateTime(object.created_at)) return false;
   return true;
 }
 
 function isUserRef(value: unknown): boolean {
-  return object17(value);
-}
-
-function object18(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((Number.isSafeInteger(object["count"])) && (object["count"] as number) >= 0 && (object["count"] as number) <= 9007199254740991)) return false;
-  if (!((Number.isSafeInteger(object["page"])) && (object["page"] as number) >= 1 && (object["page"] as number) <= 9007199254740991)) return false;
-  if (!((Number.isSafeInteger(object["page_size"])) && (object["page_size"] as number) >= 1 && (object["page_size"] as number) <= 9007199254740991)) return false;
-  if (!((Number.isSafeInteger(object["total_pages"])) && (object["total_pages"] as number) >= 0 && (object["total_pages"] as number) <= 9007199254740991)) return false;
+  if (!isUuid(object.id)) return false;
+  if (!(typeof object.full_name === 'string')) return false;
   return true;
 }
 
 function isPagination(value: unknown): boolean {
-  return object18(value);
-}
-
-function object20(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["detail"] === 'string'))) return false;
+  if (
+    !(
+      Number.isSafeInteger(object.count) &&
+      (object.count as number) >= 0 &&
+      (object.count as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    !(
+      Number.isSafeInteger(object.page) &&
+      (object.page as number) >= 1 &&
+      (object.page as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    !(
+      Number.isSafeInteger(object.page_size) &&
+      (object.page_size as number) >= 1 &&
+      (object.page_size as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    !(
+      Number.isSafeInteger(object.total_pages) &&
+      (object.total_pages as number) >= 0 &&
+      (object.total_pages as number) <= 9007199254740991
+    )
+  )
+    return false;
   return true;
 }
 
-function object19(value: unknown): boolean {
+function isApiErrorBody_error(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(object20(object["error"]))) return false;
+  if (!(typeof object.detail === 'string')) return false;
   return true;
 }
 
 function isApiErrorBody(value: unknown): boolean {
-  return object19(value);
-}
-
-function object21(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["error"] === 'string'))) return false;
+  if (!isApiErrorBody_error(object.error)) return false;
   return true;
 }
 
 function isFlatErrorBody(value: unknown): boolean {
-  return object21(value);
-}
-
-function object22(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!(isDateTime(object["created_at"]))) return false;
-  if (!((typeof object["first_name"] === 'string'))) return false;
-  if (!((typeof object["last_name"] === 'string'))) return false;
-  if (!((isE164Phone(object["phone"]) || (typeof object["phone"] === 'string') && object["phone"] === ""))) return false;
-  if (!(((typeof object["email"] === 'string') && PATTERN_3.test(object["email"] as string) || (typeof object["email"] === 'string') && object["email"] === ""))) return false;
-  if (!(isCustomFieldsMap(object["custom_fields"]))) return false;
-  if (!(isAudienceMemberStatus(object["status"]))) return false;
+  if (!(typeof object.error === 'string')) return false;
   return true;
 }
 
 function isAudienceMember(value: unknown): boolean {
-  return object22(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  if (!isUuid(object.id)) return false;
+  if (!isDateTime(object.created_at)) return false;
+  if (!(typeof object.first_name === 'string')) return false;
+  if (!(typeof object.last_name === 'string')) return false;
+  if (!(isE164Phone(object.phone) || (typeof object.phone === 'string' && object.phone === ''))) return false;
+  if (
+    !(
+      (typeof object.email === 'string' && isUser_email_pattern.test(object.email as string)) ||
+      (typeof object.email === 'string' && object.email === '')
+    )
+  )
+    return false;
+  if (!isCustomFieldsMap(object.custom_fields)) return false;
+  if (!isAudienceMemberStatus(object.status)) return false;
+  return true;
 }
 
 function isAudienceMemberStatus(value: unknown): boolean {
-  return (typeof value === 'string') && (value === "active" || value === "opted_out" || value === "do_not_contact");
-}
-
-function object23(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  if (!((typeof object["received"] === 'boolean') && object["received"] === true)) return false;
-  return true;
+  return (
+    typeof value === 'string' && (value === 'active' || value === 'opted_out' || value === 'do_not_contact')
+  );
 }
 
 function isLeadReceived(value: unknown): boolean {
-  return object23(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  if (!(typeof object.received === 'boolean' && object.received === true)) return false;
+  return true;
 }
 
-function array25(value: unknown): boolean {
+function isListUsers_response_data(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let index = 0; index < value.length; index++) {
-    if (!(isUser(value[index]))) return false;
+    if (!isUser(value[index])) return false;
   }
   return true;
 }
 
-function object24(value: unknown): boolean {
+function isListUsers_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(array25(object["data"]))) return false;
-  if (!(isPagination(object["pagination"]))) return false;
+  if (!isListUsers_response_data(object.data)) return false;
+  if (!isPagination(object.pagination)) return false;
   return true;
 }
 
-function islistUsers_response(value: unknown): boolean {
-  return object24(value);
-}
-
-function object26(value: unknown): boolean {
+function isRetrieveUser_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isUser(object["data"]))) return false;
+  if (!isUser(object.data)) return false;
   return true;
 }
 
-function isretrieveUser_response(value: unknown): boolean {
-  return object26(value);
-}
-
-function array28(value: unknown): boolean {
+function isListTeams_response_data(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let index = 0; index < value.length; index++) {
-    if (!(isTeam(value[index]))) return false;
+    if (!isTeam(value[index])) return false;
   }
   return true;
 }
 
-function object27(value: unknown): boolean {
+function isListTeams_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(array28(object["data"]))) return false;
-  if (!(isPagination(object["pagination"]))) return false;
+  if (!isListTeams_response_data(object.data)) return false;
+  if (!isPagination(object.pagination)) return false;
   return true;
 }
 
-function islistTeams_response(value: unknown): boolean {
-  return object27(value);
-}
-
-function object29(value: unknown): boolean {
+function isRetrieveTeam_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isTeam(object["data"]))) return false;
+  if (!isTeam(object.data)) return false;
   return true;
 }
 
-function isretrieveTeam_response(value: unknown): boolean {
-  return object29(value);
-}
-
-function array31(value: unknown): boolean {
+function isListRecordings_response_data(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let index = 0; index < value.length; index++) {
-    if (!(isRecording(value[index]))) return false;
+    if (!isRecording(value[index])) return false;
   }
   return true;
 }
 
-function object30(value: unknown): boolean {
+function isListRecordings_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(array31(object["data"]))) return false;
-  if (!(isPagination(object["pagination"]))) return false;
+  if (!isListRecordings_response_data(object.data)) return false;
+  if (!isPagination(object.pagination)) return false;
   return true;
 }
 
-function islistRecordings_response(value: unknown): boolean {
-  return object30(value);
-}
-
-function object32(value: unknown): boolean {
+function isRetrieveRecording_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isRecordingDetail(object["data"]))) return false;
+  if (!isRecordingDetail(object.data)) return false;
   return true;
 }
 
-function isretrieveRecording_response(value: unknown): boolean {
-  return object32(value);
-}
-
-function object33(value: unknown): boolean {
+function isRetrieveRecordingTranscript_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isRecordingTranscript(object["data"]))) return false;
+  if (!isRecordingTranscript(object.data)) return false;
   return true;
 }
 
-function isretrieveRecordingTranscript_response(value: unknown): boolean {
-  return object33(value);
-}
-
-function array35(value: unknown): boolean {
+function isListCalls_response_data(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let index = 0; index < value.length; index++) {
-    if (!(isCall(value[index]))) return false;
+    if (!isCall(value[index])) return false;
   }
   return true;
 }
 
-function object34(value: unknown): boolean {
+function isListCalls_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(array35(object["data"]))) return false;
-  if (!(isPagination(object["pagination"]))) return false;
+  if (!isListCalls_response_data(object.data)) return false;
+  if (!isPagination(object.pagination)) return false;
   return true;
 }
 
-function islistCalls_response(value: unknown): boolean {
-  return object34(value);
-}
-
-function object36(value: unknown): boolean {
+function isRetrieveCall_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isCall(object["data"]))) return false;
+  if (!isCall(object.data)) return false;
   return true;
 }
 
-function isretrieveCall_response(value: unknown): boolean {
-  return object36(value);
-}
-
-function object37(value: unknown): boolean {
+function isRetrieveCallTranscript_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isCallTranscript(object["data"]))) return false;
+  if (!isCallTranscript(object.data)) return false;
   return true;
 }
 
-function isretrieveCallTranscript_response(value: unknown): boolean {
-  return object37(value);
-}
-
-function object38(value: unknown): boolean {
+function isAddAudienceMember_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!(isUuid(object["id"]))) return false;
-  if (!(isDateTime(object["created_at"]))) return false;
-  if (!((typeof object["first_name"] === 'string'))) return false;
-  if (!((typeof object["last_name"] === 'string'))) return false;
-  if (!((isE164Phone(object["phone"]) || (typeof object["phone"] === 'string') && object["phone"] === ""))) return false;
-  if (!(((typeof object["email"] === 'string') && PATTERN_3.test(object["email"] as string) || (typeof object["email"] === 'string') && object["email"] === ""))) return false;
-  if (!(isCustomFieldsMap(object["custom_fields"]))) return false;
-  if (!(isAudienceMemberStatus(object["status"]))) return false;
+  if (!isUuid(object.id)) return false;
+  if (!isDateTime(object.created_at)) return false;
+  if (!(typeof object.first_name === 'string')) return false;
+  if (!(typeof object.last_name === 'string')) return false;
+  if (!(isE164Phone(object.phone) || (typeof object.phone === 'string' && object.phone === ''))) return false;
+  if (
+    !(
+      (typeof object.email === 'string' && isUser_email_pattern.test(object.email as string)) ||
+      (typeof object.email === 'string' && object.email === '')
+    )
+  )
+    return false;
+  if (!isCustomFieldsMap(object.custom_fields)) return false;
+  if (!isAudienceMemberStatus(object.status)) return false;
   return true;
 }
 
-function isaddAudienceMember_response(value: unknown): boolean {
-  return object38(value);
-}
-
-function object39(value: unknown): boolean {
+function isSubmitLead_response(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["received"] === 'boolean') && object["received"] === true)) return false;
+  if (!(typeof object.received === 'boolean' && object.received === true)) return false;
   return true;
 }
 
-function issubmitLead_response(value: unknown): boolean {
-  return object39(value);
-}
-
-function object40(value: unknown): boolean {
+function isListUsers_query(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (object["ordering"] !== undefined && !((typeof object["ordering"] === 'string') && (object["ordering"] === "created_at" || object["ordering"] === "-created_at"))) return false;
-  if (object["page"] !== undefined && !((Number.isSafeInteger(object["page"])) && (object["page"] as number) >= 1 && (object["page"] as number) <= 9007199254740991)) return false;
-  if (object["page_size"] !== undefined && !((Number.isSafeInteger(object["page_size"])) && (object["page_size"] as number) >= 1 && (object["page_size"] as number) <= 100)) return false;
-  if (object["is_active"] !== undefined && !((typeof object["is_active"] === 'boolean'))) return false;
-  for (const key of Object.keys(object)) if (!["ordering","page","page_size","is_active"].includes(key)) return false;
+  if (
+    object.ordering !== undefined &&
+    !(
+      typeof object.ordering === 'string' &&
+      (object.ordering === 'created_at' || object.ordering === '-created_at')
+    )
+  )
+    return false;
+  if (
+    object.page !== undefined &&
+    !(
+      Number.isSafeInteger(object.page) &&
+      (object.page as number) >= 1 &&
+      (object.page as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    object.page_size !== undefined &&
+    !(
+      Number.isSafeInteger(object.page_size) &&
+      (object.page_size as number) >= 1 &&
+      (object.page_size as number) <= 100
+    )
+  )
+    return false;
+  if (object.is_active !== undefined && !(typeof object.is_active === 'boolean')) return false;
+  for (const key of Object.keys(object))
+    if (!['ordering', 'page', 'page_size', 'is_active'].includes(key)) return false;
   return true;
 }
 
-function islistUsers_query(value: unknown): boolean {
-  return object40(value);
-}
-
-function object41(value: unknown): boolean {
+function isListUsers_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
   return true;
 }
 
-function islistUsers_path(value: unknown): boolean {
-  return object41(value);
-}
-
-function object42(value: unknown): boolean {
+function isRetrieveUser_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["id"] === 'string') && PATTERN_2.test(object["id"] as string))) return false;
+  if (!(typeof object.id === 'string' && isUuid_pattern.test(object.id as string))) return false;
   return true;
 }
 
-function isretrieveUser_path(value: unknown): boolean {
-  return object42(value);
-}
-
-function object43(value: unknown): boolean {
+function isListTeams_query(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (object["ordering"] !== undefined && !((typeof object["ordering"] === 'string') && (object["ordering"] === "created_at" || object["ordering"] === "-created_at"))) return false;
-  if (object["page"] !== undefined && !((Number.isSafeInteger(object["page"])) && (object["page"] as number) >= 1 && (object["page"] as number) <= 9007199254740991)) return false;
-  if (object["page_size"] !== undefined && !((Number.isSafeInteger(object["page_size"])) && (object["page_size"] as number) >= 1 && (object["page_size"] as number) <= 100)) return false;
-  for (const key of Object.keys(object)) if (!["ordering","page","page_size"].includes(key)) return false;
+  if (
+    object.ordering !== undefined &&
+    !(
+      typeof object.ordering === 'string' &&
+      (object.ordering === 'created_at' || object.ordering === '-created_at')
+    )
+  )
+    return false;
+  if (
+    object.page !== undefined &&
+    !(
+      Number.isSafeInteger(object.page) &&
+      (object.page as number) >= 1 &&
+      (object.page as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    object.page_size !== undefined &&
+    !(
+      Number.isSafeInteger(object.page_size) &&
+      (object.page_size as number) >= 1 &&
+      (object.page_size as number) <= 100
+    )
+  )
+    return false;
+  for (const key of Object.keys(object)) if (!['ordering', 'page', 'page_size'].includes(key)) return false;
   return true;
 }
 
-function islistTeams_query(value: unknown): boolean {
-  return object43(value);
-}
-
-function object44(value: unknown): boolean {
+function isListTeams_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
   return true;
 }
 
-function islistTeams_path(value: unknown): boolean {
-  return object44(value);
-}
-
-function object45(value: unknown): boolean {
+function isRetrieveTeam_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["id"] === 'string') && PATTERN_2.test(object["id"] as string))) return false;
+  if (!(typeof object.id === 'string' && isUuid_pattern.test(object.id as string))) return false;
   return true;
 }
 
-function isretrieveTeam_path(value: unknown): boolean {
-  return object45(value);
-}
-
-function object46(value: unknown): boolean {
+function isListRecordings_query(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (object["ordering"] !== undefined && !((typeof object["ordering"] === 'string') && (object["ordering"] === "created_at" || object["ordering"] === "-created_at"))) return false;
-  if (object["page"] !== undefined && !((Number.isSafeInteger(object["page"])) && (object["page"] as number) >= 1 && (object["page"] as number) <= 9007199254740991)) return false;
-  if (object["page_size"] !== undefined && !((Number.isSafeInteger(object["page_size"])) && (object["page_size"] as number) >= 1 && (object["page_size"] as number) <= 100)) return false;
-  for (const key of Object.keys(object)) if (!["ordering","page","page_size"].includes(key)) return false;
+  if (
+    object.ordering !== undefined &&
+    !(
+      typeof object.ordering === 'string' &&
+      (object.ordering === 'created_at' || object.ordering === '-created_at')
+    )
+  )
+    return false;
+  if (
+    object.page !== undefined &&
+    !(
+      Number.isSafeInteger(object.page) &&
+      (object.page as number) >= 1 &&
+      (object.page as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    object.page_size !== undefined &&
+    !(
+      Number.isSafeInteger(object.page_size) &&
+      (object.page_size as number) >= 1 &&
+      (object.page_size as number) <= 100
+    )
+  )
+    return false;
+  for (const key of Object.keys(object)) if (!['ordering', 'page', 'page_size'].includes(key)) return false;
   return true;
 }
 
-function islistRecordings_query(value: unknown): boolean {
-  return object46(value);
-}
-
-function object47(value: unknown): boolean {
+function isListRecordings_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
   return true;
 }
 
-function islistRecordings_path(value: unknown): boolean {
-  return object47(value);
-}
-
-function object48(value: unknown): boolean {
+function isRetrieveRecording_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["id"] === 'string') && PATTERN_2.test(object["id"] as string))) return false;
+  if (!(typeof object.id === 'string' && isUuid_pattern.test(object.id as string))) return false;
   return true;
 }
 
-function isretrieveRecording_path(value: unknown): boolean {
-  return object48(value);
-}
-
-function object49(value: unknown): boolean {
+function isRetrieveRecordingTranscript_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["id"] === 'string') && PATTERN_2.test(object["id"] as string))) return false;
+  if (!(typeof object.id === 'string' && isUuid_pattern.test(object.id as string))) return false;
   return true;
 }
 
-function isretrieveRecordingTranscript_path(value: unknown): boolean {
-  return object49(value);
-}
-
-function object50(value: unknown): boolean {
+function isListCalls_query(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (object["ordering"] !== undefined && !((typeof object["ordering"] === 'string') && (object["ordering"] === "created_at" || object["ordering"] === "-created_at"))) return false;
-  if (object["page"] !== undefined && !((Number.isSafeInteger(object["page"])) && (object["page"] as number) >= 1 && (object["page"] as number) <= 9007199254740991)) return false;
-  if (object["page_size"] !== undefined && !((Number.isSafeInteger(object["page_size"])) && (object["page_size"] as number) >= 1 && (object["page_size"] as number) <= 100)) return false;
-  if (object["source"] !== undefined && !((typeof object["source"] === 'string') && (object["source"] === "integration" || object["source"] === "voice_agent"))) return false;
-  for (const key of Object.keys(object)) if (!["ordering","page","page_size","source"].includes(key)) return false;
+  if (
+    object.ordering !== undefined &&
+    !(
+      typeof object.ordering === 'string' &&
+      (object.ordering === 'created_at' || object.ordering === '-created_at')
+    )
+  )
+    return false;
+  if (
+    object.page !== undefined &&
+    !(
+      Number.isSafeInteger(object.page) &&
+      (object.page as number) >= 1 &&
+      (object.page as number) <= 9007199254740991
+    )
+  )
+    return false;
+  if (
+    object.page_size !== undefined &&
+    !(
+      Number.isSafeInteger(object.page_size) &&
+      (object.page_size as number) >= 1 &&
+      (object.page_size as number) <= 100
+    )
+  )
+    return false;
+  if (
+    object.source !== undefined &&
+    !(
+      typeof object.source === 'string' &&
+      (object.source === 'integration' || object.source === 'voice_agent')
+    )
+  )
+    return false;
+  for (const key of Object.keys(object))
+    if (!['ordering', 'page', 'page_size', 'source'].includes(key)) return false;
   return true;
 }
 
-function islistCalls_query(value: unknown): boolean {
-  return object50(value);
-}
-
-function object51(value: unknown): boolean {
+function isListCalls_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
   return true;
 }
 
-function islistCalls_path(value: unknown): boolean {
-  return object51(value);
-}
-
-function object52(value: unknown): boolean {
+function isRetrieveCall_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["id"] === 'string') && PATTERN_2.test(object["id"] as string))) return false;
+  if (!(typeof object.id === 'string' && isUuid_pattern.test(object.id as string))) return false;
   return true;
 }
 
-function isretrieveCall_path(value: unknown): boolean {
-  return object52(value);
-}
-
-function object53(value: unknown): boolean {
+function isRetrieveCallTranscript_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["id"] === 'string') && PATTERN_2.test(object["id"] as string))) return false;
+  if (!(typeof object.id === 'string' && isUuid_pattern.test(object.id as string))) return false;
   return true;
 }
 
-function isretrieveCallTranscript_path(value: unknown): boolean {
-  return object53(value);
-}
-
-function object54(value: unknown): boolean {
+function isAddAudienceMember_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["webhook_token"] === 'string') && PATTERN_2.test(object["webhook_token"] as string))) return false;
+  if (!(typeof object.webhook_token === 'string' && isUuid_pattern.test(object.webhook_token as string)))
+    return false;
   return true;
 }
 
-function isaddAudienceMember_path(value: unknown): boolean {
-  return object54(value);
-}
-
-function object56(value: unknown): boolean {
+function isAddAudienceMember_body_object_custom_fields(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
   return true;
 }
 
-function object55(value: unknown): boolean {
+function isAddAudienceMember_body_object(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (object["first_name"] !== undefined && !((typeof object["first_name"] === 'string'))) return false;
-  if (object["last_name"] !== undefined && !((typeof object["last_name"] === 'string'))) return false;
-  if (object["phone"] !== undefined && !((typeof object["phone"] === 'string') && PATTERN_4.test(object["phone"] as string) && (object["phone"] as string).length >= 1)) return false;
-  if (object["email"] !== undefined && !((typeof object["email"] === 'string') && PATTERN_3.test(object["email"] as string))) return false;
-  if (object["custom_fields"] !== undefined && !(object56(object["custom_fields"]))) return false;
+  if (object.first_name !== undefined && !(typeof object.first_name === 'string')) return false;
+  if (object.last_name !== undefined && !(typeof object.last_name === 'string')) return false;
+  if (
+    object.phone !== undefined &&
+    !(
+      typeof object.phone === 'string' &&
+      isAddAudienceMember_body_object_phone_pattern.test(object.phone as string) &&
+      (object.phone as string).length >= 1
+    )
+  )
+    return false;
+  if (
+    object.email !== undefined &&
+    !(typeof object.email === 'string' && isUser_email_pattern.test(object.email as string))
+  )
+    return false;
+  if (
+    object.custom_fields !== undefined &&
+    !isAddAudienceMember_body_object_custom_fields(object.custom_fields)
+  )
+    return false;
   return true;
 }
 
-function isaddAudienceMember_body(value: unknown): boolean {
-  return ((typeof value === 'object' && value !== null && (value as Record<string, unknown>)["phone"] !== undefined) || (typeof value === 'object' && value !== null && (value as Record<string, unknown>)["email"] !== undefined)) && object55(value);
+function isAddAudienceMember_body(value: unknown): boolean {
+  return (
+    ((typeof value === 'object' &&
+      value !== null &&
+      (value as Record<string, unknown>)['phone'] !== undefined) ||
+      (typeof value === 'object' &&
+        value !== null &&
+        (value as Record<string, unknown>)['email'] !== undefined)) &&
+    isAddAudienceMember_body_object(value)
+  );
 }
 
-function object57(value: unknown): boolean {
+function isSubmitLead_path(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["webhook_token"] === 'string') && PATTERN_2.test(object["webhook_token"] as string))) return false;
+  if (!(typeof object.webhook_token === 'string' && isUuid_pattern.test(object.webhook_token as string)))
+    return false;
   return true;
 }
 
-function issubmitLead_path(value: unknown): boolean {
-  return object57(value);
-}
-
-function object59(value: unknown): boolean {
+function isSubmitLead_body_custom_fields(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
   return true;
 }
 
-function object58(value: unknown): boolean {
+function isSubmitLead_body(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const object = value as Record<string, unknown>;
-  if (!((typeof object["phone_number"] === 'string') && PATTERN_4.test(object["phone_number"] as string) && (object["phone_number"] as string).length >= 1)) return false;
-  if (object["customer_name"] !== undefined && !((typeof object["customer_name"] === 'string'))) return false;
-  if (object["email"] !== undefined && !((typeof object["email"] === 'string'))) return false;
-  if (object["address"] !== undefined && !((typeof object["address"] === 'string'))) return false;
-  if (object["city"] !== undefined && !((typeof object["city"] === 'string'))) return false;
-  if (object["state"] !== undefined && !((typeof object["state"] === 'string'))) return false;
-  if (object["zip"] !== undefined && !((typeof object["zip"] === 'string'))) return false;
-  if (object["notes"] !== undefined && !((typeof object["notes"] === 'string'))) return false;
-  if (object["service_type"] !== undefined && !((typeof object["service_type"] === 'string'))) return false;
-  if (object["page_url"] !== undefined && !((typeof object["page_url"] === 'string'))) return false;
-  if (object["utm_source"] !== undefined && !((typeof object["utm_source"] === 'string'))) return false;
-  if (object["utm_medium"] !== undefined && !((typeof object["utm_medium"] === 'string'))) return false;
-  if (object["utm_campaign"] !== undefined && !((typeof object["utm_campaign"] === 'string'))) return false;
-  if (object["custom_fields"] !== undefined && !(object59(object["custom_fields"]))) return false;
+  if (
+    !(
+      typeof object.phone_number === 'string' &&
+      isAddAudienceMember_body_object_phone_pattern.test(object.phone_number as string) &&
+      (object.phone_number as string).length >= 1
+    )
+  )
+    return false;
+  if (object.customer_name !== undefined && !(typeof object.customer_name === 'string')) return false;
+  if (object.email !== undefined && !(typeof object.email === 'string')) return false;
+  if (object.address !== undefined && !(typeof object.address === 'string')) return false;
+  if (object.city !== undefined && !(typeof object.city === 'string')) return false;
+  if (object.state !== undefined && !(typeof object.state === 'string')) return false;
+  if (object.zip !== undefined && !(typeof object.zip === 'string')) return false;
+  if (object.notes !== undefined && !(typeof object.notes === 'string')) return false;
+  if (object.service_type !== undefined && !(typeof object.service_type === 'string')) return false;
+  if (object.page_url !== undefined && !(typeof object.page_url === 'string')) return false;
+  if (object.utm_source !== undefined && !(typeof object.utm_source === 'string')) return false;
+  if (object.utm_medium !== undefined && !(typeof object.utm_medium === 'string')) return false;
+  if (object.utm_campaign !== undefined && !(typeof object.utm_campaign === 'string')) return false;
+  if (object.custom_fields !== undefined && !isSubmitLead_body_custom_fields(object.custom_fields))
+    return false;
   return true;
-}
-
-function issubmitLead_body(value: unknown): boolean {
-  return object58(value);
 }
 
 /**
@@ -787,18 +875,18 @@ export const ERROR_BODY_CHECKS: Readonly<Record<ErrorShape, Check>> = {
  * ```
  */
 export const RESPONSE_CHECKS: Readonly<Partial<Record<OperationId, Check>>> = {
-  listUsers: islistUsers_response,
-  retrieveUser: isretrieveUser_response,
-  listTeams: islistTeams_response,
-  retrieveTeam: isretrieveTeam_response,
-  listRecordings: islistRecordings_response,
-  retrieveRecording: isretrieveRecording_response,
-  retrieveRecordingTranscript: isretrieveRecordingTranscript_response,
-  listCalls: islistCalls_response,
-  retrieveCall: isretrieveCall_response,
-  retrieveCallTranscript: isretrieveCallTranscript_response,
-  addAudienceMember: isaddAudienceMember_response,
-  submitLead: issubmitLead_response,
+  listUsers: isListUsers_response,
+  retrieveUser: isRetrieveUser_response,
+  listTeams: isListTeams_response,
+  retrieveTeam: isRetrieveTeam_response,
+  listRecordings: isListRecordings_response,
+  retrieveRecording: isRetrieveRecording_response,
+  retrieveRecordingTranscript: isRetrieveRecordingTranscript_response,
+  listCalls: isListCalls_response,
+  retrieveCall: isRetrieveCall_response,
+  retrieveCallTranscript: isRetrieveCallTranscript_response,
+  addAudienceMember: isAddAudienceMember_response,
+  submitLead: isSubmitLead_response,
 };
 
 /**
@@ -810,10 +898,10 @@ export const RESPONSE_CHECKS: Readonly<Partial<Record<OperationId, Check>>> = {
  * ```
  */
 export const QUERY_CHECKS: Readonly<Partial<Record<OperationId, Check>>> = {
-  listUsers: islistUsers_query,
-  listTeams: islistTeams_query,
-  listRecordings: islistRecordings_query,
-  listCalls: islistCalls_query,
+  listUsers: isListUsers_query,
+  listTeams: isListTeams_query,
+  listRecordings: isListRecordings_query,
+  listCalls: isListCalls_query,
 };
 
 /**
@@ -825,18 +913,18 @@ export const QUERY_CHECKS: Readonly<Partial<Record<OperationId, Check>>> = {
  * ```
  */
 export const PATH_CHECKS: Readonly<Partial<Record<OperationId, Check>>> = {
-  listUsers: islistUsers_path,
-  retrieveUser: isretrieveUser_path,
-  listTeams: islistTeams_path,
-  retrieveTeam: isretrieveTeam_path,
-  listRecordings: islistRecordings_path,
-  retrieveRecording: isretrieveRecording_path,
-  retrieveRecordingTranscript: isretrieveRecordingTranscript_path,
-  listCalls: islistCalls_path,
-  retrieveCall: isretrieveCall_path,
-  retrieveCallTranscript: isretrieveCallTranscript_path,
-  addAudienceMember: isaddAudienceMember_path,
-  submitLead: issubmitLead_path,
+  listUsers: isListUsers_path,
+  retrieveUser: isRetrieveUser_path,
+  listTeams: isListTeams_path,
+  retrieveTeam: isRetrieveTeam_path,
+  listRecordings: isListRecordings_path,
+  retrieveRecording: isRetrieveRecording_path,
+  retrieveRecordingTranscript: isRetrieveRecordingTranscript_path,
+  listCalls: isListCalls_path,
+  retrieveCall: isRetrieveCall_path,
+  retrieveCallTranscript: isRetrieveCallTranscript_path,
+  addAudienceMember: isAddAudienceMember_path,
+  submitLead: isSubmitLead_path,
 };
 
 /**
@@ -848,6 +936,6 @@ export const PATH_CHECKS: Readonly<Partial<Record<OperationId, Check>>> = {
  * ```
  */
 export const BODY_CHECKS: Readonly<Partial<Record<OperationId, Check>>> = {
-  addAudienceMember: isaddAudienceMember_body,
-  submitLead: issubmitLead_body,
+  addAudienceMember: isAddAudienceMember_body,
+  submitLead: isSubmitLead_body,
 };
