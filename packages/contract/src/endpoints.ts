@@ -40,7 +40,6 @@ export interface EndpointDefinition {
   readonly operationId: string;
   /** One-line description. */
   readonly summary: string;
-  /** HTTP method. */
   readonly method: 'GET' | 'POST';
   /** Path template relative to {@link EndpointDefinition.base}, with `{name}` placeholders. */
   readonly path: string;
@@ -52,7 +51,6 @@ export interface EndpointDefinition {
   readonly kind: EndpointKind;
   /** The data resource read (and permission scope required), for API-key endpoints. */
   readonly resource?: DataResource;
-  /** Path parameters. */
   readonly pathParams: z.ZodObject;
   /** Query parameters (list endpoints). */
   readonly query?: z.ZodObject;
@@ -60,7 +58,6 @@ export interface EndpointDefinition {
   readonly body?: z.ZodType;
   /** The whole success body. */
   readonly response: z.ZodType;
-  /** Success statuses. */
   readonly successStatuses: readonly number[];
   /** What a status means for this operation, where the general wording would not say (OpenAPI's response descriptions). */
   readonly statusText?: Readonly<Record<number, string>>;
@@ -68,7 +65,6 @@ export interface EndpointDefinition {
   readonly specErrors: readonly number[];
   /** Every error status the reference implementation may answer (spec plus documented decisions). */
   readonly errors: readonly number[];
-  /** Shape of error bodies. */
   readonly errorShape: ErrorShape;
 }
 

@@ -23,7 +23,6 @@ export type WireQueryResult =
  * ```
  */
 export interface WireParamRule {
-  /** Parameter name. */
   readonly name: string;
   /** What a valid value looks like, for error texts, e.g. `an integer from 1 to 100`. */
   readonly expected: string;
@@ -81,8 +80,8 @@ interface ParamJsonSchema {
 
 /**
  * Compiles the wire rules of a query schema. The rules come from each parameter's JSON Schema, the one
- * the OpenAPI document publishes, so the mock server, the SDK (which validates the same zod schema before
- * sending) and the document cannot disagree: integers are decimal digits within the schema's bounds,
+ * the OpenAPI document publishes, so the mock server, the SDK (which checks queries before sending with
+ * the check compiled from the same schema, `QUERY_CHECKS`) and the document cannot disagree: integers are decimal digits within the schema's bounds,
  * booleans are `true`/`false` (also `True`/`False`/`1`/`0`, as the API's filter library reads them),
  * enumerations are exact.
  *
