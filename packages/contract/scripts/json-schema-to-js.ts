@@ -156,12 +156,11 @@ export class ValidatorCompiler {
     const lines = [
       "  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;",
     ];
-    const { additionalProperties } = schema;
-    const readsKeys =
-      additionalProperties === false ||
-      (additionalProperties !== undefined && Object.keys(additionalProperties).length > 0);
+    const additional = schema.additionalProperties as JsonSchema | false | undefined;
+    const checksOthers =
+      additional !== undefined && additional !== false && Object.keys(additional).length > 0;
     // Only a check that reads keys names the object: no unused local in the generated code.
-    if (Object.keys(properties).length > 0 || readsKeys)
+    if (Object.keys(properties).length > 0 || additional === false || checksOthers)
       lines.push('  const object = value as Record<string, unknown>;');
     for (const [key, property] of Object.entries(properties)) {
       const read = /^[A-Za-z_$][\w$]*$/.test(key) ? `object.${key}` : `object[${JSON.stringify(key)}]`;
@@ -173,14 +172,11 @@ export class ValidatorCompiler {
           : `  if (${read} !== undefined && !(${check})) return false;`,
       );
     }
-    if (schema.additionalProperties === false) {
+    if (additional === false) {
       const known = JSON.stringify(Object.keys(properties));
       lines.push(`  for (const key of Object.keys(object)) if (!${known}.includes(key)) return false;`);
-    } else if (
-      schema.additionalProperties !== undefined &&
-      Object.keys(schema.additionalProperties).length > 0
-    ) {
-      const check = this.#check('object[key]', schema.additionalProperties as JsonSchema, `${where}_value`);
+    } else if (checksOthers) {
+      const check = this.#check('object[key]', additional, `${where}_value`);
       lines.push(`  for (const key of Object.keys(object)) if (!(${check})) return false;`);
     }
     lines.push('  return true;');

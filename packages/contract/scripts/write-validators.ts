@@ -15,10 +15,15 @@ import { identifier, type JsonSchema, ValidatorCompiler } from './json-schema-to
 /** Every schema checked at run time, by the name its check is exported under. */
 function schemasByRole() {
   // Every exported schema under its own name, so that a check shared by many (isUser, isCall) is written once.
+  const exported: [string, unknown][] = Object.entries({
+    ...primitives,
+    ...resources,
+    ...envelopes,
+    ...errors,
+    ...webhooks,
+  });
   const byName = new Map<string, z.ZodType>(
-    Object.entries({ ...primitives, ...resources, ...envelopes, ...errors, ...webhooks }).filter(
-      (entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType,
-    ),
+    exported.filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType),
   );
   const roles: Record<'response' | 'query' | 'path' | 'body', [string, string][]> = {
     response: [],
