@@ -1,9 +1,9 @@
 import type { ClockMode, TimeInput } from './clock.js';
 import type { FaultRates } from './engine/faults.js';
 import type { LatencyProfile } from './engine/latency.js';
-import type { RequestEvent } from './engine/request-log.js';
-import type { ThrottleConfig } from './engine/throttle.js';
 import type { Fixture } from './fixture/schema.js';
+import type { RequestEvent } from './request-log.js';
+import type { ThrottleConfig } from './store/throttle.js';
 
 /**
  * Options of {@link createMockServer} (and {@link startMockServer}).

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BodyDelivery, MockEngine } from '../engine/engine.js';
-import type { MockRequest } from '../engine/types.js';
+import type { MockRequest } from '../http/types.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 

@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { DATA_RESOURCES } from '@company-data/contract';
 import { z } from 'zod';
-import { readJsonBody } from '../engine/body.js';
-import { json } from '../engine/responses.js';
-import type { MockRequest, MockResponse } from '../engine/types.js';
+import type { SideRoute } from '../engine/engine.js';
 import { FixtureError } from '../fixture/error.js';
+import { readJsonBody } from '../http/body.js';
+import { json } from '../http/responses.js';
+import type { MockRequest, MockResponse } from '../http/types.js';
 import type { MockServer } from '../server.js';
 import { ADMIN_PREFIX } from './prefix.js';
 import { describeServer } from './summary.js';
@@ -213,6 +214,20 @@ const ROUTES: Record<string, Action> = {
   'GET conversations': (target) => ok({ data: target.conversations() }),
   'GET leads': (target) => ok({ data: target.leads() }),
 };
+
+/**
+ * The admin API as a route the server hands the engine: every path under {@link ADMIN_PREFIX}.
+ *
+ * @param target - the server.
+ * @param maxBodyBytes - request body limit.
+ */
+export function adminRoute(target: AdminTarget, maxBodyBytes: number): SideRoute {
+  return {
+    outcome: 'admin',
+    matches: (path) => path.startsWith(ADMIN_PREFIX),
+    answer: createAdminApi(target, maxBodyBytes),
+  };
+}
 
 /**
  * Builds the admin HTTP API handler: every control of the server, under {@link ADMIN_PREFIX},

@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { toEpochMs } from '../clock.js';
 import { type FaultRateSpec, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
-import type { ThrottleConfig } from '../engine/throttle.js';
 import type { StartMockServerOptions } from '../server.js';
+import type { ThrottleConfig } from '../store/throttle.js';
 
 /** How the CLI logs requests on stderr. */
 export type LogFormat = 'off' | 'text' | 'json';

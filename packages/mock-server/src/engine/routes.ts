@@ -12,9 +12,9 @@ import {
   type WireQuery,
 } from '@company-data/contract';
 import { z } from 'zod';
+import { errorResponse, notFound } from '../http/responses.js';
+import type { Resolved } from '../http/types.js';
 import type { DataResolver, ResolverTable, WebhookResolver } from '../resolvers/types.js';
-import { errorResponse, notFound } from './responses.js';
-import type { Resolved } from './types.js';
 
 /** How a route authenticates and what it runs, compiled from its row: the row's `auth` decides which. */
 export type RouteHandler = DataHandler | WebhookHandler;

@@ -1,4 +1,4 @@
-import { jsonText } from '../engine/responses.js';
+import { jsonText } from '../http/responses.js';
 import type { CompanyData } from '../store/company.js';
 import type { PositionIndex, RecordTable, RecordView } from '../store/table.js';
 import type { DataResolver } from './types.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataResource } from '@company-data/contract';
-import type { ThrottleConfig } from '../engine/throttle.js';
+import type { ThrottleConfig } from './throttle.js';
 
 /** An API key as the store keeps it: never the value, only its SHA-256. */
 export interface ApiKeyRecord {

@@ -1,11 +1,11 @@
 import { DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { toEpochMs } from '../clock.js';
-import { checkThrottle, type ThrottleConfig } from '../engine/throttle.js';
 import { Prng } from '../random/prng.js';
 import type { Audience } from './audiences.js';
 import type { CompanyData } from './company.js';
 import { type ApiKeyRecord, KeyRing } from './keys.js';
 import { LeadBook, type LeadSource } from './leads.js';
+import { checkThrottle, type ThrottleConfig } from './throttle.js';
 import { TokenIndex } from './token-index.js';
 
 /**

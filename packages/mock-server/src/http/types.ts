@@ -81,3 +81,14 @@ export interface Resolved {
   /** Name of the API key used, when one was recognised. */
   readonly keyName?: string | undefined;
 }
+
+/**
+ * What happened to a request, for a request log: a journal outcome, or `admin` and `openapi` for the
+ * admin API and the served OpenAPI document (which the journal leaves out).
+ *
+ * @example
+ * ```ts
+ * const outcome: RequestOutcome = 'admin';
+ * ```
+ */
+export type RequestOutcome = JournalOutcome | 'admin' | 'openapi';
