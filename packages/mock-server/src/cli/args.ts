@@ -3,7 +3,7 @@ import { toEpochMs } from '../clock.js';
 import { type FaultRateSpec, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
 import type { StartMockServerOptions } from '../server.js';
-import type { ThrottleConfig } from '../store/throttle.js';
+import { quotaProblem, type ThrottleConfig } from '../store/throttle.js';
 
 /** How the CLI logs requests on stderr. */
 export type LogFormat = 'off' | 'text' | 'json';
@@ -217,13 +217,16 @@ function time(name: string, raw: string | undefined): string | undefined {
 function quota(flag: string, raw: string): ThrottleConfig | false {
   if (raw === 'off') return false;
   const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw);
-  const limit = Number(match?.[1]);
-  const windowSeconds = Number(match?.[2]);
-  if (!match || limit < 1 || windowSeconds <= 0)
+  if (!match)
     throw new Error(
       `${flag} expects <limit>/<seconds> with both above 0 (e.g. 100/60) or "off", got "${raw}"`,
     );
-  return { limit, windowSeconds };
+  const throttle = { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+  // The bounds and their words are the quota rule's own (the admin API and fixtures say the same).
+  const problem = quotaProblem(throttle);
+  if (problem !== undefined)
+    throw new Error(`${flag} expects a quota within bounds, got "${raw}": ${problem.text}`);
+  return throttle;
 }
 
 function keyThrottle(raw: string): KeyThrottleRequest {
