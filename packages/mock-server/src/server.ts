@@ -25,7 +25,15 @@ import {
 import type { MockRequest } from './http/types.js';
 import { type ApiKeyInfo, listApiKeys, listWebhooks, type MockWebhooks } from './inventory.js';
 import { openApiRoute } from './openapi.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
+import {
+  DEFAULT_HOST,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_ORIGIN,
+  DEFAULT_SEED,
+  MAX_SIZE,
+  type MockServerOptions,
+  type MockSizes,
+} from './options.js';
 import { requestEvent } from './request-log.js';
 import { RESOLVERS } from './resolvers/table.js';
 import type { Conversation, Lead } from './store/leads.js';
@@ -250,7 +258,7 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
 export async function startMockServer(options: StartMockServerOptions = {}): Promise<MockServer> {
   const server = new MockServerImpl(options, undefined);
   try {
-    await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    await server.listen(options.port ?? 0, options.host ?? DEFAULT_HOST);
   } catch (error) {
     const message = listenErrorMessage(error, options, 'option');
     if (message === undefined) throw error;
@@ -287,7 +295,7 @@ class MockServerImpl implements MockServer {
   constructor(options: MockServerOptions, origin: string | undefined) {
     this.#options = options;
     this.#source = {
-      seed: options.seed ?? 1,
+      seed: options.seed ?? DEFAULT_SEED,
       sizes: resolveSizes(options.sizes),
       fixture: options.fixture === undefined ? undefined : parseFixture(options.fixture),
     };
@@ -503,7 +511,7 @@ interface DataSource {
 function resolveSizes(sizes: MockSizes = {}): CompanySizes {
   const resolved = { ...DEFAULT_SIZES, ...sizes };
   for (const [name, value] of Object.entries(resolved)) {
-    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    if (!Number.isInteger(value) || value < 0 || value > MAX_SIZE)
       throw new RangeError(`sizes.${name} must be a non-negative integer`);
   }
   if (resolved.users === 0 && (resolved.recordings > 0 || resolved.calls > 0)) resolved.users = 1;

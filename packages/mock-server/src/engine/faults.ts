@@ -340,6 +340,35 @@ const MIX_WORDS: Readonly<Record<string, (argument: number[]) => FaultAction>> =
 };
 
 /**
+ * Writes a fault mix in the command line's words, as {@link parseFaultMix} reads them back (the help
+ * text's default is {@link DEFAULT_FAULT_MIX} written this way, never retyped).
+ *
+ * @param mix - the mix.
+ * @returns e.g. `500,503,html,drop,cut:64`.
+ * @throws Error for an entry with no words (e.g. only headers).
+ */
+export function faultMixText(mix: readonly FaultMixEntry[]): string {
+  return mix
+    .map((entry) => {
+      const word = mixWord(entry);
+      return entry.weight === undefined || entry.weight === 1 ? word : `${word}*${entry.weight}`;
+    })
+    .join(',');
+}
+
+function mixWord(entry: FaultAction): string {
+  if (entry.htmlPage)
+    return entry.status === undefined || entry.status === 502 ? 'html' : `html:${entry.status}`;
+  if (entry.drop) return 'drop';
+  if (entry.cutAfterBytes !== undefined) return `cut:${entry.cutAfterBytes}`;
+  if (entry.malformedJson) return 'malformed';
+  if (entry.delayMs !== undefined) return `delay:${entry.delayMs}`;
+  if (entry.drip !== undefined) return `drip:${entry.drip.bytes}/${entry.drip.everyMs}`;
+  if (entry.status !== undefined) return String(entry.status);
+  throw new Error(`no command-line word for the fault ${JSON.stringify(entry)}`);
+}
+
+/**
  * Reads the command line's fault mix: comma-separated entries, each a status (`503`), `drop`,
  * `cut[:<bytes>]`, `html[:<status>]`, `malformed`, `delay[:<ms>]` or `drip[:<bytes>/<ms>]`, with an
  * optional weight `*<n>`; e.g. `503*3,drop,cut:100,html`.

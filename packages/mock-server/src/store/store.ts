@@ -1,4 +1,4 @@
-import { DATA_RESOURCES, type DataResource } from '@company-data/contract';
+import { API_KEY_PREFIX, DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { toEpochMs } from '../clock.js';
 import { Prng } from '../random/prng.js';
 import type { Audience } from './audiences.js';
@@ -9,14 +9,15 @@ import { checkThrottle, type ThrottleConfig } from './throttle.js';
 import { TokenIndex } from './token-index.js';
 
 /**
- * Prefix of every generated API key value.
+ * Prefix of every generated API key value: the contract's `API_KEY_PREFIX`, under the name this package
+ * has always exported.
  *
  * @example
  * ```ts
  * server.createKey().startsWith(LIVE_KEY_PREFIX); // true
  * ```
  */
-export const LIVE_KEY_PREFIX = 'svc_live_';
+export const LIVE_KEY_PREFIX = API_KEY_PREFIX;
 
 /**
  * Options of a new API key.
