@@ -71,7 +71,6 @@ export interface SideRoute {
   matches(path: string): boolean;
   /** What the request log says of its requests. */
   readonly outcome: RequestOutcome;
-  /** Answers a request. */
   answer(request: MockRequest): MockResponse;
 }
 
@@ -164,7 +163,7 @@ export class MockEngine {
 
   /**
    * Answers a request: applies an armed fault if one matches, otherwise resolves it; journals it
-   * (also when its client gives up during an injected delay) and reports it to `onRequest`.
+   * (also when its client gives up during an injected delay) and reports it to the `onServed` hook.
    *
    * @param request - the request, already read.
    * @param abort - aborts an injected delay.

@@ -74,9 +74,7 @@ export type JournalOutcome =
 
 /** A response with the outcome the journal records. */
 export interface Resolved {
-  /** The response. */
   readonly response: MockResponse;
-  /** What happened. */
   readonly outcome: JournalOutcome;
   /** Name of the API key used, when one was recognised. */
   readonly keyName?: string | undefined;

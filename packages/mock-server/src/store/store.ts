@@ -58,13 +58,11 @@ export interface StoredKeyOptions extends KeyOptions {
 export class MockStore {
   /** Companies, the primary one first. */
   readonly companies: readonly CompanyData[];
-  /** API keys of every company. */
   readonly keys = new KeyRing();
   /** Audiences, found by webhook token. */
   readonly audiences = new TokenIndex<Audience>();
   /** Lead sources, found by webhook token. */
   readonly leadSources = new TokenIndex<LeadSource>();
-  /** Leads and conversations. */
   readonly leads = new LeadBook();
   /** Source of ids and key values created at run time; seeded, so runs repeat. */
   readonly random: Prng;
