@@ -106,14 +106,7 @@ export interface EngineState {
   readonly onServed?: ServedHook | undefined;
 }
 
-/**
- * How a request was served, before it is journaled and reported.
- *
- * @example
- * ```ts
- * const served: ServedRequest = { status: null, outcome: 'client_aborted', latencyMs: 0 };
- * ```
- */
+/** How a request was served, before it is journaled and reported. */
 export interface ServedRequest {
   /** What the adapter must do; absent for a request abandoned before it was answered. */
   readonly result?: EngineResult | undefined;
