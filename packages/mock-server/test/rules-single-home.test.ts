@@ -90,6 +90,16 @@ describe('fault specs have one schema', () => {
     );
   });
 
+  it('the admin API, setLatency and --latency refuse the same bad latency with the same words', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const answered = await admin(server, 'POST', 'latency', { minMs: 80, maxMs: 10 });
+    expect(answered.status).toBe(400);
+    const words = answered.json.error.detail as string;
+    expect(words).toBe('minMs must not exceed maxMs');
+    expect(() => server.setLatency({ minMs: 80, maxMs: 10 })).toThrow(`latency: ${words}`);
+    expect(() => parseCliArgs(['--latency', '80..10'])).toThrow(words);
+  });
+
   it('the help text’s default mix is DEFAULT_FAULT_MIX, written in the words --fault-mix reads', () => {
     expect(parseFaultMix(faultMixText(DEFAULT_FAULT_MIX))).toEqual(DEFAULT_FAULT_MIX);
   });

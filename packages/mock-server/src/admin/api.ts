@@ -3,6 +3,7 @@ import { DATA_RESOURCES, decodeSegment } from '@company-data/contract';
 import { z } from 'zod';
 import type { SideRoute } from '../engine/engine.js';
 import { FAULT_ACTION_FIELDS, FAULT_TIMES, faultRateFields } from '../engine/faults.js';
+import { LatencyDistributionSchema } from '../engine/latency.js';
 import { FixtureError } from '../fixture/error.js';
 import { bearerToken } from '../http/bearer.js';
 import { readJsonBody } from '../http/body.js';
@@ -50,11 +51,7 @@ const Route = {
   path: z.string().optional(),
   pathPattern: z.string().optional(),
 };
-const Latency = z.union([
-  z.strictObject({ fixedMs: z.number().nonnegative() }),
-  z.strictObject({ minMs: z.number().nonnegative(), maxMs: z.number().nonnegative() }),
-  z.strictObject({ medianMs: z.number().positive(), p99Ms: z.number().positive() }),
-]);
+const Latency = LatencyDistributionSchema;
 const FaultRate = z.strictObject({ ...Route, ...faultRateFields(z.strictObject) });
 const Bodies = {
   advance: z.strictObject({ ms: z.number().nonnegative() }),
