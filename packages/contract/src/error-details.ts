@@ -5,7 +5,8 @@
 export type ErrorShape = 'nested' | 'flat';
 
 /**
- * The detail texts the spec gives for data-endpoint errors, plus the lead webhook's texts.
+ * The detail texts the spec gives for data-endpoint errors, plus the webhooks' texts: each written once, and
+ * imported by the schemas, the mock server and the SDK.
  *
  * @example
  * ```ts
@@ -18,6 +19,7 @@ export const ERROR_DETAILS = {
   notFound: 'Not found.',
   permissionDenied: 'You do not have permission to perform this action.',
   leadPhoneRequired: 'phone_number is required',
+  audienceContactRequired: 'At least one of phone or email is required',
   leadNotFound: 'Not found',
 } as const;
 

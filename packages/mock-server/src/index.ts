@@ -27,20 +27,11 @@ export {
 } from './engine/faults.js';
 export type { JournalEntry, JournalFault } from './engine/journal.js';
 export type { LatencyDistribution, LatencyProfile, LatencyRule } from './engine/latency.js';
-export { OPENAPI_PATH } from './engine/openapi.js';
-export {
-  formatRequestJson,
-  formatRequestText,
-  type RequestEvent,
-  type RequestOutcome,
-  redactTokens,
-} from './engine/request-log.js';
 export type { RouteMatch } from './engine/route-match.js';
-export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './engine/throttle.js';
-export type { JournalOutcome, MockRequest, MockResponse } from './engine/types.js';
 export { FixtureError, type FixtureIssue } from './fixture/error.js';
 export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
 export type { MockKeys, MockTokens } from './generate/store.js';
+export type { JournalOutcome, MockRequest, MockResponse } from './http/types.js';
 export type {
   ApiKeyInfo,
   AudienceInfo,
@@ -48,7 +39,15 @@ export type {
   MockWebhooks,
   WebhookInfo,
 } from './inventory.js';
+export { OPENAPI_PATH } from './openapi.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
+export {
+  formatRequestJson,
+  formatRequestText,
+  type RequestEvent,
+  type RequestOutcome,
+  redactTokens,
+} from './request-log.js';
 export {
   createMockServer,
   type MockServer,
@@ -57,4 +56,5 @@ export {
 } from './server.js';
 export type { Conversation, Lead } from './store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './store/store.js';
+export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './store/throttle.js';
 export { MOCK_SERVER_VERSION } from './version.js';

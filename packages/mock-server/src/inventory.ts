@@ -5,9 +5,9 @@ import {
   fillPath,
   rootPath,
 } from '@company-data/contract';
-import type { ThrottleConfig } from './engine/throttle.js';
 import { isDeleted } from './store/leads.js';
 import type { MockStore } from './store/store.js';
+import type { ThrottleConfig } from './store/throttle.js';
 
 /**
  * An API key as a mock server lists it: everything but its value, which it never keeps.

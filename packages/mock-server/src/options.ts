@@ -1,9 +1,9 @@
 import type { ClockMode, TimeInput } from './clock.js';
 import type { FaultRates } from './engine/faults.js';
 import type { LatencyProfile } from './engine/latency.js';
-import type { RequestEvent } from './engine/request-log.js';
-import type { ThrottleConfig } from './engine/throttle.js';
 import type { Fixture } from './fixture/schema.js';
+import type { RequestEvent } from './request-log.js';
+import type { ThrottleConfig } from './store/throttle.js';
 
 /**
  * Options of {@link createMockServer} (and {@link startMockServer}).
@@ -97,3 +97,10 @@ export const DEFAULT_ORIGIN = 'http://company-data.mock';
  * ```
  */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The seed of the generated data when none is given. */
+export const DEFAULT_SEED = 1;
+/** The interface a listener binds when none is given: loopback, never the network by surprise. */
+export const DEFAULT_HOST = '127.0.0.1';
+/** The largest record count of a size, and the largest seed: both are unsigned 32-bit integers. */
+export const MAX_SIZE = 0xffffffff;

@@ -3,17 +3,14 @@ import { type AudienceMember, baseUrlOf } from '@company-data/contract';
 import type { Dispatcher } from 'undici';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
 import { listen } from './adapters/listener.js';
-import { createAdminApi } from './admin/api.js';
+import { adminRoute } from './admin/api.js';
 import { listenErrorMessage } from './cli/listen-error.js';
 import { MockClock } from './clock.js';
-import type { AbortSource, EngineResult } from './engine/engine.js';
-import { MockEngine } from './engine/engine.js';
+import { type AbortSource, type EngineResult, MockEngine } from './engine/engine.js';
 import { FaultQueue, type FaultRates, FaultRateTable, type FaultSpec } from './engine/faults.js';
 import { Journal, type JournalEntry } from './engine/journal.js';
 import { type LatencyProfile, LatencyTable } from './engine/latency.js';
-import { openApiResponse } from './engine/openapi.js';
-import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './engine/throttle.js';
-import type { MockRequest, MockResponse } from './engine/types.js';
+import { RouteTable } from './engine/routes.js';
 import { buildFixtureStore } from './fixture/build.js';
 import type { ParsedFixture } from './fixture/schema.js';
 import { parseFixture } from './fixture/validate.js';
@@ -25,10 +22,23 @@ import {
   type MockTokens,
   type SeededStore,
 } from './generate/store.js';
+import type { MockRequest } from './http/types.js';
 import { type ApiKeyInfo, listApiKeys, listWebhooks, type MockWebhooks } from './inventory.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
+import { openApiRoute } from './openapi.js';
+import {
+  DEFAULT_HOST,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_ORIGIN,
+  DEFAULT_SEED,
+  MAX_SIZE,
+  type MockServerOptions,
+  type MockSizes,
+} from './options.js';
+import { requestEvent } from './request-log.js';
+import { RESOLVERS } from './resolvers/table.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions, MockStore } from './store/store.js';
+import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './store/throttle.js';
 
 /**
  * A running mock of the Company Data API with its test controls. Each instance owns its own data,
@@ -248,7 +258,7 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
 export async function startMockServer(options: StartMockServerOptions = {}): Promise<MockServer> {
   const server = new MockServerImpl(options, undefined);
   try {
-    await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    await server.listen(options.port ?? 0, options.host ?? DEFAULT_HOST);
   } catch (error) {
     const message = listenErrorMessage(error, options, 'option');
     if (message === undefined) throw error;
@@ -259,6 +269,9 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   }
   return server;
 }
+
+/** Compiled once: every server answers the same operations. */
+const ROUTES = new RouteTable(RESOLVERS);
 
 class MockServerImpl implements MockServer {
   readonly clock: MockClock;
@@ -275,7 +288,6 @@ class MockServerImpl implements MockServer {
   #seeded: SeededStore;
   #leadFailures = 0;
   #origin: string | undefined;
-  #openApi: MockResponse | undefined;
   #dispatcher: Dispatcher | undefined;
   #close: (() => Promise<void>) | undefined;
   #closed: Promise<void> | undefined;
@@ -283,7 +295,7 @@ class MockServerImpl implements MockServer {
   constructor(options: MockServerOptions, origin: string | undefined) {
     this.#options = options;
     this.#source = {
-      seed: options.seed ?? 1,
+      seed: options.seed ?? DEFAULT_SEED,
       sizes: resolveSizes(options.sizes),
       fixture: options.fixture === undefined ? undefined : parseFixture(options.fixture),
     };
@@ -298,7 +310,8 @@ class MockServerImpl implements MockServer {
     this.#applyChaos();
     if (origin !== undefined) this.#origin = checkOrigin(origin);
     const server = this;
-    this.#engine = new MockEngine({
+    const { onRequest } = options;
+    this.#engine = new MockEngine(ROUTES, {
       get store() {
         return server.#seeded.store;
       },
@@ -318,9 +331,9 @@ class MockServerImpl implements MockServer {
         this.#leadFailures--;
         return true;
       },
-      admin: createAdminApi(this, this.maxBodyBytes),
-      openApi: () => this.#openApiResponse(),
-      onRequest: options.onRequest,
+      sideRoutes: [adminRoute(this, this.maxBodyBytes), openApiRoute(() => this.#originOrThrow)],
+      onServed:
+        onRequest && ((request, atMs, served, ms) => onRequest(requestEvent(request, atMs, served, ms))),
     });
   }
 
@@ -348,12 +361,6 @@ class MockServerImpl implements MockServer {
 
   get apiRoot(): string {
     return this.#originOrThrow;
-  }
-
-  #openApiResponse(): MockResponse {
-    // Built on first request: by then a listener knows its port, and the origin never changes after.
-    this.#openApi ??= openApiResponse(this.#originOrThrow);
-    return this.#openApi;
   }
 
   get keys(): MockKeys {
@@ -504,7 +511,7 @@ interface DataSource {
 function resolveSizes(sizes: MockSizes = {}): CompanySizes {
   const resolved = { ...DEFAULT_SIZES, ...sizes };
   for (const [name, value] of Object.entries(resolved)) {
-    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    if (!Number.isInteger(value) || value < 0 || value > MAX_SIZE)
       throw new RangeError(`sizes.${name} must be a non-negative integer`);
   }
   if (resolved.users === 0 && (resolved.recordings > 0 || resolved.calls > 0)) resolved.users = 1;

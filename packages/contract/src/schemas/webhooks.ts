@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_DETAILS } from '../error-details.js';
 import { openObject } from './open-object.js';
 import { CustomFieldsMap, DateTime, E164Phone, Uuid } from './primitives.js';
 
@@ -65,7 +66,7 @@ export const AudienceMemberInput = z
     custom_fields: CustomFieldsMap.optional(),
   })
   .refine((body) => body.phone !== undefined || body.email !== undefined, {
-    message: 'At least one of phone or email is required',
+    message: ERROR_DETAILS.audienceContactRequired,
     path: ['phone'],
   })
   .meta({ anyOf: [{ required: ['phone'] }, { required: ['email'] }] });
@@ -82,10 +83,10 @@ export interface AudienceMemberInput extends z.input<typeof AudienceMemberInput>
  */
 export const LeadInput = openObject({
   phone_number: z
-    .string({ error: 'phone_number is required' })
-    .regex(/\S/, 'phone_number is required')
+    .string({ error: ERROR_DETAILS.leadPhoneRequired })
+    .regex(/\S/, ERROR_DETAILS.leadPhoneRequired)
     .trim()
-    .min(1, 'phone_number is required'),
+    .min(1, ERROR_DETAILS.leadPhoneRequired),
   customer_name: z.string().optional(),
   email: z.string().optional(),
   address: z.string().optional(),

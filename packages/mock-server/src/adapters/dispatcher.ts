@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, type Dispatcher, errors } from 'undici';
 import type { BodyDelivery, MockEngine } from '../engine/engine.js';
-import type { MockRequest, MockResponse } from '../engine/types.js';
+import type { MockRequest, MockResponse } from '../http/types.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 

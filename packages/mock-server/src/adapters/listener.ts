@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BodyDelivery, MockEngine } from '../engine/engine.js';
-import type { MockRequest } from '../engine/types.js';
+import { serverError } from '../http/responses.js';
+import type { MockRequest } from '../http/types.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 
@@ -29,7 +30,7 @@ export async function listen(
   const server = createServer((req, res) => {
     serve(engine, options.maxBodyBytes, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { detail: `Mock server error: ${String(error)}` } }));
+      res.end(serverError(error).body);
     });
   });
   server.keepAliveTimeout = 65_000;

@@ -1,12 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
-import { DATA_RESOURCES } from '@company-data/contract';
+import { DATA_RESOURCES, decodeSegment } from '@company-data/contract';
 import { z } from 'zod';
-import { readJsonBody } from '../engine/body.js';
-import { json } from '../engine/responses.js';
-import type { MockRequest, MockResponse } from '../engine/types.js';
+import type { SideRoute } from '../engine/engine.js';
+import { FAULT_ACTION_FIELDS, FAULT_TIMES, faultRateFields } from '../engine/faults.js';
+import { LatencyDistributionSchema } from '../engine/latency.js';
 import { FixtureError } from '../fixture/error.js';
+import { bearerToken } from '../http/bearer.js';
+import { readJsonBody } from '../http/body.js';
+import { errorJson, json, methodNotAllowed, notFound } from '../http/responses.js';
+import type { MockRequest, MockResponse } from '../http/types.js';
 import type { MockServer } from '../server.js';
-import { ADMIN_PREFIX } from './prefix.js';
+import { QuotaSchema } from '../store/throttle.js';
+import { ADMIN_PREFIX, ADMIN_TOKEN_SEGMENT } from './prefix.js';
 import { describeServer } from './summary.js';
 
 /** What the admin API drives: a mock server's controls. */
@@ -46,32 +51,8 @@ const Route = {
   path: z.string().optional(),
   pathPattern: z.string().optional(),
 };
-const FaultAction = {
-  status: z.int().min(100).max(599).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  body: z.unknown().optional(),
-  delayMs: z.number().nonnegative().optional(),
-  drop: z.boolean().optional(),
-  drip: z.strictObject({ bytes: z.int().positive(), everyMs: z.number().nonnegative() }).optional(),
-  cutAfterBytes: z.int().nonnegative().optional(),
-  malformedJson: z.boolean().optional(),
-  htmlPage: z.boolean().optional(),
-};
-const Latency = z.union([
-  z.strictObject({ fixedMs: z.number().nonnegative() }),
-  z.strictObject({ minMs: z.number().nonnegative(), maxMs: z.number().nonnegative() }),
-  z.strictObject({ medianMs: z.number().positive(), p99Ms: z.number().positive() }),
-]);
-const FaultRate = z.strictObject({
-  ...Route,
-  rate: z.number().min(0).max(1),
-  mix: z
-    .array(z.strictObject({ ...FaultAction, weight: z.number().positive().optional() }))
-    .min(1)
-    .optional(),
-  max: z.int().positive().optional(),
-});
-const Quota = z.strictObject({ limit: z.int().positive(), windowSeconds: z.number().positive() });
+const Latency = LatencyDistributionSchema;
+const FaultRate = z.strictObject({ ...Route, ...faultRateFields(z.strictObject) });
 const Bodies = {
   advance: z.strictObject({ ms: z.number().nonnegative() }),
   set: z.strictObject({ time: Time }),
@@ -81,12 +62,12 @@ const Bodies = {
     value: z.string().optional(),
     expiresAt: Time.nullable().optional(),
     permissions: z.array(z.enum(DATA_RESOURCES)).optional(),
-    throttle: z.union([z.literal(false), Quota]).optional(),
+    throttle: QuotaSchema.optional(),
   }),
   keyValue: z.strictObject({ value: z.string() }),
-  keyThrottle: z.strictObject({ value: z.string(), throttle: z.union([z.literal(false), z.null(), Quota]) }),
-  throttle: z.union([z.literal(false), Quota]),
-  fault: z.strictObject({ ...Route, times: z.int().positive().optional(), ...FaultAction }),
+  keyThrottle: z.strictObject({ value: z.string(), throttle: QuotaSchema.nullable() }),
+  throttle: QuotaSchema,
+  fault: z.strictObject({ ...Route, times: FAULT_TIMES, ...FAULT_ACTION_FIELDS }),
   latency: z.union([z.literal(false), Latency, z.array(z.strictObject({ ...Route, latency: Latency }))]),
   faultRate: z.union([z.literal(false), FaultRate, z.array(FaultRate)]),
   leadFailure: z.strictObject({ times: z.int().positive().optional() }),
@@ -209,14 +190,28 @@ const ROUTES: Record<string, Action> = {
     return ok();
   },
   'GET webhooks': (target) => ok(target.webhooks()),
-  'GET audiences/*/members': (target, _body, token) => ok({ data: target.members(token) }),
+  [`GET ${ADMIN_TOKEN_SEGMENT}/*/members`]: (target, _body, token) => ok({ data: target.members(token) }),
   'GET conversations': (target) => ok({ data: target.conversations() }),
   'GET leads': (target) => ok({ data: target.leads() }),
 };
 
 /**
+ * The admin API as a route the server hands the engine: every path under {@link ADMIN_PREFIX}.
+ *
+ * @param target - the server.
+ * @param maxBodyBytes - request body limit.
+ */
+export function adminRoute(target: AdminTarget, maxBodyBytes: number): SideRoute {
+  return {
+    outcome: 'admin',
+    matches: (path) => path.startsWith(ADMIN_PREFIX),
+    answer: createAdminApi(target, maxBodyBytes),
+  };
+}
+
+/**
  * Builds the admin HTTP API handler: every control of the server, under {@link ADMIN_PREFIX},
- * guarded by `Authorization: Bearer <adminToken>`. Answers JSON; errors as `{error:{detail}}`.
+ * guarded by `Authorization: Bearer <adminToken>`. Answers JSON; errors as every `{error:{detail}}` of the mock.
  *
  * @param target - the server.
  * @param maxBodyBytes - request body limit.
@@ -226,18 +221,21 @@ export function createAdminApi(
   target: AdminTarget,
   maxBodyBytes: number,
 ): (request: MockRequest) => MockResponse {
-  const expected = Buffer.from(`Bearer ${target.adminToken}`);
+  const expected = Buffer.from(target.adminToken);
+  // The token is read as every API key is (any letter case of `Bearer`), then compared in constant time.
   const authorized = (header: string | undefined) => {
-    const given = Buffer.from(header ?? '');
+    const token = bearerToken(header);
+    if (token === undefined) return false;
+    const given = Buffer.from(token);
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
-  const error = (status: number, detail: string) => json(status, { error: { detail } });
+  const error = (status: number, detail: string) => errorJson(status, detail);
   return (request) => {
     try {
       return answer(request);
     } catch (caught) {
       if (caught instanceof FixtureError)
-        return json(400, { error: { detail: caught.message, issues: caught.issues } });
+        return errorJson(400, caught.message, { extra: { issues: caught.issues } });
       return error(400, caught instanceof Error ? caught.message : String(caught));
     }
   };
@@ -249,8 +247,8 @@ export function createAdminApi(
     let param = '';
     const shape = segments
       .map((segment, index) => {
-        if (segments[0] === 'audiences' && index === 1) {
-          param = decodeURIComponent(segment);
+        if (segments[0] === ADMIN_TOKEN_SEGMENT && index === 1) {
+          param = decodeSegment(segment);
           return '*';
         }
         return segment;
@@ -258,8 +256,11 @@ export function createAdminApi(
       .join('/');
     const action = ROUTES[`${request.method} ${shape}`];
     if (!action) {
-      const known = Object.keys(ROUTES).some((route) => route.endsWith(` ${shape}`));
-      return known ? error(405, `Method "${request.method}" not allowed.`) : error(404, 'Not found.');
+      const allowed = Object.keys(ROUTES)
+        .filter((route) => route.endsWith(` ${shape}`))
+        .map((route) => route.slice(0, route.indexOf(' ')));
+      if (allowed.length === 0) return notFound('nested').response;
+      return methodNotAllowed('nested', request.method, allowed.join(', ')).response;
     }
     let body: unknown;
     // An oversize body is refused on any method (readJsonBody answers 413 before anything else).

@@ -11,3 +11,6 @@
  * ```
  */
 export const ADMIN_PREFIX = '/__admin/';
+
+/** The admin API's area whose next path segment is a secret webhook token (`audiences/{token}/members`). */
+export const ADMIN_TOKEN_SEGMENT = 'audiences';

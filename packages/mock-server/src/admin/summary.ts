@@ -1,4 +1,4 @@
-import { OPENAPI_PATH } from '../engine/openapi.js';
+import { OPENAPI_PATH } from '../openapi.js';
 import type { MockServer } from '../server.js';
 import { ADMIN_PREFIX } from './prefix.js';
 

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
-import { toEpochMs } from '../clock.js';
-import { type FaultRateSpec, parseFaultMix } from '../engine/faults.js';
+import { DEFAULT_NOW, toEpochMs } from '../clock.js';
+import { DEFAULT_FAULT_MIX, type FaultRateSpec, faultMixText, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
-import type { ThrottleConfig } from '../engine/throttle.js';
+import { DEFAULT_SIZES } from '../generate/store.js';
+import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_SEED, MAX_SIZE } from '../options.js';
 import type { StartMockServerOptions } from '../server.js';
+import { quotaProblem, type ThrottleConfig } from '../store/throttle.js';
 
 /** How the CLI logs requests on stderr. */
 export type LogFormat = 'off' | 'text' | 'json';
@@ -49,16 +51,16 @@ export const USAGE = `Usage: company-data-mock [options]
 Serves a stateful mock of the Company Data API on a local port.
 
 Data
-  --seed <n>               seed of the generated data (default 1)
-  --users <n>              users of the primary company (default 12)
-  --teams <n>              teams (default 4)
-  --recordings <n>         field recordings (default 60)
-  --calls <n>              calls (default 240)
+  --seed <n>               seed of the generated data (default ${DEFAULT_SEED})
+  --users <n>              users of the primary company (default ${DEFAULT_SIZES.users})
+  --teams <n>              teams (default ${DEFAULT_SIZES.teams})
+  --recordings <n>         field recordings (default ${DEFAULT_SIZES.recordings})
+  --calls <n>              calls (default ${DEFAULT_SIZES.calls})
   --fixture <file>         load companies, keys and records from a JSON fixture instead
   --fixture-schema         print the fixture's JSON Schema and exit
 
 Time and quotas
-  --now <time>             initial time of the mock clock (default 2026-06-01T12:00:00Z)
+  --now <time>             initial time of the mock clock (default ${DEFAULT_NOW})
   --freeze                 keep the clock still (it moves only through the admin API);
                            by default it runs with real time, so a 429's Retry-After comes true
   --throttle <n>/<s>       quota of keys without their own, e.g. 100/60, or "off" (default off)
@@ -72,13 +74,13 @@ Latency and faults (seeded by --seed: the same requests get the same waits and f
   --fault-rate <share>     fail this share of requests, from 0 to 1 (e.g. 0.05)
   --fault-mix <list>       what they fail with, comma-separated, each with an optional weight *<n>:
                            a status (503), drop, cut[:<bytes>], html[:<status>], malformed,
-                           delay[:<ms>], drip[:<bytes>/<ms>] (default 500,503,html,drop,cut:64)
+                           delay[:<ms>], drip[:<bytes>/<ms>] (default ${faultMixText(DEFAULT_FAULT_MIX)})
   --fault-max <n>          fail at most this many requests (default: no cap)
 
 Server
   --port <n>               port to listen on, 0 for any free port (default ${DEFAULT_CLI_PORT})
-  --host <host>            interface to bind (default 127.0.0.1)
-  --max-body-bytes <n>     request body limit (default 1048576)
+  --host <host>            interface to bind (default ${DEFAULT_HOST})
+  --max-body-bytes <n>     request body limit (default ${DEFAULT_MAX_BODY_BYTES})
   --admin-token <token>    token of the admin API under /__admin/ (default: random)
 
 Output and lifetime
@@ -91,7 +93,6 @@ Output and lifetime
 `;
 
 const LOG_FORMATS: readonly LogFormat[] = ['off', 'text', 'json'];
-const MAX_SIZE = 0xffffffff;
 
 /**
  * Parses the command line.
@@ -141,7 +142,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   };
   const options: StartMockServerOptions = {
     port: integer('port', values.port, 0, 65_535) ?? DEFAULT_CLI_PORT,
-    host: values.host ?? '127.0.0.1',
+    host: values.host ?? DEFAULT_HOST,
     seed: integer('seed', values.seed, 0, MAX_SIZE),
     sizes: Object.fromEntries(Object.entries(sizes).filter(([, value]) => value !== undefined)),
     now: time('now', values.now),
@@ -217,13 +218,16 @@ function time(name: string, raw: string | undefined): string | undefined {
 function quota(flag: string, raw: string): ThrottleConfig | false {
   if (raw === 'off') return false;
   const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw);
-  const limit = Number(match?.[1]);
-  const windowSeconds = Number(match?.[2]);
-  if (!match || limit < 1 || windowSeconds <= 0)
+  if (!match)
     throw new Error(
       `${flag} expects <limit>/<seconds> with both above 0 (e.g. 100/60) or "off", got "${raw}"`,
     );
-  return { limit, windowSeconds };
+  const throttle = { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+  // The bounds and their words are the quota rule's own (the admin API and fixtures say the same).
+  const problem = quotaProblem(throttle);
+  if (problem !== undefined)
+    throw new Error(`${flag} expects a quota within bounds, got "${raw}": ${problem.text}`);
+  return throttle;
 }
 
 function keyThrottle(raw: string): KeyThrottleRequest {

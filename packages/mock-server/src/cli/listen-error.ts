@@ -1,3 +1,4 @@
+import { DEFAULT_HOST } from '../options.js';
 import type { StartMockServerOptions } from '../server.js';
 
 /** How the fix names a setting: as the CLI's flag (`--port 0`) or as `startMockServer`'s option (`{ port: 0 }`). */
@@ -18,7 +19,7 @@ export function listenErrorMessage(
   spelling: SettingSpelling = 'flag',
 ): string | undefined {
   const port = options.port ?? 0;
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? DEFAULT_HOST;
   const set = (name: 'port' | 'host', value: string | number): string =>
     spelling === 'flag'
       ? `--${name} ${value}`
@@ -31,7 +32,7 @@ export function listenErrorMessage(
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `cannot listen on host "${host}": it is not an address of this machine. Use ${set('host', '127.0.0.1')} (the default), ::1, or 0.0.0.0 for every interface.`;
+      return `cannot listen on host "${host}": it is not an address of this machine. Use ${set('host', DEFAULT_HOST)} (the default), ::1, or 0.0.0.0 for every interface.`;
     default:
       return undefined;
   }

@@ -1,10 +1,10 @@
 import { describeServer } from '../admin/summary.js';
 import type { FaultRateSpec } from '../engine/faults.js';
 import type { LatencyDistribution } from '../engine/latency.js';
-import { formatRequestJson, formatRequestText, type RequestEvent } from '../engine/request-log.js';
-import { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../engine/throttle.js';
 import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
+import { formatRequestJson, formatRequestText, type RequestEvent } from '../request-log.js';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
+import { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../store/throttle.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
 import { readFixtureFile } from './fixture-file.js';

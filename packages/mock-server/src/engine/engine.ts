@@ -1,20 +1,25 @@
 import { STATUS_CODES } from 'node:http';
 import { throttleDetail } from '@company-data/contract';
-import { ADMIN_PREFIX } from '../admin/prefix.js';
 import type { MockClock } from '../clock.js';
+import { bearerToken } from '../http/bearer.js';
+import {
+  errorBody,
+  errorResponse,
+  INJECTED_FAULT_DETAIL,
+  json,
+  methodNotAllowed,
+  notFound,
+  serverError,
+} from '../http/responses.js';
+import type { MockRequest, MockResponse, RequestOutcome, Resolved } from '../http/types.js';
 import type { ResolveContext } from '../resolvers/context.js';
-import { RESOLVERS } from '../resolvers/table.js';
 import type { MockStore } from '../store/store.js';
+import type { Throttle } from '../store/throttle.js';
 import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
-import { appliedFault, type Journal } from './journal.js';
+import type { Journal } from './journal.js';
 import type { LatencyTable } from './latency.js';
-import { OPENAPI_PATH } from './openapi.js';
-import { type RequestEvent, type RequestOutcome, redactTokens, refusalDetail } from './request-log.js';
-import { errorResponse, json, notFound } from './responses.js';
-import { type DataHandler, type Route, RouteTable } from './routes.js';
+import type { DataHandler, Route, RouteTable } from './routes.js';
 import { sleep } from './sleep.js';
-import type { Throttle } from './throttle.js';
-import type { MockRequest, MockResponse, Resolved } from './types.js';
 
 /**
  * How an adapter must write a response's body when a body fault asks for it: a few bytes at a time,
@@ -57,37 +62,54 @@ export interface AbortSource {
   readonly signal: AbortSignal;
 }
 
+/**
+ * A path the engine hands to its owner before routing: never journaled, never faulted (the admin API,
+ * the OpenAPI document). The server wires them, so the engine knows neither.
+ */
+export interface SideRoute {
+  /** Whether it answers this path. */
+  matches(path: string): boolean;
+  /** What the request log says of its requests. */
+  readonly outcome: RequestOutcome;
+  answer(request: MockRequest): MockResponse;
+}
+
+/**
+ * Told of every request once it is answered (or abandoned), e.g. to write a request log. Receives the
+ * facts, not an event object: building one costs only when someone listens.
+ */
+export type ServedHook = (
+  request: MockRequest,
+  atMs: number,
+  served: ServedRequest,
+  durationMs: number,
+) => void;
+
 /** The mutable parts of a mock server the engine reads on every request. */
 export interface EngineState {
   /** The current store (replaced by reset and fixture loads). */
   readonly store: MockStore;
-  /** The clock. */
   readonly clock: MockClock;
-  /** Quotas. */
   readonly throttle: Throttle;
-  /** Armed faults. */
   readonly faults: FaultQueue;
   /** The latency profile in force, if any (read per request: replaced when set). */
   readonly latency: LatencyTable | undefined;
   /** The fault rates in force, if any (read per request: replaced when set). */
   readonly faultRates: FaultRateTable | undefined;
-  /** Request journal. */
   readonly journal: Journal;
-  /** Body limit. */
+  /** For the 413 text of the webhooks. */
   readonly maxBodyBytes: number;
   /** Consumes one injected lead-processing failure. */
   takeLeadFailure(): boolean;
-  /** The admin API, answering paths under {@link ADMIN_PREFIX} (never journaled, never faulted). */
-  readonly admin?: ((request: MockRequest) => MockResponse) | undefined;
-  /** The OpenAPI document served at {@link OPENAPI_PATH} (never journaled, never faulted). */
-  readonly openApi?: (() => MockResponse) | undefined;
-  /** Told of every request once it is answered (or abandoned). */
-  readonly onRequest?: ((event: RequestEvent) => void) | undefined;
+  /** Paths answered before routing (checked in order). */
+  readonly sideRoutes?: readonly SideRoute[] | undefined;
+  readonly onServed?: ServedHook | undefined;
 }
 
 /** How a request was served, before it is journaled and reported. */
-interface Served {
-  readonly result: EngineResult;
+export interface ServedRequest {
+  /** What the adapter must do; absent for a request abandoned before it was answered. */
+  readonly result?: EngineResult | undefined;
   readonly status: number | null;
   readonly outcome: RequestOutcome;
   readonly keyName?: string | undefined;
@@ -96,28 +118,32 @@ interface Served {
   readonly latencyMs: number;
 }
 
-const ROUTES = new RouteTable(RESOLVERS);
-const BEARER = /^bearer +(\S+) *$/i;
+type Served = ServedRequest & { readonly result: EngineResult };
+
 const DROP: EngineResult = { drop: true };
+const NO_SIDE_ROUTES: readonly SideRoute[] = [];
 /** The page a proxy in front of an API answers with when the API fails (as the `htmlPage` fault sends it). */
 const HTML_HEADERS = Object.freeze({ 'content-type': 'text/html; charset=utf-8' });
-const OPENAPI_METHOD_NOT_ALLOWED = json(
-  405,
-  { error: { detail: 'Method not allowed: use GET.' } },
-  { allow: 'GET' },
-);
+const ABANDONED: ServedRequest = { status: null, outcome: 'client_aborted', latencyMs: 0 };
 
 /**
  * The transport-free core: a request in, a response out. Every way in (dispatcher, listener, msw
  * handlers) is a thin adapter over {@link MockEngine.handle}.
  */
 export class MockEngine {
+  readonly #routes: RouteTable;
   readonly #state: EngineState;
+  readonly #sides: readonly SideRoute[];
   readonly #context: ResolveContext;
 
-  /** @param state - store, clock and controls, read on every request. */
-  constructor(state: EngineState) {
+  /**
+   * @param routes - the route table (as msw's `getResponse` is handed its handlers): the engine imports no resolver.
+   * @param state - store, clock and controls, read on every request.
+   */
+  constructor(routes: RouteTable, state: EngineState) {
+    this.#routes = routes;
     this.#state = state;
+    this.#sides = state.sideRoutes ?? NO_SIDE_ROUTES;
     this.#context = {
       get store() {
         return state.store;
@@ -130,7 +156,7 @@ export class MockEngine {
 
   /**
    * Answers a request: applies an armed fault if one matches, otherwise resolves it; journals it
-   * (also when its client gives up during an injected delay) and reports it to `onRequest`.
+   * (also when its client gives up during an injected delay) and reports it to the `onServed` hook.
    *
    * @param request - the request, already read.
    * @param abort - aborts an injected delay.
@@ -138,7 +164,7 @@ export class MockEngine {
    */
   async handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
     const state = this.#state;
-    const startedAt = state.onRequest === undefined ? 0 : performance.now();
+    const startedAt = state.onServed === undefined ? 0 : performance.now();
     const atMs = state.clock.nowMs();
     const pending = this.#serve(request, abort);
     // Only an injected delay makes serving asynchronous; awaiting a plain value would cost a tick per request.
@@ -146,36 +172,8 @@ export class MockEngine {
     const { status, outcome, keyName, fault, latencyMs } = served;
     if (outcome !== 'admin' && outcome !== 'openapi')
       state.journal.record({ atMs, request, status, outcome, keyName, fault, latencyMs });
-    state.onRequest?.(this.#event(request, atMs, served, performance.now() - startedAt));
+    state.onServed?.(request, atMs, served, performance.now() - startedAt);
     return served.result;
-  }
-
-  #event(
-    request: MockRequest,
-    atMs: number,
-    {
-      status,
-      outcome,
-      keyName,
-      fault,
-      latencyMs,
-      result,
-    }: Omit<Served, 'result'> & { result?: EngineResult },
-    durationMs: number,
-  ): RequestEvent {
-    return {
-      at: new Date(atMs).toISOString(),
-      method: request.method,
-      path: redactTokens(request.path),
-      query: request.search,
-      status,
-      outcome,
-      keyName: keyName ?? null,
-      durationMs,
-      latencyMs,
-      fault: fault === undefined ? null : appliedFault(fault),
-      detail: result !== undefined && 'response' in result ? refusalDetail(result.response) : null,
-    };
   }
 
   /**
@@ -186,16 +184,16 @@ export class MockEngine {
   abandoned(request: MockRequest): void {
     const atMs = this.#state.clock.nowMs();
     this.#state.journal.record({ atMs, request, status: null, outcome: 'client_aborted', latencyMs: 0 });
-    const served = { status: null, outcome: 'client_aborted', latencyMs: 0 } as const;
-    this.#state.onRequest?.(this.#event(request, atMs, served, 0));
+    this.#state.onServed?.(request, atMs, ABANDONED, 0);
   }
 
   #serve(request: MockRequest, abort: AbortSource | undefined): Served | Promise<Served> {
     const state = this.#state;
-    if (state.admin !== undefined && request.path.startsWith(ADMIN_PREFIX))
-      return answered(state.admin(request), 'admin');
-    if (state.openApi !== undefined && request.path === OPENAPI_PATH)
-      return answered(request.method === 'GET' ? state.openApi() : OPENAPI_METHOD_NOT_ALLOWED, 'openapi');
+    const sides = this.#sides;
+    for (let index = 0; index < sides.length; index++) {
+      const side = sides[index] as SideRoute;
+      if (side.matches(request.path)) return answered(side.answer(request), side.outcome);
+    }
     const { faultRates, latency } = state;
     let fault: InjectedFault | undefined =
       state.faults.size > 0 ? state.faults.take(request.method, request.path) : undefined;
@@ -264,27 +262,14 @@ export class MockEngine {
     try {
       return this.#resolve(request);
     } catch (error) {
-      // Never expected; a 500 with the reason beats a hung client.
-      return {
-        response: json(500, { error: { detail: `Mock server error: ${String(error)}` } }),
-        outcome: 'invalid_request',
-      };
+      return { response: serverError(error), outcome: 'invalid_request' };
     }
   }
 
   #resolve(request: MockRequest): Resolved {
-    const found = ROUTES.find(request.method, request.path);
-    if (found.kind === 'none') {
-      if (!found.missingSlash) return notFound(found.shape);
-      const { response } = notFound(found.shape);
-      const headers = { ...response.headers, 'x-mock-hint': 'Paths end with a trailing slash.' };
-      return { response: { ...response, headers }, outcome: 'not_found' };
-    }
-    if (found.kind === 'method') {
-      return errorResponse(found.shape, 405, `Method "${request.method}" not allowed.`, {
-        allow: found.allow,
-      });
-    }
+    const found = this.#routes.find(request.method, request.path);
+    if (found.kind === 'none') return notFound(found.shape, found.missingSlash);
+    if (found.kind === 'method') return methodNotAllowed(found.shape, request.method, found.allow);
     const { route, params } = found;
     const { handler } = route;
     if (handler.auth === 'pathToken')
@@ -295,10 +280,10 @@ export class MockEngine {
   /** A data endpoint: key (401), permission (403), quota (429), query (400), then the resolver (404). */
   #data(request: MockRequest, route: Route, handler: DataHandler, params: Record<string, string>): Resolved {
     const state = this.#state;
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match) return handler.invalidKey;
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) return handler.invalidKey;
     const nowMs = state.clock.nowMs();
-    const key = state.store.keys.authenticate(match[1] as string, nowMs);
+    const key = state.store.keys.authenticate(token, nowMs);
     if (key === 'invalid') return handler.invalidKey;
     if (key === 'expired') return handler.expiredKey;
     const keyName = key.name;
@@ -335,7 +320,7 @@ function faultResponse(fault: InjectedFault): MockResponse {
       body: fault.body,
     };
   }
-  const body = fault.body === undefined ? { error: { detail: 'Injected fault.' } } : fault.body;
+  const body = fault.body === undefined ? errorBody('nested', INJECTED_FAULT_DETAIL) : fault.body;
   return json(fault.status ?? 500, body, headers);
 }
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { hashInts, Prng } from '../random/prng.js';
 import { type RouteMatch, routeMatches } from './route-match.js';
 
@@ -136,6 +137,82 @@ interface ArmedFault {
   remaining: number;
 }
 
+const rule = (text: string) => ({ error: text });
+const STATUS = 'must be an HTTP status (100–599)';
+const NON_NEGATIVE = 'must be ≥ 0';
+const WHOLE_NON_NEGATIVE = 'must be an integer ≥ 0';
+const WHOLE_POSITIVE = 'must be an integer ≥ 1';
+const DRIP = 'needs bytes (an integer ≥ 1) and everyMs (≥ 0)';
+
+/**
+ * The fields of what a fault does, with their bounds and messages (relative to the field): the one
+ * schema of a fault, read by the server's controls, the admin API (which adds its route fields) and the
+ * CLI's fault mix.
+ */
+export const FAULT_ACTION_FIELDS = {
+  status: z.int(rule(STATUS)).min(100, rule(STATUS)).max(599, rule(STATUS)).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.unknown().optional(),
+  delayMs: z.number(rule(NON_NEGATIVE)).nonnegative(rule(NON_NEGATIVE)).optional(),
+  drop: z.boolean().optional(),
+  drip: z
+    .strictObject(
+      {
+        bytes: z.int(rule(DRIP)).min(1, rule(DRIP)),
+        everyMs: z.number(rule(DRIP)).nonnegative(rule(DRIP)),
+      },
+      rule(DRIP),
+    )
+    .optional(),
+  cutAfterBytes: z.int(rule(WHOLE_NON_NEGATIVE)).nonnegative(rule(WHOLE_NON_NEGATIVE)).optional(),
+  malformedJson: z.boolean().optional(),
+  htmlPage: z.boolean().optional(),
+};
+
+/** How many requests a next-N fault applies to. */
+export const FAULT_TIMES = z.int(rule(WHOLE_POSITIVE)).min(1, rule(WHOLE_POSITIVE)).optional();
+
+/**
+ * The fields of a fault rate besides its route: the share, the mix (each entry a fault with a weight)
+ * and the cap.
+ *
+ * @param object - `z.object` where extra fields ride along (code), `z.strictObject` where they are typos (JSON).
+ */
+export function faultRateFields(object: typeof z.object | typeof z.strictObject) {
+  return {
+    rate: z
+      .number(rule('must be a share from 0 to 1'))
+      .min(0, rule('must be a share from 0 to 1'))
+      .max(1, rule('must be a share from 0 to 1')),
+    mix: z
+      .array(
+        object({
+          ...FAULT_ACTION_FIELDS,
+          weight: z.number(rule('must be > 0')).positive(rule('must be > 0')).optional(),
+        }),
+      )
+      .min(1, rule('needs at least one entry'))
+      .optional(),
+    max: z.int(rule(WHOLE_POSITIVE)).min(1, rule(WHOLE_POSITIVE)).optional(),
+  };
+}
+
+const FaultActionSchema = z.object(FAULT_ACTION_FIELDS);
+const FaultSpecSchema = z.object({ times: FAULT_TIMES, ...FAULT_ACTION_FIELDS });
+const FaultRateSchema = z.object(faultRateFields(z.object));
+
+/** Throws the first problem of `value` by `schema`, as `<name>.<path> <message>`. */
+function check(schema: z.ZodType, value: unknown, name: string): void {
+  const result = schema.safeParse(value);
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  const path = (issue?.path ?? [])
+    .filter((part) => part !== 'bytes' && part !== 'everyMs')
+    .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+    .join('');
+  throw new RangeError(`${name}${path} ${issue?.message ?? 'is invalid'}`);
+}
+
 /**
  * Checks what a fault does.
  *
@@ -144,15 +221,7 @@ interface ArmedFault {
  * @throws RangeError for a negative `delayMs`, a status outside 100–599, a bad drip or cut.
  */
 export function checkFaultAction(action: FaultAction, name: string): void {
-  if (action.delayMs !== undefined && !(action.delayMs >= 0))
-    throw new RangeError(`${name}.delayMs must be ≥ 0`);
-  const { status, drip, cutAfterBytes } = action;
-  if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599))
-    throw new RangeError(`${name}.status must be an HTTP status (100–599)`);
-  if (drip !== undefined && !(Number.isInteger(drip.bytes) && drip.bytes >= 1 && drip.everyMs >= 0))
-    throw new RangeError(`${name}.drip needs bytes (an integer ≥ 1) and everyMs (≥ 0)`);
-  if (cutAfterBytes !== undefined && !(Number.isInteger(cutAfterBytes) && cutAfterBytes >= 0))
-    throw new RangeError(`${name}.cutAfterBytes must be an integer ≥ 0`);
+  check(FaultActionSchema, action, name);
 }
 
 /** Faults waiting for matching requests, first injected first applied. */
@@ -170,9 +239,8 @@ export class FaultQueue {
    * @throws RangeError for a non-positive `times`, a negative `delayMs`, a status outside 100–599, a bad drip or cut.
    */
   add(spec: FaultSpec): void {
+    check(FaultSpecSchema, spec, 'fault');
     const times = spec.times ?? 1;
-    if (!Number.isInteger(times) || times < 1) throw new RangeError('fault.times must be an integer ≥ 1');
-    checkFaultAction(spec, 'fault');
     this.#armed.push({ spec: { ...spec, method: spec.method?.toUpperCase() }, remaining: times });
   }
 
@@ -216,7 +284,7 @@ export class FaultRateTable {
    */
   constructor(rates: FaultRates, seed: number) {
     const specs: readonly FaultRateSpec[] = Array.isArray(rates) ? rates : [rates as FaultRateSpec];
-    this.#rules = specs.map(rule);
+    this.#rules = specs.map(rateRule);
     this.#random = new Prng(hashInts(seed, FAULT_RATE_SALT));
   }
 
@@ -242,24 +310,16 @@ export class FaultRateTable {
   }
 }
 
-function rule(spec: FaultRateSpec, index: number): RateRule {
-  const name = `faultRate[${index}]`;
-  if (!(spec.rate >= 0 && spec.rate <= 1)) throw new RangeError(`${name}.rate must be a share from 0 to 1`);
-  const max = spec.max ?? Number.POSITIVE_INFINITY;
-  if (spec.max !== undefined && !(Number.isInteger(max) && max >= 1))
-    throw new RangeError(`${name}.max must be an integer ≥ 1`);
-  const entries = spec.mix ?? DEFAULT_FAULT_MIX;
-  if (entries.length === 0) throw new RangeError(`${name}.mix needs at least one entry`);
+function rateRule(spec: FaultRateSpec, index: number): RateRule {
+  check(FaultRateSchema, spec, `faultRate[${index}]`);
   let sum = 0;
   const cumulative: number[] = [];
-  const mix = entries.map(({ weight = 1, ...action }, at) => {
-    if (!(weight > 0 && Number.isFinite(weight)))
-      throw new RangeError(`${name}.mix[${at}].weight must be > 0`);
-    checkFaultAction(action, `${name}.mix[${at}]`);
+  const mix = (spec.mix ?? DEFAULT_FAULT_MIX).map(({ weight = 1, ...action }) => {
     sum += weight;
     cumulative.push(sum);
     return { ...action, fromRate: true as const };
   });
+  const max = spec.max ?? Number.POSITIVE_INFINITY;
   return {
     match: { method: spec.method?.toUpperCase(), path: spec.path },
     rate: spec.rate,
@@ -278,6 +338,35 @@ const MIX_WORDS: Readonly<Record<string, (argument: number[]) => FaultAction>> =
   delay: ([ms = 5000]) => ({ delayMs: ms }),
   drip: ([bytes = 16, everyMs = 500]) => ({ drip: { bytes, everyMs } }),
 };
+
+/**
+ * Writes a fault mix in the command line's words, as {@link parseFaultMix} reads them back (the help
+ * text's default is {@link DEFAULT_FAULT_MIX} written this way, never retyped).
+ *
+ * @param mix - the mix.
+ * @returns e.g. `500,503,html,drop,cut:64`.
+ * @throws Error for an entry with no words (e.g. only headers).
+ */
+export function faultMixText(mix: readonly FaultMixEntry[]): string {
+  return mix
+    .map((entry) => {
+      const word = mixWord(entry);
+      return entry.weight === undefined || entry.weight === 1 ? word : `${word}*${entry.weight}`;
+    })
+    .join(',');
+}
+
+function mixWord(entry: FaultAction): string {
+  if (entry.htmlPage)
+    return entry.status === undefined || entry.status === 502 ? 'html' : `html:${entry.status}`;
+  if (entry.drop) return 'drop';
+  if (entry.cutAfterBytes !== undefined) return `cut:${entry.cutAfterBytes}`;
+  if (entry.malformedJson) return 'malformed';
+  if (entry.delayMs !== undefined) return `delay:${entry.delayMs}`;
+  if (entry.drip !== undefined) return `drip:${entry.drip.bytes}/${entry.drip.everyMs}`;
+  if (entry.status !== undefined) return String(entry.status);
+  throw new Error(`no command-line word for the fault ${JSON.stringify(entry)}`);
+}
 
 /**
  * Reads the command line's fault mix: comma-separated entries, each a status (`503`), `drop`,

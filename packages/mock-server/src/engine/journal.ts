@@ -1,5 +1,5 @@
+import type { JournalOutcome, MockRequest } from '../http/types.js';
 import type { FaultAction, InjectedFault } from './faults.js';
-import type { JournalOutcome, MockRequest } from './types.js';
 
 /**
  * The fault an entry's request met: what was injected (without the matching rules and the injected body),

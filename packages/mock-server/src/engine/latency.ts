@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { hashInts, Prng } from '../random/prng.js';
 import { type RouteMatch, routeMatches } from './route-match.js';
 
@@ -73,20 +74,37 @@ export function parseLatency(text: string): LatencyDistribution {
   );
 }
 
+const WAIT = 'must be a finite number of ms ≥ 0';
+const wait = z.number({ error: WAIT }).nonnegative({ error: WAIT });
+
 /**
- * Checks a distribution's numbers.
+ * The one schema of a latency distribution, with its bounds and messages: read by the server's controls,
+ * the admin API and `--latency`.
+ */
+export const LatencyDistributionSchema = z.union([
+  z.strictObject({ fixedMs: wait }),
+  z
+    .strictObject({ minMs: wait, maxMs: wait })
+    .refine((range) => range.minMs <= range.maxMs, { error: 'minMs must not exceed maxMs' }),
+  z
+    .strictObject({ medianMs: wait, p99Ms: wait })
+    .refine((spread) => spread.medianMs > 0 && spread.p99Ms >= spread.medianMs, {
+      error: 'medianMs must be above 0 and p99Ms at least medianMs',
+    }),
+]);
+
+/**
+ * Checks a distribution by {@link LatencyDistributionSchema}.
  *
  * @throws RangeError for a negative wait, `minMs` above `maxMs`, or a `p99Ms` below a positive `medianMs`.
  */
 export function checkLatency(latency: LatencyDistribution): LatencyDistribution {
-  const values = Object.values(latency) as number[];
-  if (!values.every((value) => typeof value === 'number' && value >= 0 && Number.isFinite(value)))
-    throw new RangeError('latency: every wait must be a finite number of ms ≥ 0');
-  if ('minMs' in latency && latency.minMs > latency.maxMs)
-    throw new RangeError('latency: minMs must not exceed maxMs');
-  if ('medianMs' in latency && (latency.medianMs <= 0 || latency.p99Ms < latency.medianMs))
-    throw new RangeError('latency: medianMs must be above 0 and p99Ms at least medianMs');
-  return latency;
+  const result = LatencyDistributionSchema.safeParse(latency);
+  if (result.success) return latency;
+  const issue = result.error.issues[0];
+  if (issue === undefined || issue.code === 'invalid_union')
+    throw new RangeError('latency: give { fixedMs }, { minMs, maxMs } or { medianMs, p99Ms }');
+  throw new RangeError(`latency: ${issue.path.length > 0 ? `every wait ${issue.message}` : issue.message}`);
 }
 
 /** A latency profile in force: matches requests and draws their waits from its own seeded stream. */

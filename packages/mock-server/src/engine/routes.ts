@@ -12,9 +12,9 @@ import {
   type WireQuery,
 } from '@company-data/contract';
 import { z } from 'zod';
+import { errorResponse, notFound } from '../http/responses.js';
+import type { Resolved } from '../http/types.js';
 import type { DataResolver, ResolverTable, WebhookResolver } from '../resolvers/types.js';
-import { errorResponse, notFound } from './responses.js';
-import type { Resolved } from './types.js';
 
 /** How a route authenticates and what it runs, compiled from its row: the row's `auth` decides which. */
 export type RouteHandler = DataHandler | WebhookHandler;
@@ -33,7 +33,6 @@ export interface DataHandler {
   readonly invalidKey: Resolved;
   /** Answers 401 for an expired key. */
   readonly expiredKey: Resolved;
-  /** Answers 403. */
   readonly forbidden: Resolved;
   /** Answers 404, when the resolver finds no record. */
   readonly notFound: Resolved;
@@ -45,21 +44,17 @@ export interface DataHandler {
 export interface WebhookHandler {
   /** Authenticated by the token in its path. */
   readonly auth: 'pathToken';
-  /** Answers the request. */
   readonly resolve: WebhookResolver;
 }
 
 /** One precompiled route: an operation of the endpoint table, its path matcher and its handler. */
 export interface Route {
-  /** Operation name. */
   readonly operationId: OperationId;
-  /** The endpoint table row. */
   readonly endpoint: EndpointDefinition;
   /** Path template relative to the origin, e.g. `/v1/calls/{id}/`. */
   readonly template: string;
   /** Matches a path, giving its decoded parameters. */
   readonly match: (path: string) => Record<string, string> | undefined;
-  /** What runs for it. */
   readonly handler: RouteHandler;
 }
 

@@ -1,7 +1,7 @@
-import { THROTTLED_KEY_QUOTA } from '../engine/throttle.js';
 import { hashInts, hashString, Prng } from '../random/prng.js';
 import { createAudience } from '../store/audiences.js';
 import { LIVE_KEY_PREFIX, MockStore } from '../store/store.js';
+import { THROTTLED_KEY_QUOTA } from '../store/throttle.js';
 import { type CompanySizes, generateCompany } from './company.js';
 
 /** The default record counts of the primary company. */

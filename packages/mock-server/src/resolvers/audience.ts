@@ -1,6 +1,6 @@
 import { AudienceMemberInput } from '@company-data/contract';
-import { isObject, readJsonBody } from '../engine/body.js';
-import { errorResponse, json, notFound } from '../engine/responses.js';
+import { isObject, readJsonBody } from '../http/body.js';
+import { errorResponse, json, notFound } from '../http/responses.js';
 import { upsertMember } from '../store/audiences.js';
 import { normalizePhone } from '../store/phone.js';
 import { describeIssue } from './issues.js';

@@ -3,9 +3,7 @@ import type { MockStore } from '../store/store.js';
 
 /** What resolvers are given: the store and the clock, plus the limits they report. */
 export interface ResolveContext {
-  /** The data. */
   readonly store: MockStore;
-  /** The mock clock. */
   readonly clock: MockClock;
   /** Body size limit (for the 413 text). */
   readonly maxBodyBytes: number;

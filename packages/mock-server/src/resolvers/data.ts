@@ -1,5 +1,6 @@
-import { jsonText } from '../engine/responses.js';
+import { jsonText } from '../http/responses.js';
 import type { CompanyData } from '../store/company.js';
+import { idKey } from '../store/id-key.js';
 import type { PositionIndex, RecordTable, RecordView } from '../store/table.js';
 import type { DataResolver } from './types.js';
 
@@ -68,7 +69,7 @@ function intersect(a: PositionIndex, b: PositionIndex): PositionIndex {
 function retrieve(table: TableOf, render: (company: CompanyData, record: never) => string): DataResolver {
   return (company, params) => {
     // A non-uuid id simply matches nothing: 404, like an unknown id.
-    const record = table(company).find((params.id ?? '').toLowerCase());
+    const record = table(company).find(idKey(params.id ?? ''));
     if (record === undefined) return undefined;
     return { response: jsonText(200, `{"data":${render(company, record as never)}}`), outcome: 'served' };
   };

@@ -1,6 +1,6 @@
 import { ERROR_DETAILS, LeadInput, type LeadReceived } from '@company-data/contract';
-import { isObject, readJsonBody } from '../engine/body.js';
-import { errorResponse, json, notFound } from '../engine/responses.js';
+import { isObject, readJsonBody } from '../http/body.js';
+import { errorResponse, json, notFound } from '../http/responses.js';
 import { isDeleted, type Lead, type LeadSource } from '../store/leads.js';
 import { normalizePhone } from '../store/phone.js';
 import type { ResolveContext } from './context.js';

@@ -1,5 +1,5 @@
 import type { EndpointDefinition, ErrorShape } from '@company-data/contract';
-import type { MockRequest, Resolved } from '../engine/types.js';
+import type { MockRequest, Resolved } from '../http/types.js';
 import type { CompanyData } from '../store/company.js';
 import type { ResolveContext } from './context.js';
 

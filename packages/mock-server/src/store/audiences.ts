@@ -48,12 +48,21 @@ export function createAudience(
 }
 
 /**
+ * The key two members' e-mails are compared under: the same address in any letter case is one member.
+ *
+ * @param email - an e-mail address.
+ */
+export function emailKey(email: string): string {
+  return email.toLowerCase();
+}
+
+/**
  * The existing member with the candidate's phone or e-mail, if any. Phone wins over e-mail.
  */
 function findMember(audience: Audience, candidate: Pick<MemberCandidate, 'phone' | 'email'>) {
   return (
     (candidate.phone ? audience.byPhone.get(candidate.phone) : undefined) ??
-    (candidate.email ? audience.byEmail.get(candidate.email.toLowerCase()) : undefined)
+    (candidate.email ? audience.byEmail.get(emailKey(candidate.email)) : undefined)
   );
 }
 
@@ -84,6 +93,6 @@ export function upsertMember(
   };
   audience.members.push(member);
   if (member.phone) audience.byPhone.set(member.phone, member);
-  if (member.email) audience.byEmail.set(member.email.toLowerCase(), member);
+  if (member.email) audience.byEmail.set(emailKey(member.email), member);
   return { member, created: true };
 }

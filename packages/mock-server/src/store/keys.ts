@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { DataResource } from '@company-data/contract';
-import type { ThrottleConfig } from '../engine/throttle.js';
+import type { ThrottleConfig } from './throttle.js';
 
 /** An API key as the store keeps it: never the value, only its SHA-256. */
 export interface ApiKeyRecord {
-  /** Key id. */
   readonly id: string;
-  /** The company it belongs to. */
   readonly companyId: string;
-  /** Descriptive name. */
   readonly name: string;
   /** Hex SHA-256 of the value. */
   readonly hash: string;

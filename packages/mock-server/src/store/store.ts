@@ -1,22 +1,23 @@
-import { DATA_RESOURCES, type DataResource } from '@company-data/contract';
+import { API_KEY_PREFIX, DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { toEpochMs } from '../clock.js';
-import { checkThrottle, type ThrottleConfig } from '../engine/throttle.js';
 import { Prng } from '../random/prng.js';
 import type { Audience } from './audiences.js';
 import type { CompanyData } from './company.js';
 import { type ApiKeyRecord, KeyRing } from './keys.js';
 import { LeadBook, type LeadSource } from './leads.js';
+import { checkThrottle, type ThrottleConfig } from './throttle.js';
 import { TokenIndex } from './token-index.js';
 
 /**
- * Prefix of every generated API key value.
+ * Prefix of every generated API key value: the contract's `API_KEY_PREFIX`, under the name this package
+ * has always exported.
  *
  * @example
  * ```ts
  * server.createKey().startsWith(LIVE_KEY_PREFIX); // true
  * ```
  */
-export const LIVE_KEY_PREFIX = 'svc_live_';
+export const LIVE_KEY_PREFIX = API_KEY_PREFIX;
 
 /**
  * Options of a new API key.
@@ -57,13 +58,11 @@ export interface StoredKeyOptions extends KeyOptions {
 export class MockStore {
   /** Companies, the primary one first. */
   readonly companies: readonly CompanyData[];
-  /** API keys of every company. */
   readonly keys = new KeyRing();
   /** Audiences, found by webhook token. */
   readonly audiences = new TokenIndex<Audience>();
   /** Lead sources, found by webhook token. */
   readonly leadSources = new TokenIndex<LeadSource>();
-  /** Leads and conversations. */
   readonly leads = new LeadBook();
   /** Source of ids and key values created at run time; seeded, so runs repeat. */
   readonly random: Prng;

@@ -1,4 +1,5 @@
 import type { RecordIdCodec } from '../random/record-ids.js';
+import { idKey } from './id-key.js';
 
 /** Positions of the records matching a filter, in ascending `created_at` order. */
 export type PositionIndex = ArrayLike<number>;
@@ -174,7 +175,7 @@ export class MaterializedTable<Item extends StoredRecord> extends BaseTable<Item
       .sort((a, b) => a.time - b.time || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0))
       .map(({ item }) => item);
     this.size = this.#items.length;
-    this.#byId = new Map(this.#items.map((item) => [item.id.toLowerCase(), item]));
+    this.#byId = new Map(this.#items.map((item) => [idKey(item.id), item]));
   }
 
   at(position: number): Item {

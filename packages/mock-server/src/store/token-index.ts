@@ -1,3 +1,5 @@
+import { idKey } from './id-key.js';
+
 /**
  * Records found by their secret webhook token. Tokens are uuids, matched in any letter case: the rule
  * lives here, not in every caller.
@@ -11,14 +13,14 @@ export class TokenIndex<Item extends { readonly token: string }> {
    * @throws Error when another record has the same token.
    */
   add(item: Item): void {
-    const key = item.token.toLowerCase();
+    const key = idKey(item.token);
     if (this.#byToken.has(key)) throw new Error('Another audience or lead source has this webhook token');
     this.#byToken.set(key, item);
   }
 
   /** The record with this token, in any letter case, or undefined. */
   get(token: string): Item | undefined {
-    return this.#byToken.get(token.toLowerCase());
+    return this.#byToken.get(idKey(token));
   }
 
   /** Every record, in the order they were added. */

@@ -74,10 +74,19 @@ export type JournalOutcome =
 
 /** A response with the outcome the journal records. */
 export interface Resolved {
-  /** The response. */
   readonly response: MockResponse;
-  /** What happened. */
   readonly outcome: JournalOutcome;
   /** Name of the API key used, when one was recognised. */
   readonly keyName?: string | undefined;
 }
+
+/**
+ * What happened to a request, for a request log: a journal outcome, or `admin` and `openapi` for the
+ * admin API and the served OpenAPI document (which the journal leaves out).
+ *
+ * @example
+ * ```ts
+ * const outcome: RequestOutcome = 'admin';
+ * ```
+ */
+export type RequestOutcome = JournalOutcome | 'admin' | 'openapi';

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * A request quota: at most `limit` requests per window of `windowSeconds`.
  *
@@ -36,6 +38,42 @@ export const DEFAULT_THROTTLE: ThrottleConfig | false = false;
  */
 export const THROTTLED_KEY_QUOTA: ThrottleConfig = { limit: 5, windowSeconds: 5 };
 
+const LIMIT_RULE = 'must be an integer ≥ 1';
+const WINDOW_RULE = 'must be > 0';
+
+/**
+ * The quota rule, its one home: the bounds of `limit` and `windowSeconds` and their messages (relative to
+ * the field, which each caller names in its own way). The store, the admin API, the fixture format (as
+ * `window_seconds`) and the CLI's `--throttle` all read it.
+ */
+export const ThrottleSchema = z.strictObject({
+  limit: z.int({ error: LIMIT_RULE }).min(1, { error: LIMIT_RULE }).describe('Requests allowed per window.'),
+  windowSeconds: z
+    .number({ error: WINDOW_RULE })
+    .positive({ error: WINDOW_RULE })
+    .describe('Window length in seconds.'),
+}) satisfies z.ZodType<ThrottleConfig>;
+
+/** A quota, or false for none. */
+export const QuotaSchema = z.union([z.literal(false), ThrottleSchema]);
+
+/**
+ * What is wrong with a quota, by {@link ThrottleSchema}: e.g. `limit must be an integer ≥ 1`.
+ *
+ * @param value - the quota to check.
+ * @returns the problem (the field it is about, when one is), or undefined for a valid quota or false.
+ */
+export function quotaProblem(value: unknown): { readonly field?: string; readonly text: string } | undefined {
+  if (value === false) return undefined;
+  const result = ThrottleSchema.safeParse(value);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  const field = issue?.path[0];
+  if (issue === undefined || field === undefined)
+    return { text: 'must be { limit, windowSeconds } or false' };
+  return { field: String(field), text: `${String(field)} ${issue.message}` };
+}
+
 /**
  * Validates a quota.
  *
@@ -44,13 +82,9 @@ export const THROTTLED_KEY_QUOTA: ThrottleConfig = { limit: 5, windowSeconds: 5 
  * @throws RangeError when the limit or the window is not a positive number.
  */
 export function checkThrottle(config: ThrottleConfig | false): ThrottleConfig | false {
-  if (config === false) return false;
-  if (typeof config !== 'object' || config === null)
-    throw new RangeError('throttle must be { limit, windowSeconds } or false');
-  if (!Number.isInteger(config.limit) || config.limit < 1)
-    throw new RangeError('throttle.limit must be an integer ≥ 1');
-  if (!Number.isFinite(config.windowSeconds) || config.windowSeconds <= 0)
-    throw new RangeError('throttle.windowSeconds must be > 0');
+  const problem = quotaProblem(config);
+  if (problem !== undefined)
+    throw new RangeError(`throttle${problem.field === undefined ? ' ' : '.'}${problem.text}`);
   return config;
 }
 

@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from '@company-data/contract';
-import { json } from './responses.js';
-import type { MockResponse } from './types.js';
+import type { SideRoute } from './engine/engine.js';
+import { json, methodNotAllowed } from './http/responses.js';
+import type { MockResponse } from './http/types.js';
 
 /**
  * Where every mock server serves the API's OpenAPI 3.1 document, relative to its `apiRoot`
@@ -27,4 +28,24 @@ export function openApiResponse(apiRoot: string): MockResponse {
     servers: [{ url: apiRoot, description: 'This Company Data mock server.' }],
   };
   return json(200, document);
+}
+
+/**
+ * The route serving the OpenAPI document at {@link OPENAPI_PATH}, beside the API (never journaled,
+ * never faulted), built on first request: by then a listener knows its port.
+ *
+ * @param apiRoot - the mock's API root once known.
+ * @returns the route the server hands the engine.
+ */
+export function openApiRoute(apiRoot: () => string): SideRoute {
+  let document: MockResponse | undefined;
+  return {
+    outcome: 'openapi',
+    matches: (path) => path === OPENAPI_PATH,
+    answer: (request) => {
+      if (request.method !== 'GET') return methodNotAllowed('nested', request.method, 'GET').response;
+      document ??= openApiResponse(apiRoot());
+      return document;
+    },
+  };
 }

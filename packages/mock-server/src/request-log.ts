@@ -1,16 +1,10 @@
-import type { JournalFault } from './journal.js';
-import type { JournalOutcome, MockResponse } from './types.js';
+import { endpointList, rootPath } from '@company-data/contract';
+import { ADMIN_TOKEN_SEGMENT } from './admin/prefix.js';
+import type { ServedRequest } from './engine/engine.js';
+import { appliedFault, type JournalFault } from './engine/journal.js';
+import type { MockRequest, MockResponse, RequestOutcome } from './http/types.js';
 
-/**
- * What happened to a request, for a request log: a journal outcome, or `admin` and `openapi` for the
- * admin API and the served OpenAPI document (which the journal leaves out).
- *
- * @example
- * ```ts
- * const outcome: RequestOutcome = 'admin';
- * ```
- */
-export type RequestOutcome = JournalOutcome | 'admin' | 'openapi';
+export type { RequestOutcome } from './http/types.js';
 
 /**
  * One request as {@link MockServerOptions.onRequest} reports it, safe to write to a log: the API key
@@ -69,7 +63,22 @@ export function refusalDetail(response: MockResponse | undefined): string | null
   }
 }
 
-const TOKEN_SEGMENT = /\/(webhook|audiences)\/[^/?]+/g;
+/**
+ * The path segments a secret token follows: that before `{webhook_token}` in each path-token row of the
+ * endpoint table (`webhook`), and the admin API's audience area. Matched anywhere in a path, so a token
+ * sent to a wrong path (e.g. under `/v1` by mistake) is redacted too.
+ */
+const TOKEN_SEGMENT = new RegExp(
+  `/(${[
+    ...new Set([
+      ...endpointList
+        .filter((endpoint) => endpoint.auth === 'pathToken')
+        .map((endpoint) => /\/([^/]+)\/\{webhook_token\}/.exec(rootPath(endpoint))?.[1] ?? 'webhook'),
+      ADMIN_TOKEN_SEGMENT,
+    ]),
+  ].join('|')})/[^/?]+`,
+  'g',
+);
 
 /**
  * Replaces the secret tokens of webhook (and admin audience) paths by `{token}`.
@@ -127,4 +136,36 @@ export function formatRequestText(event: RequestEvent): string {
  */
 export function formatRequestJson(event: RequestEvent): string {
   return JSON.stringify({ ...event, durationMs: Math.round(event.durationMs * 10) / 10 });
+}
+
+/**
+ * The request event of a served (or abandoned) request: the key named, never shown; webhook tokens
+ * redacted; a refusal's message read back from its body.
+ *
+ * @param request - the request.
+ * @param atMs - its arrival on the mock clock, epoch ms.
+ * @param served - how it was served.
+ * @param durationMs - real milliseconds from arrival to answer.
+ * @returns the event.
+ */
+export function requestEvent(
+  request: MockRequest,
+  atMs: number,
+  served: ServedRequest,
+  durationMs: number,
+): RequestEvent {
+  const { result, fault } = served;
+  return {
+    at: new Date(atMs).toISOString(),
+    method: request.method,
+    path: redactTokens(request.path),
+    query: request.search,
+    status: served.status,
+    outcome: served.outcome,
+    keyName: served.keyName ?? null,
+    durationMs,
+    latencyMs: served.latencyMs,
+    fault: fault === undefined ? null : appliedFault(fault),
+    detail: result !== undefined && 'response' in result ? refusalDetail(result.response) : null,
+  };
 }

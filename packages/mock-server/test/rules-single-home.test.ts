@@ -1,0 +1,185 @@
+import {
+  API_KEY_PREFIX,
+  AudienceMemberInput,
+  ERROR_DETAILS,
+  endpointList,
+  fillPath,
+  LeadInput,
+  rootPath,
+} from '@company-data/contract';
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../src/cli/args.js';
+import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/engine/faults.js';
+import { parseFixture } from '../src/fixture/validate.js';
+import { MISSING_SLASH_HINT } from '../src/http/responses.js';
+import { createMockServer, LIVE_KEY_PREFIX, type MockServer, redactTokens } from '../src/index.js';
+import { quotaProblem } from '../src/store/throttle.js';
+
+// Each rule has one home; these tests make a second, disagreeing copy fail. They call the engine through
+// `server.handle` (no socket) on a frozen clock.
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely.
+type Loose = any;
+
+async function send(
+  server: MockServer,
+  method: string,
+  path: string,
+  options: { body?: unknown; authorization?: string } = {},
+) {
+  const result = await server.handle({
+    method,
+    path,
+    search: '',
+    headers: {
+      ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body)),
+  });
+  if (result.drop) throw new Error('dropped');
+  const { status, headers, body } = result.response;
+  return { status, headers, json: (body === '' ? undefined : JSON.parse(body)) as Loose };
+}
+
+const admin = (server: MockServer, method: string, path: string, body?: unknown) =>
+  send(server, method, `/__admin/${path}`, { body, authorization: `Bearer ${server.adminToken}` });
+
+const badQuotas = [
+  [{ limit: 0, windowSeconds: 60 }, '0/60'],
+  [{ limit: 2, windowSeconds: 0 }, '2/0'],
+] as const;
+
+describe('the quota rule has one home', () => {
+  it.each(badQuotas)(
+    'the admin API, the CLI, the fixture and setThrottle refuse %j with its message',
+    async (quota, flag) => {
+      const problem = quotaProblem(quota)?.text as string;
+      expect(problem).toMatch(/^(limit|windowSeconds) must be/);
+      const server = createMockServer({ clock: 'frozen' });
+      const answered = await admin(server, 'POST', 'throttle', quota);
+      expect(answered.status).toBe(400);
+      expect(answered.json.error.detail.replace(': ', ' ')).toBe(problem);
+      expect(() => parseCliArgs(['--throttle', flag])).toThrow(problem);
+      expect(() => server.setThrottle(quota)).toThrow(`throttle.${problem}`);
+      const field = problem.startsWith('limit') ? 'limit' : 'window_seconds';
+      const fixture = {
+        companies: [
+          {
+            name: 'Acme',
+            keys: [
+              { value: 'svc_live_x', throttle: { limit: quota.limit, window_seconds: quota.windowSeconds } },
+            ],
+          },
+        ],
+      };
+      expect(() => parseFixture(fixture)).toThrow(
+        `throttle.${field}: ${problem.slice(problem.indexOf(' ') + 1)}`,
+      );
+    },
+  );
+});
+
+describe('fault specs have one schema', () => {
+  it('the admin API and injectFault refuse the same bad status with the same words', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const answered = await admin(server, 'POST', 'faults', { status: 42 });
+    expect(answered.status).toBe(400);
+    expect(() => server.injectFault({ status: 42 })).toThrow(
+      `fault.${answered.json.error.detail.replace(': ', ' ')}`,
+    );
+  });
+
+  it('the admin API, setLatency and --latency refuse the same bad latency with the same words', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const answered = await admin(server, 'POST', 'latency', { minMs: 80, maxMs: 10 });
+    expect(answered.status).toBe(400);
+    const words = answered.json.error.detail as string;
+    expect(words).toBe('minMs must not exceed maxMs');
+    expect(() => server.setLatency({ minMs: 80, maxMs: 10 })).toThrow(`latency: ${words}`);
+    expect(() => parseCliArgs(['--latency', '80..10'])).toThrow(words);
+  });
+
+  it('the help text’s default mix is DEFAULT_FAULT_MIX, written in the words --fault-mix reads', () => {
+    expect(parseFaultMix(faultMixText(DEFAULT_FAULT_MIX))).toEqual(DEFAULT_FAULT_MIX);
+  });
+});
+
+describe('error bodies and texts have one builder', () => {
+  it('answers every 405 (API, admin API, OpenAPI document) with one text and an Allow header', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const answers = [
+      await send(server, 'DELETE', '/v1/users/', { authorization: `Bearer ${server.keys.valid}` }),
+      await admin(server, 'PUT', 'clock'),
+      await send(server, 'POST', '/openapi.json'),
+    ];
+    expect(answers.map(({ status, json }) => [status, json.error.detail])).toEqual([
+      [405, 'Method "DELETE" not allowed.'],
+      [405, 'Method "PUT" not allowed.'],
+      [405, 'Method "POST" not allowed.'],
+    ]);
+    expect(answers.map(({ headers }) => headers.allow)).toEqual(['GET, HEAD', 'GET', 'GET']);
+  });
+
+  it('hints at the missing slash with its one constant', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const answered = await send(server, 'GET', '/v1/users', { authorization: `Bearer ${server.keys.valid}` });
+    expect(answered.status).toBe(404);
+    expect(answered.headers[MISSING_SLASH_HINT.header]).toBe(MISSING_SLASH_HINT.text);
+  });
+
+  it('takes the webhooks’ and the fixture’s messages from ERROR_DETAILS', () => {
+    expect(AudienceMemberInput.safeParse({ first_name: 'Ada' }).error?.issues[0]?.message).toBe(
+      ERROR_DETAILS.audienceContactRequired,
+    );
+    expect(LeadInput.safeParse({}).error?.issues[0]?.message).toBe(ERROR_DETAILS.leadPhoneRequired);
+    expect(() =>
+      parseFixture({
+        companies: [
+          {
+            name: 'Acme',
+            audiences: [{ name: 'A', token: 'e0000000-0000-4000-8000-000000000001', members: [{}] }],
+          },
+        ],
+      }),
+    ).toThrow(ERROR_DETAILS.audienceContactRequired);
+  });
+});
+
+describe('bearer parsing and path decoding agree everywhere', () => {
+  it('accepts a lower-case bearer scheme on data endpoints and on the admin API alike', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const data = await send(server, 'GET', '/v1/teams/', { authorization: `bearer ${server.keys.valid}` });
+    const control = await send(server, 'GET', '/__admin/clock', {
+      authorization: `bearer ${server.adminToken}`,
+    });
+    expect([data.status, control.status]).toEqual([200, 200]);
+    const refused = await send(server, 'GET', '/__admin/clock', { authorization: server.adminToken });
+    expect(refused.status).toBe(401);
+  });
+
+  it('answers a malformed escape in an admin path as it answers an unknown token, without throwing', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const malformed = await admin(server, 'GET', 'audiences/%E0%A4%A/members');
+    const unknown = await admin(server, 'GET', 'audiences/e0000000-0000-4000-8000-00000000ffff/members');
+    expect(malformed).toEqual(unknown);
+    expect(malformed.status).toBe(400);
+  });
+});
+
+describe('names and patterns come from the contract', () => {
+  it('generates keys with the contract’s prefix', () => {
+    expect(LIVE_KEY_PREFIX).toBe(API_KEY_PREFIX);
+    expect(createMockServer().createKey().startsWith(API_KEY_PREFIX)).toBe(true);
+  });
+
+  it('redacts the token of every path-token row of the endpoint table', () => {
+    const rows = endpointList.filter((endpoint) => endpoint.auth === 'pathToken');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const path = fillPath(rootPath(row), { webhook_token: 'secret-token' });
+      expect(redactTokens(path)).not.toContain('secret-token');
+      expect(redactTokens(path)).toContain('/{token}/');
+    }
+  });
+});
