@@ -68,15 +68,19 @@ export function wireForm(response: MockResponse): WireForm {
 interface Entry {
   readonly resolved: Resolved;
   readonly size: number;
+  /** Read since it was stored or last passed over by eviction. */
+  used: boolean;
 }
 
 /**
- * One company's serialised pages, least recently used first. A page's bytes depend only on the
- * company's records (read-only: a reset, a fixture load or a reseed builds new companies, and with
- * them new caches), the operation, the path parameters and the normalised query, which make the key.
+ * One company's serialised pages, evicted least recently used first (approximately: a read marks a page,
+ * and eviction gives a marked page a second chance, so a hit costs one lookup and no reordering). A page's
+ * bytes depend only on the company's records (read-only: a reset, a fixture load or a reseed builds new
+ * companies, and with them new caches), the operation, the path parameters and the normalised query,
+ * which make the key.
  */
 export class PageCache {
-  // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recently used.
+  // A Map iterates in insertion order: its first key is the oldest stored (or given a second chance).
   readonly #entries = new Map<string, Entry>();
   #bytes = 0;
 
@@ -90,16 +94,15 @@ export class PageCache {
     return this.#bytes;
   }
 
-  /** The page under `key`, marked as just used, or undefined. */
+  /** The page under `key`, marked as used, or undefined. */
   get(key: string): Resolved | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    entry.used = true;
     return entry.resolved;
   }
 
-  /** Keeps a page (unless it alone exceeds the byte limit), evicting the least recently used over the limits. */
+  /** Keeps a page (unless it alone exceeds the byte limit), evicting over the limits. */
   set(key: string, resolved: Resolved): void {
     const { entries, bytes } = limits;
     // Text and encoded bytes: a one-byte string costs its length, its Buffer as much again.
@@ -110,14 +113,18 @@ export class PageCache {
       this.#bytes -= old.size;
     }
     if (entries > 0 && size <= bytes) {
-      this.#entries.set(key, { resolved, size });
+      this.#entries.set(key, { resolved, size, used: false });
       this.#bytes += size;
       wireForms.set(resolved.response, null);
     }
+    // Each turn evicts a page or clears a mark, so this ends within two passes.
     for (const [oldest, entry] of this.#entries) {
       if (this.#entries.size <= entries && this.#bytes <= bytes) break;
       this.#entries.delete(oldest);
-      this.#bytes -= entry.size;
+      if (entry.used && entry.resolved !== resolved) {
+        entry.used = false;
+        this.#entries.set(oldest, entry);
+      } else this.#bytes -= entry.size;
     }
   }
 }
