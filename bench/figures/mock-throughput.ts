@@ -8,7 +8,7 @@
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { type LoadResult, load } from '../lib/load.js';
 import { describeDifference, describeProfile } from '../lib/profile.js';
-import { atLeast, type FigureResult, measurement } from '../lib/result.js';
+import { atLeast, atMost, type FigureResult, measurement } from '../lib/result.js';
 import { type HostedServer, startHosted } from '../lib/servers.js';
 import { median, rotate } from '../lib/stats.js';
 import { FIGURES } from './index.js';
@@ -89,6 +89,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     }
 
     const rps = new Map<string, number>();
+    const p99 = new Map<string, number>();
     for (const connections of levels) {
       for (const server of servers) {
         const key = `${server.kind}@${connections}`;
@@ -109,6 +110,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
           ),
         );
         rps.set(key, m.median);
+        p99.set(key, median(list.map((x) => x.p99)));
         if (bad > 0)
           r.note(`${LABELS[server.kind]} at ${connections} connections: ${bad} non-2xx responses or errors.`);
       }
@@ -121,7 +123,15 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
           `throughput.vs-bare-${connections}`,
           `listener / bare node:http, ${connections} connections`,
           of('mock') / of('bare'),
-          0.4,
+          0.6,
+        ),
+      );
+      r.check(
+        atMost(
+          `latency.p99-vs-bare-${connections}`,
+          `listener p99 / bare node:http p99, ${connections} connections`,
+          (p99.get(`mock@${connections}`) as number) / (p99.get(`bare@${connections}`) as number),
+          2,
         ),
       );
       r.check(

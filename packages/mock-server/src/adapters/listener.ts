@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BodyDelivery, MockEngine } from '../engine/engine.js';
+import type { AbortSource, BodyDelivery, MockEngine } from '../engine/engine.js';
 import { serverError } from '../http/responses.js';
 import type { MockRequest } from '../http/types.js';
+import { wireForm } from '../resolvers/page-cache.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 
@@ -66,18 +67,21 @@ function stop(server: Server): Promise<void> {
 async function serve(engine: MockEngine, maxBodyBytes: number, req: IncomingMessage, res: ServerResponse) {
   const url = req.url ?? '/';
   const mark = url.indexOf('?');
-  const hasBody =
-    req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-  const collector = new BodyCollector(maxBodyBytes);
-  const read = () => ({
-    method: req.method ?? 'GET',
-    path: mark < 0 ? url : url.slice(0, mark),
-    search: mark < 0 ? '' : url.slice(mark + 1),
-    headers: flatten(req.headers),
-    body: collector.body(),
-    bodyTooLarge: collector.tooLarge,
-  });
-  if (hasBody) {
+  const method = req.method ?? 'GET';
+  const path = mark < 0 ? url : url.slice(0, mark);
+  const search = mark < 0 ? '' : url.slice(mark + 1);
+  const headers = flatten(req.headers);
+  let request: MockRequest;
+  if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) {
+    const collector = new BodyCollector(maxBodyBytes);
+    const read = (): MockRequest => ({
+      method,
+      path,
+      search,
+      headers,
+      body: collector.body(),
+      bodyTooLarge: collector.tooLarge,
+    });
     try {
       // Read to the end even past the limit (discarding), so the 413 reaches a client still sending.
       for await (const chunk of req) collector.push(chunk as Buffer);
@@ -86,32 +90,46 @@ async function serve(engine: MockEngine, maxBodyBytes: number, req: IncomingMess
       engine.abandoned(read());
       return;
     }
+    request = read();
+  } else {
+    request = { method, path, search, headers, body: undefined, bodyTooLarge: false };
   }
-  const request: MockRequest = read();
-  // The abort signal is only built if an injected delay asks for it: most requests never do.
-  let abort: AbortController | undefined;
-  const source = {
-    get signal(): AbortSignal {
-      if (!abort) {
-        const controller = new AbortController();
-        abort = controller;
-        res.once('close', () => {
-          if (!res.writableFinished) controller.abort(new Error('client went away'));
-        });
-      }
-      return abort.signal;
-    },
-  };
+  const source = new LazyAbort(res);
   const result = await engine.handle(request, source);
   if (result.drop) {
     req.socket.destroy();
     return;
   }
   const { response, delivery } = result;
-  const bytes = Buffer.from(response.body);
-  res.writeHead(response.status, { ...response.headers, 'content-length': bytes.length });
-  if (delivery === undefined) res.end(bytes);
-  else await deliverSlowly(req, res, bytes, delivery, source.signal);
+  // Encoded once for a cached page; headers as a flat list, which node writes without another object.
+  const wire = wireForm(response);
+  res.writeHead(response.status, wire.headers as string[]);
+  if (delivery === undefined) res.end(wire.bytes);
+  else await deliverSlowly(req, res, wire.bytes, delivery, source.signal);
+}
+
+/**
+ * The abort signal of a request, built only if an injected delay asks for it: most requests never do.
+ */
+class LazyAbort implements AbortSource {
+  readonly #res: ServerResponse;
+  #controller: AbortController | undefined;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      const res = this.#res;
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('client went away'));
+      });
+    }
+    return this.#controller.signal;
+  }
 }
 
 /** Writes a body as a body fault asks: dripped, and/or cut (the connection destroyed mid-body). */
@@ -139,7 +157,17 @@ async function deliverSlowly(
   else req.socket.destroy();
 }
 
-function flatten(headers: IncomingMessage['headers']): Record<string, string | undefined> {
+/** The headers as the engine reads them: node's own object, unless a header came as a list (set-cookie). */
+function flatten(headers: IncomingMessage['headers']): Readonly<Record<string, string | undefined>> {
+  // Node already joins repeated headers into one string except set-cookie: a copy is rarely needed.
+  let flat = true;
+  for (const name in headers) {
+    if (typeof headers[name] !== 'string') {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return headers as Readonly<Record<string, string>>;
   const out: Record<string, string | undefined> = {};
   for (const name in headers) {
     const value = headers[name];

@@ -1,7 +1,9 @@
 import { jsonText } from '../http/responses.js';
+import type { Resolved } from '../http/types.js';
 import type { CompanyData } from '../store/company.js';
 import { idKey } from '../store/id-key.js';
 import type { PositionIndex, RecordTable, RecordView } from '../store/table.js';
+import { pageCacheOf } from './page-cache.js';
 import type { DataResolver } from './types.js';
 
 const identity: RecordView<unknown> = { name: 'record', project: (item) => item };
@@ -12,11 +14,30 @@ const recordingListItem: RecordView<{ custom_fields?: unknown }> = {
 
 type TableOf = (company: CompanyData) => RecordTable<unknown>;
 
+/** Tells the pages of each resolver apart in a company's cache (two resolvers may read one table). */
+let resolvers = 0;
+
 function list(table: TableOf, view: RecordView<never>): DataResolver {
+  const operation = ++resolvers;
   return (company, _params, query, filters) => {
     const page = query.page as number;
     const pageSize = query.page_size as number;
-    const descending = (query.ordering as string).startsWith('-');
+    const ordering = query.ordering as string;
+    // The page depends on nothing else: the operation, these three and the filters as `filtered` reads them
+    // (each value length-prefixed, so no value can pass for two).
+    let key = `${operation} ${page} ${pageSize} ${ordering}`;
+    for (const name of filters) {
+      const value = query[name];
+      if (value === undefined) key += ' -';
+      else {
+        const text = String(value);
+        key += ` ${text.length}:${text}`;
+      }
+    }
+    const cache = pageCacheOf(company);
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached;
+    const descending = ordering.startsWith('-');
     const records = table(company);
     const index = filtered(records, query, filters);
     const count = index ? index.length : records.size;
@@ -33,7 +54,9 @@ function list(table: TableOf, view: RecordView<never>): DataResolver {
       body += records.json(position, view as RecordView<unknown>);
     }
     body += `],"pagination":{"count":${count},"page":${page},"page_size":${pageSize},"total_pages":${totalPages}}}`;
-    return { response: jsonText(200, body), outcome: 'served' };
+    const resolved: Resolved = { response: jsonText(200, body), outcome: 'served' };
+    cache.set(key, resolved);
+    return resolved;
   };
 }
 
@@ -67,11 +90,22 @@ function intersect(a: PositionIndex, b: PositionIndex): PositionIndex {
 }
 
 function retrieve(table: TableOf, render: (company: CompanyData, record: never) => string): DataResolver {
+  const operation = ++resolvers;
   return (company, params) => {
+    const id = idKey(params.id ?? '');
+    const key = `${operation} ${id}`;
+    const cache = pageCacheOf(company);
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached;
     // A non-uuid id simply matches nothing: 404, like an unknown id.
-    const record = table(company).find(idKey(params.id ?? ''));
+    const record = table(company).find(id);
     if (record === undefined) return undefined;
-    return { response: jsonText(200, `{"data":${render(company, record as never)}}`), outcome: 'served' };
+    const resolved: Resolved = {
+      response: jsonText(200, `{"data":${render(company, record as never)}}`),
+      outcome: 'served',
+    };
+    cache.set(key, resolved);
+    return resolved;
   };
 }
 
