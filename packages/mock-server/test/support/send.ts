@@ -32,7 +32,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-function parse(status: number, headers: Record<string, string>, text: string): TestResponse {
+/** Reads a response's text as JSON when it is JSON (`json` is undefined otherwise). */
+export function parse(status: number, headers: Record<string, string>, text: string): TestResponse {
   let json: unknown;
   try {
     json = text === '' ? undefined : JSON.parse(text);
