@@ -16,6 +16,12 @@ export interface CliProcess {
   readonly exited: Promise<number | null>;
   /** Sends SIGTERM (if still running) and waits for the exit. */
   stop(): Promise<number | null>;
+  /**
+   * Resolves once the lines written to stderr satisfy `done` (checked now and on each new chunk).
+   *
+   * @param within - rejects after this many ms, naming what it waited for.
+   */
+  stderrUntil(done: (lines: readonly string[]) => boolean, within?: number): Promise<void>;
 }
 
 const BIN = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
@@ -37,11 +43,13 @@ export async function startCli(
   const [command, argv] = cliCommand(['--port', '0', '--json', ...args]);
   const child = spawn(command, argv, { stdio: [stdin, 'pipe', 'pipe'] });
   const stderr: string[] = [];
+  const waiters = new Set<() => void>();
   let partial = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     stderr.push(...lines);
+    for (const check of waiters) check();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const summary = await new Promise<CliSummary>((resolve, reject) => {
@@ -64,6 +72,23 @@ export async function startCli(
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
     },
+    stderrUntil: (done, within = 5_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!done(stderr)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(
+            new Error(`stderr did not show what was awaited within ${within} ms:\n${stderr.join('\n')}`),
+          );
+        }, within);
+        waiters.add(check);
+        check();
+      }),
   };
 }
 
