@@ -50,27 +50,24 @@ async function postLead(cli: CliProcess, phone: string) {
   return response.statusCode;
 }
 
-// Concurrent: each test has its own process, and most of their time is real time passing or a process
-// starting, which overlap well.
-describe.concurrent('company-data-mock in a child process', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)(
-    'serves its printed key and stops cleanly on %s',
-    async (signal) => {
-      const cli = await startCli();
-      expect(cli.summary.pid).toBe(cli.child.pid);
-      expect(cli.summary.version).toBe(MOCK_SERVER_VERSION);
-      const page = await get(cli, '/calls/?page_size=5', cli.summary.keys.valid);
-      expect(page.status).toBe(200);
-      expect(page.json.data).toHaveLength(5);
-      cli.child.kill(signal);
-      expect(await cli.exited).toBe(0);
-      expect(cli.stderr.join('\n')).toContain(`received ${signal}, stopping`);
-    },
-  );
+/** Stops the process with a signal, as a harness would, and checks it stopped cleanly, saying why. */
+async function stopsCleanlyOn(cli: CliProcess, signal: 'SIGTERM' | 'SIGINT'): Promise<void> {
+  cli.child.kill(signal);
+  expect(await cli.exited).toBe(0);
+  expect(cli.stderr.join('\n')).toContain(`received ${signal}, stopping`);
+}
 
-  it('runs its clock by default, and clears a 429 once its Retry-After has passed', async ({ expect }) => {
+// Concurrent: each test waits mostly on a process starting, and on a shared machine processes started
+// together get more of it than one after the other. Each process costs over a second of CPU to start,
+// so tests share one where their flags allow, and a loaded machine gets more than the default 20 s.
+describe.concurrent('company-data-mock in a child process', { timeout: 60_000 }, () => {
+  it('serves its printed key with its clock running by default, clears a 429 once its Retry-After has passed, and stops cleanly on SIGTERM', async ({
+    expect,
+  }) => {
     const cli = await startCli(['--throttle', '3/1']);
     try {
+      expect(cli.summary.pid).toBe(cli.child.pid);
+      expect(cli.summary.version).toBe(MOCK_SERVER_VERSION);
       expect(cli.summary.clock).toBe('running');
       expect((await admin(cli, 'GET', 'clock')).frozen).toBe(false);
       const key = cli.summary.keys.valid;
@@ -81,12 +78,16 @@ describe.concurrent('company-data-mock in a child process', () => {
       expect(throttled.json.error.detail).toBe('Request was throttled. Expected available in 1 second.');
       await admin(cli, 'POST', 'clock/advance', { ms: Number(throttled.headers['retry-after']) * 1000 });
       expect((await get(cli, '/teams/', key)).status).toBe(200);
+      const page = await get(cli, '/calls/?page_size=5', key);
+      expect(page.status).toBe(200);
+      expect(page.json.data).toHaveLength(5);
+      await stopsCleanlyOn(cli, 'SIGTERM');
     } finally {
       await cli.stop();
     }
   });
 
-  it('keeps its clock still with --freeze: a window passes only when the clock is moved', async ({
+  it('keeps its clock still with --freeze: a window passes only when the clock is moved; stops cleanly on SIGINT', async ({
     expect,
   }) => {
     const now = '2026-03-01T08:00:00.000Z';
@@ -102,6 +103,7 @@ describe.concurrent('company-data-mock in a child process', () => {
       await admin(cli, 'POST', 'clock/advance', { ms: 1 });
       expect((await get(cli, '/teams/', key)).status).toBe(200);
       expect(cli.summary.clock).toBe('frozen');
+      await stopsCleanlyOn(cli, 'SIGINT');
     } finally {
       await cli.stop();
     }
@@ -135,7 +137,7 @@ describe.concurrent('company-data-mock in a child process', () => {
     let cli: CliProcess;
     beforeAll(async () => {
       cli = await startCli(['--log', 'json']);
-    });
+    }, 60_000);
     afterAll(() => cli.stop());
 
     it('serves the OpenAPI document with its own address as the server', async ({ expect }) => {

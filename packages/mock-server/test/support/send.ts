@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import type { MockServer } from '../../src/index.js';
 
-/** A request as the shared behaviour suite writes it, independent of the way in. */
+/** A request as the engine tests and the conformance suite write it, independent of the way in. */
 export interface TestRequest {
   method?: string;
   /** Path relative to the origin, with the query, e.g. `/v1/users/?page=2`. */
