@@ -1,4 +1,4 @@
-import type { SetupServerApi } from 'msw/node';
+import type { SetupServer } from 'msw/node';
 import { errors } from 'undici';
 import { createMockServer, type MockServerOptions, startMockServer } from '../../src/index.js';
 import { mswHandlers } from '../../src/msw.js';
@@ -56,7 +56,7 @@ export const listenerAdapter: Adapter = {
  *
  * @param msw - the file's interceptor, already listening.
  */
-export function mswAdapter(msw: SetupServerApi): Adapter {
+export function mswAdapter(msw: SetupServer): Adapter {
   const failures: unknown[] = [];
   msw.events.on('unhandledException', ({ error }) => {
     failures.push(error);

@@ -9,10 +9,11 @@ import {
 } from '../../src/index.js';
 import { parse, type TestRequest, type TestResponse } from './send.js';
 
-/** What the engine answered: a response to write (as `delivery` says, when given), or a connection to drop. */
-export type EngineAnswer =
-  | (TestResponse & { readonly dropped: false; readonly delivery: BodyDelivery | undefined })
-  | { readonly dropped: true };
+/** A response the engine answered, with how its body must be written (`undefined`: whole, at once). */
+export type EngineResponse = TestResponse & { readonly delivery: BodyDelivery | undefined };
+
+/** What the engine answered: a response to write, or a connection to drop. */
+export type EngineAnswer = (EngineResponse & { readonly dropped: false }) | { readonly dropped: true };
 
 /** A server reached through `server.handle()` only: no adapter, no transport. */
 export interface EngineHarness {
@@ -20,7 +21,7 @@ export interface EngineHarness {
   /** Hands a request to the engine and returns what it answered, drop included. */
   call(request: TestRequest & { bodyTooLarge?: boolean }): Promise<EngineAnswer>;
   /** As `call`, for a request that must be answered: a drop throws, as it fails a client's request. */
-  send(request: TestRequest): Promise<TestResponse & { readonly delivery: BodyDelivery | undefined }>;
+  send(request: TestRequest): Promise<EngineResponse>;
   close(): Promise<void>;
 }
 
@@ -90,9 +91,9 @@ export interface EngineSuite {
   /** The full-access key's Authorization header. */
   auth(): Record<string, string>;
   /** GET with the full-access key, or with `key`. */
-  get(path: string, key?: string): Promise<TestResponse>;
+  get(path: string, key?: string): Promise<EngineResponse>;
   /** POST a JSON body (a string is sent as-is). */
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<EngineResponse>;
   /** The id of the first record of a list. */
   firstId(list: string): Promise<string>;
   /** The primary audience's webhook path. */
