@@ -79,6 +79,21 @@ describe('engine: faults, latency, the journal and request events', () => {
       expect(response.headers['x-delayed']).toBe('yes');
     });
 
+    // Each adapter's part, telling the engine its client went away during a delay, is the conformance suite's.
+    it('ends an injected delay at once for a client already gone, and journals it with the fault', async () => {
+      fakeTimers();
+      h.server.injectFault({ path: '/v1/teams/', delayMs: 60_000 });
+      const gone = AbortSignal.abort(new Error('client went away'));
+      const pending = watch(h.call({ path: '/v1/teams/', headers: auth(), signal: gone }));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(pending.settled).toBe(true);
+      expect(await pending.promise).toEqual({ dropped: true });
+      expect(vi.getTimerCount()).toBe(0);
+      expect(h.server.journal()).toEqual([
+        expect.objectContaining({ status: null, outcome: 'client_aborted', fault: { delayMs: 60_000 } }),
+      ]);
+    });
+
     it('drops the connection', async () => {
       h.server.injectFault({ path: '/v1/teams/', drop: true });
       // What a client then sees is each adapter's part (the conformance suite).
