@@ -118,7 +118,8 @@ describe.concurrent('company-data-mock in a child process', { timeout: 60_000 },
       { value: 'svc_live_slow_key', name: 'Slow', throttle: { limit: 2, window_seconds: 60 } },
     ];
     writeFileSync(join(dir, 'fixture.json'), JSON.stringify(fixture));
-    const cli = await startCli(['--fixture', join(dir, 'fixture.json')]);
+    // Frozen: on a running clock a slow machine lets a second pass between the requests, and Retry-After says 59.
+    const cli = await startCli(['--fixture', join(dir, 'fixture.json'), '--freeze']);
     try {
       for (let i = 0; i < 2; i++) expect((await get(cli, '/users/', 'svc_live_slow_key')).status).toBe(200);
       const throttled = await get(cli, '/users/', 'svc_live_slow_key');
