@@ -32,7 +32,7 @@ export function cliCommand(args: readonly string[]): [string, string[]] {
 }
 
 /**
- * Starts the CLI with `--port 0 --json` plus `args` and waits for its JSON line.
+ * Starts the CLI with `--port 0 --json --parent-pid <this process>` plus `args` and waits for its JSON line.
  *
  * @param stdin - 'pipe' to keep a stdin pipe open (for --exit-on-stdin-close), 'ignore' otherwise.
  */
@@ -40,7 +40,9 @@ export async function startCli(
   args: readonly string[] = [],
   stdin: 'pipe' | 'ignore' = 'ignore',
 ): Promise<CliProcess> {
-  const [command, argv] = cliCommand(['--port', '0', '--json', ...args]);
+  // --parent-pid: a test that fails before it stops its process (a timeout) leaves no process behind once
+  // the test worker ends. A test that gives its own --parent-pid overrides it (the last one wins).
+  const [command, argv] = cliCommand(['--port', '0', '--json', '--parent-pid', String(process.pid), ...args]);
   const child = spawn(command, argv, { stdio: [stdin, 'pipe', 'pipe'] });
   const stderr: string[] = [];
   const waiters = new Set<() => void>();
