@@ -17,21 +17,6 @@ describe('controls', () => {
     expect(() => server.members('nope')).toThrow(/No audience/);
   });
 
-  it('opens a fresh throttle window when the clock goes back', async () => {
-    const server = createMockServer({ throttle: { limit: 1, windowSeconds: 60 } });
-    const get = async () =>
-      (
-        await request(`${server.baseURL}/teams/`, {
-          dispatcher: server.dispatcher,
-          headers: { authorization: `Bearer ${server.keys.valid}` },
-        })
-      ).statusCode;
-    expect(await get()).toBe(200);
-    expect(await get()).toBe(429);
-    server.clock.set('2026-01-01T00:00:00Z');
-    expect(await get()).toBe(200);
-  });
-
   it('keeps the most recent journal entries up to the limit, or none', async () => {
     const limited = createMockServer({ journalLimit: 3, throttle: false });
     for (let page = 1; page <= 5; page++) {
@@ -70,21 +55,6 @@ describe('listener details', () => {
     );
     expect(response.statusCode).toBe(413);
     await response.body.dump();
-    await server.close();
-  });
-
-  it('gives up on a delayed answer when the client goes away', async () => {
-    const server = await startMockServer();
-    server.injectFault({ path: '/v1/teams/', delayMs: 60_000 });
-    const controller = new AbortController();
-    const pending = request(`${server.baseURL}/teams/`, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    await expect(pending).rejects.toThrow(/abort/i);
-    const after = await request(`${server.baseURL}/teams/`, {
-      headers: { authorization: `Bearer ${server.keys.valid}` },
-    });
-    expect(after.statusCode).toBe(200);
-    await after.body.dump();
     await server.close();
   });
 

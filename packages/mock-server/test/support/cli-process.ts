@@ -16,6 +16,12 @@ export interface CliProcess {
   readonly exited: Promise<number | null>;
   /** Sends SIGTERM (if still running) and waits for the exit. */
   stop(): Promise<number | null>;
+  /**
+   * Resolves once the lines written to stderr satisfy `done` (checked now and on each new chunk).
+   *
+   * @param within - rejects after this many ms, naming what it waited for.
+   */
+  stderrUntil(done: (lines: readonly string[]) => boolean, within?: number): Promise<void>;
 }
 
 const BIN = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
@@ -26,7 +32,7 @@ export function cliCommand(args: readonly string[]): [string, string[]] {
 }
 
 /**
- * Starts the CLI with `--port 0 --json` plus `args` and waits for its JSON line.
+ * Starts the CLI with `--port 0 --json --parent-pid <this process>` plus `args` and waits for its JSON line.
  *
  * @param stdin - 'pipe' to keep a stdin pipe open (for --exit-on-stdin-close), 'ignore' otherwise.
  */
@@ -34,14 +40,18 @@ export async function startCli(
   args: readonly string[] = [],
   stdin: 'pipe' | 'ignore' = 'ignore',
 ): Promise<CliProcess> {
-  const [command, argv] = cliCommand(['--port', '0', '--json', ...args]);
+  // --parent-pid: a test that fails before it stops its process (a timeout) leaves no process behind once
+  // the test worker ends. A test that gives its own --parent-pid overrides it (the last one wins).
+  const [command, argv] = cliCommand(['--port', '0', '--json', '--parent-pid', String(process.pid), ...args]);
   const child = spawn(command, argv, { stdio: [stdin, 'pipe', 'pipe'] });
   const stderr: string[] = [];
+  const waiters = new Set<() => void>();
   let partial = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     stderr.push(...lines);
+    for (const check of waiters) check();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const summary = await new Promise<CliSummary>((resolve, reject) => {
@@ -64,6 +74,23 @@ export async function startCli(
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
     },
+    stderrUntil: (done, within = 5_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!done(stderr)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(
+            new Error(`stderr did not show what was awaited within ${within} ms:\n${stderr.join('\n')}`),
+          );
+        }, within);
+        waiters.add(check);
+        check();
+      }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import type { MockServer } from '../../src/index.js';
 
-/** A request as the shared behaviour suite writes it, independent of the way in. */
+/** A request as the engine tests and the conformance suite write it, independent of the way in. */
 export interface TestRequest {
   method?: string;
   /** Path relative to the origin, with the query, e.g. `/v1/users/?page=2`. */
@@ -32,7 +32,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-function parse(status: number, headers: Record<string, string>, text: string): TestResponse {
+/** Reads a response's text as JSON when it is JSON (`json` is undefined otherwise). */
+export function parse(status: number, headers: Record<string, string>, text: string): TestResponse {
   let json: unknown;
   try {
     json = text === '' ? undefined : JSON.parse(text);

@@ -1,0 +1,79 @@
+import type { SetupServer } from 'msw/node';
+import { errors } from 'undici';
+import { createMockServer, type MockServerOptions, startMockServer } from '../../src/index.js';
+import { mswHandlers } from '../../src/msw.js';
+import { fetchSend, type Harness, undiciSend } from './send.js';
+
+/**
+ * A conformance rule an adapter does not keep yet. The suite runs that rule's test with `it.fails`, so
+ * the suite stays green while the gap is open and turns red the day the adapter keeps the rule (then
+ * remove the gap here).
+ */
+export type AdapterGap =
+  /** A HEAD response carries the GET's body. */
+  | 'head-body'
+  /** Responses carry no `Content-Length`. */
+  | 'content-length';
+
+/** One way in to the mock server, as the conformance suite drives it. */
+export interface Adapter {
+  readonly name: string;
+  /** Starts a server reached this way, with a `send` for it. */
+  start(options?: MockServerOptions): Promise<Harness>;
+  /** What a request sent this way rejects with when the server drops the connection or cuts a body. */
+  readonly connectionError: abstract new (
+    ...args: never[]
+  ) => Error;
+  /** Failures the adapter reported as its own since the last call (msw's unhandled exceptions). */
+  takeFailures?(): unknown[];
+  /** Rules it does not keep yet. */
+  readonly gaps?: ReadonlySet<AdapterGap>;
+}
+
+/** The in-process undici dispatcher, driven with undici's `request`. */
+export const dispatcherAdapter: Adapter = {
+  name: 'in-process undici dispatcher',
+  start: async (options) => {
+    const server = createMockServer(options);
+    return { server, send: undiciSend(server, true), close: () => server.close() };
+  },
+  connectionError: errors.SocketError,
+};
+
+/** The node:http listener on a loopback port, driven with undici's `request` over a socket. */
+export const listenerAdapter: Adapter = {
+  name: 'node:http listener on loopback',
+  start: async (options) => {
+    const server = await startMockServer({ ...options, port: 0 });
+    return { server, send: undiciSend(server, false), close: () => server.close() };
+  },
+  connectionError: errors.SocketError,
+};
+
+/**
+ * The msw handlers in a user's own `setupServer`, driven with the global fetch. Each harness installs a
+ * fresh server's handlers, so harnesses of this adapter run one at a time.
+ *
+ * @param msw - the file's interceptor, already listening.
+ */
+export function mswAdapter(msw: SetupServer): Adapter {
+  const failures: unknown[] = [];
+  msw.events.on('unhandledException', ({ error }) => {
+    failures.push(error);
+  });
+  return {
+    name: 'msw handlers in setupServer, global fetch',
+    start: async (options) => {
+      const server = createMockServer(options);
+      msw.resetHandlers(...mswHandlers(server));
+      return { server, send: fetchSend(server), close: () => server.close() };
+    },
+    // fetch reports a lost connection, or a body cut short, as a TypeError.
+    connectionError: TypeError,
+    takeFailures: () => failures.splice(0),
+    // Open gaps against docs/spec-gaps.md ("HEAD": the same status and headers, Content-Length included,
+    // no body): the msw adapter hands msw the engine's response as it is, so a HEAD answer carries the GET's
+    // body, and no response carries a Content-Length (msw adds none).
+    gaps: new Set(['head-body', 'content-length']),
+  };
+}
