@@ -51,13 +51,19 @@ export function createHandlers(target: MswTarget): RequestHandler[] {
         // A drop, or a client that gave up during an injected delay: a network error either way.
         if (result.drop) return HttpResponse.error();
         const { response, delivery } = result;
+        // As the listener answers: Content-Length is the whole body's (also under a body fault), and HEAD
+        // gets the GET's headers without its body.
+        const answerHeaders = {
+          ...response.headers,
+          'content-length': String(Buffer.byteLength(response.body)),
+        };
         const body =
-          delivery === undefined
-            ? response.body === ''
-              ? null
-              : response.body
-            : faultyStream(response.body, delivery, request.signal);
-        return new HttpResponse(body, { status: response.status, headers: response.headers });
+          request.method === 'HEAD' || response.body === ''
+            ? null
+            : delivery === undefined
+              ? response.body
+              : faultyStream(response.body, delivery, request.signal);
+        return new HttpResponse(body, { status: response.status, headers: answerHeaders });
       },
     ),
   ];

@@ -4,17 +4,6 @@ import { createMockServer, type MockServerOptions, startMockServer } from '../..
 import { mswHandlers } from '../../src/msw.js';
 import { fetchSend, type Harness, undiciSend } from './send.js';
 
-/**
- * A conformance rule an adapter does not keep yet. The suite runs that rule's test with `it.fails`, so
- * the suite stays green while the gap is open and turns red the day the adapter keeps the rule (then
- * remove the gap here).
- */
-export type AdapterGap =
-  /** A HEAD response carries the GET's body. */
-  | 'head-body'
-  /** Responses carry no `Content-Length`. */
-  | 'content-length';
-
 /** One way in to the mock server, as the conformance suite drives it. */
 export interface Adapter {
   readonly name: string;
@@ -26,8 +15,6 @@ export interface Adapter {
   ) => Error;
   /** Failures the adapter reported as its own since the last call (msw's unhandled exceptions). */
   takeFailures?(): unknown[];
-  /** Rules it does not keep yet. */
-  readonly gaps?: ReadonlySet<AdapterGap>;
 }
 
 /** The in-process undici dispatcher, driven with undici's `request`. */
@@ -71,9 +58,5 @@ export function mswAdapter(msw: SetupServer): Adapter {
     // fetch reports a lost connection, or a body cut short, as a TypeError.
     connectionError: TypeError,
     takeFailures: () => failures.splice(0),
-    // Open gaps against docs/spec-gaps.md ("HEAD": the same status and headers, Content-Length included,
-    // no body): the msw adapter hands msw the engine's response as it is, so a HEAD answer carries the GET's
-    // body, and no response carries a Content-Length (msw adds none).
-    gaps: new Set(['head-body', 'content-length']),
   };
 }
