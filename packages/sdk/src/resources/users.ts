@@ -1,10 +1,10 @@
 import type { Endpoints, User, UserListQuery } from '@company-data/contract';
 import { OPERATIONS } from '@company-data/contract/runtime';
-import type { APIPromise } from '../api-promise.js';
-import type { Core } from '../core.js';
-import { listOperation, retrieveOperation } from '../operations.js';
-import type { ListOptions, RequestOptions } from '../options.js';
-import type { PagePromise } from '../pagination.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { ListOptions, RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { listOperation, retrieveOperation } from '../internal/operations.js';
+import type { Core } from '../internal/request-core.js';
 
 /**
  * The company's users: `client.users`.

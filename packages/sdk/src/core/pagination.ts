@@ -1,14 +1,14 @@
 import type { Pagination } from '@company-data/contract';
+import { checkOptions } from '../internal/input-check.js';
+import { TO_ARRAY_OPTION_RULES } from '../internal/option-rules.js';
+import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedupe.js';
+import { DEFAULT_READ_AHEAD, type FetchPage, pageStream } from '../internal/page-stream.js';
+import type { Exchange } from '../internal/request-core.js';
+import type { AttemptSlots } from '../internal/request-slots.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import type { Exchange } from './core.js';
 import { CompanyDataError } from './errors.js';
-import { checkOptions } from './input-check.js';
 import type { Logger } from './logger.js';
-import { TO_ARRAY_OPTION_RULES } from './option-rules.js';
 import type { ListOptions } from './options.js';
-import { NeighbourPageDeduper, PageBoundaryDeduper } from './page-dedupe.js';
-import { DEFAULT_READ_AHEAD, type FetchPage, pageStream } from './page-stream.js';
-import type { AttemptSlots } from './request-slots.js';
 
 /**
  * Fetches one page of a list by number.

@@ -8,7 +8,7 @@ import {
   RateLimitError,
   type ResponseHeaders,
   ServerError,
-} from './errors.js';
+} from '../core/errors.js';
 
 /** An HTTP response that was not a success, as the transport read it. */
 export interface ErrorResponse {

@@ -5,9 +5,9 @@ import {
   closestName,
   isLoopbackHost,
 } from '@company-data/contract/runtime';
+import { environmentVariable } from '../internal/runtime-env.js';
 import { ConfigurationError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
-import { environmentVariable } from './runtime-env.js';
 
 /** A setting as the client read it: its value, and the option or environment variable it came from. */
 interface Setting {

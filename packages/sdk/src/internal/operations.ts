@@ -7,12 +7,13 @@ import {
   QUERY_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { APIPromise } from './api-promise.js';
-import type { Core, Exchange, PreparedCall } from './core.js';
-import { ConfigurationError, ValidationError } from './errors.js';
+import { APIPromise } from '../core/api-promise.js';
+import { ConfigurationError, ValidationError } from '../core/errors.js';
+import { methodName } from '../core/methods.js';
+import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
+import { type ListPageFetch, Page, PagePromise } from '../core/pagination.js';
 import { checkOptions, type InputRules, parseInput } from './input-check.js';
 import { endpointWithSchemas } from './lazy-contract.js';
-import { methodName } from './method-names.js';
 import {
   belongsIn,
   LIST_OPTION_RULES,
@@ -21,8 +22,7 @@ import {
   WEBHOOK_OPTION_RULES,
   WEBHOOK_OPTIONS,
 } from './option-rules.js';
-import type { ListOptions, RequestOptions, WebhookOptions } from './options.js';
-import { type ListPageFetch, Page, PagePromise } from './pagination.js';
+import type { Core, Exchange, PreparedCall } from './request-core.js';
 import type { AttemptSlots } from './request-slots.js';
 import type { ValueRule } from './value-rules.js';
 import { resolveWebhookUrl } from './webhook-target.js';

@@ -1,6 +1,6 @@
 import { closestName } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { ConfigurationError, ValidationError } from './errors.js';
+import { ConfigurationError, ValidationError } from '../core/errors.js';
 import { loadZod } from './lazy-contract.js';
 import { formatProblems, optionProblems, type ValueRule } from './value-rules.js';
 

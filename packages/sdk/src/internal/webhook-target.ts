@@ -7,9 +7,9 @@ import {
   PATH_CHECKS,
   rootPath,
 } from '@company-data/contract/runtime';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../core/errors.js';
+import { methodName } from '../core/methods.js';
 import { REDACTED } from './logger.js';
-import { methodName } from './method-names.js';
 
 /** Where a webhook call goes. */
 export interface WebhookTarget {

@@ -1,6 +1,5 @@
 import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
-import type { WithResponse } from './api-promise.js';
-import { errorDetail, errorFromResponse } from './error-from-response.js';
+import type { WithResponse } from '../core/api-promise.js';
 import {
   ClientClosedError,
   type CompanyDataError,
@@ -9,14 +8,16 @@ import {
   InvalidResponseError,
   RateLimitError,
   RequestAbortedError,
-} from './errors.js';
+} from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook, Sleep } from '../core/options.js';
+import type { RateGateLike } from '../core/rate-gate.js';
+import { errorDetail, errorFromResponse } from './error-from-response.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
-import type { Logger, SdkLogger } from './logger.js';
-import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook } from './options.js';
-import type { RateGateLike } from './rate-gate.js';
+import type { SdkLogger } from './logger.js';
 import type { AttemptSlots } from './request-slots.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
-import { raceAbort, type Sleep } from './sleep.js';
+import { raceAbort } from './sleep.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** Everything the core needs, resolved from the client options. */

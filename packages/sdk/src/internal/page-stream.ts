@@ -1,5 +1,5 @@
 import type { Pagination } from '@company-data/contract';
-import { NotFoundError } from './errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { type AttemptOutcome, type AttemptSlots, RequestSlots } from './request-slots.js';
 
 /** The least a page needs for the stream to walk on. */

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { LOG_LEVELS } from './logger.js';
+import { LOG_LEVELS } from '../core/logger.js';
 import type {
   ClientOptions,
   DerivedClientOptions,
@@ -7,7 +7,7 @@ import type {
   ListOptions,
   RequestOptions,
   WebhookOptions,
-} from './options.js';
+} from '../core/options.js';
 import { MAX_CONCURRENCY, MAX_READ_AHEAD } from './page-stream.js';
 import { type OptionRules, type ValueRule, valueTypeName } from './value-rules.js';
 

@@ -2,8 +2,6 @@ import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { RateGateLike, RateQuota } from './rate-gate.js';
-import type { Sleep } from './sleep.js';
-import type { FetchLike } from './transport.js';
 
 /**
  * Passed to `onRateLimit` before the client pauses for a 429.
@@ -277,3 +275,30 @@ export interface ListOptions extends RequestOptions {
   /** Called when `count` changes mid-iteration (records were added or removed); a warning is logged too. */
   onCountChange?: ((event: CountChangeEvent) => void) | undefined;
 }
+
+/**
+ * Waits `ms` milliseconds. The SDK calls it for every wait (rate-limit pauses and retry backoff), so tests
+ * can pass one that advances a fake clock instead of letting real time pass.
+ *
+ * @param ms - how long to wait.
+ * @param signal - when it aborts, the wait may end early (the SDK also stops waiting on its own).
+ * @returns a promise resolved once the wait is over.
+ */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * The part of the WHATWG `fetch` the SDK uses: Node's global `fetch`, or any compatible function (for
+ * example one that msw's `setupServer` intercepts).
+ */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | null; signal: AbortSignal },
+) => Promise<{
+  status: number;
+  headers: {
+    /** Calls `callback` once per response header. */
+    forEach(callback: (value: string, name: string) => void): void;
+  };
+  /** Reads the whole body as text. */
+  text(): Promise<string>;
+}>;
