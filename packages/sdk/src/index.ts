@@ -46,6 +46,7 @@ export {
   ServerError,
   TimeoutError,
   ValidationError,
+  type ValidationIssue,
 } from './core/errors.js';
 export { extraField, type UndeclaredField } from './core/extra-field.js';
 export type { Logger, LogLevel } from './core/logger.js';

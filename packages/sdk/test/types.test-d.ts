@@ -31,6 +31,7 @@ import {
   type User,
   type UserListQuery,
   ValidationError,
+  type ValidationIssue,
 } from '../src/index.js';
 
 const client = new CompanyData();
@@ -203,5 +204,16 @@ describe('public types', () => {
     expectTypeOf<ConfigurationError>().toExtend<ValidationError>();
     const error: unknown = new ConfigurationError('invalid_option', 'x');
     if (error instanceof ValidationError) expectTypeOf(error.issues).toExtend<readonly unknown[]>();
+  });
+
+  it("errors carry the body as unknown, and issues of the SDK's own type, not zod's", () => {
+    expectTypeOf<CompanyDataError['body']>().toEqualTypeOf<unknown>();
+    expectTypeOf<ValidationError['issues']>().toEqualTypeOf<readonly ValidationIssue[]>();
+    expectTypeOf<InvalidResponseError['issues']>().toEqualTypeOf<readonly ValidationIssue[]>();
+    expectTypeOf<ValidationIssue>().toEqualTypeOf<{
+      readonly path: readonly (string | number)[];
+      readonly message: string;
+      readonly code: string;
+    }>();
   });
 });

@@ -255,9 +255,7 @@ function checkListBudgets(options: ListOptions, given: Record<string, unknown>, 
 }
 
 function listOptionError(option: string, message: string): ConfigurationError {
-  return new ConfigurationError('invalid_option', message, [
-    { code: 'custom', message, path: [option], input: undefined },
-  ]);
+  return new ConfigurationError('invalid_option', message, [{ code: 'custom', message, path: [option] }]);
 }
 
 /** Checks per-request options, when there are any (the usual call has none). */
@@ -290,5 +288,5 @@ function refuseKnown(
   if (clash.length === 0) return extra ?? {};
   const others = option === 'query' ? 'parameters' : 'body fields';
   const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
-  throw new ValidationError(message, [{ code: 'custom', message, path: [option], input: extra }]);
+  throw new ValidationError(message, [{ code: 'custom', message, path: [option] }]);
 }

@@ -19,6 +19,7 @@ import type { AttemptSlots } from './request-slots.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
 import type { Transport, TransportResponse } from './transport.js';
+import { toValidationIssues } from './validation-issues.js';
 
 /** Everything the core needs, resolved from the client options. */
 export interface CoreConfig {
@@ -208,7 +209,11 @@ export class Core {
     try {
       json = JSON.parse(response.body);
     } catch (cause) {
-      throw new InvalidResponseError(`Response body is not JSON (${describe(call)})`, [], { ...info, cause });
+      throw new InvalidResponseError(`Response body is not JSON (${describe(call)})`, [], {
+        ...info,
+        body: response.body,
+        cause,
+      });
     }
     if (!this.#config.validate || RESPONSE_CHECKS[call.endpoint.operationId as OperationId]?.(json)) {
       return { data: json, response: info };
@@ -221,8 +226,8 @@ export class Core {
     if (!result.success) {
       throw new InvalidResponseError(
         `Response does not match the schema (${describe(call)}): ${z.prettifyError(result.error)}`,
-        result.error.issues,
-        info,
+        toValidationIssues(result.error.issues),
+        { ...info, body: json },
       );
     }
     return { data: result.data, response: info };
@@ -247,7 +252,7 @@ export class Core {
       throw new RateLimitError(
         `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
         retryAfter,
-        { status: error.status, detail: error.detail, headers: error.headers },
+        { status: error.status, detail: error.detail, headers: error.headers, body: error.body },
       );
     }
     if (!retriesLeft) throw error;

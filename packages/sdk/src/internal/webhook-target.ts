@@ -98,5 +98,5 @@ function matchSuffix(
 }
 
 function invalid(message: string): ValidationError {
-  return new ValidationError(message, [{ code: 'custom', message, path: ['tokenOrUrl'], input: undefined }]);
+  return new ValidationError(message, [{ code: 'custom', message, path: ['tokenOrUrl'] }]);
 }
