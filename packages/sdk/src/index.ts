@@ -55,7 +55,6 @@ export type {
   CountChangeEvent,
   DerivedClientOptions,
   FetchLike,
-  FixedClientOption,
   ListOptions,
   RateLimitEvent,
   RequestOptions,
@@ -64,7 +63,7 @@ export type {
   Sleep,
   WebhookOptions,
 } from './core/options.js';
-export { Page, type PageFetcher, PagePromise } from './core/pagination.js';
+export { Page, PagePromise } from './core/pagination.js';
 export {
   DEFAULT_QUOTA_MARGIN_MS,
   type QuotaSlots,

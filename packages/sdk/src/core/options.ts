@@ -164,19 +164,10 @@ export interface ClientOptions {
  * const interactive = client.withOptions({ timeout: 5_000, maxRetries: 0 });
  * ```
  */
-export type DerivedClientOptions = Omit<ClientOptions, FixedClientOption>;
-
-/** The client options a derived client shares with its parent, which it cannot change. */
-export type FixedClientOption =
-  | 'apiKey'
-  | 'baseURL'
-  | 'apiRoot'
-  | 'dispatcher'
-  | 'fetch'
-  | 'sleep'
-  | 'now'
-  | 'quota'
-  | 'gate';
+export type DerivedClientOptions = Omit<
+  ClientOptions,
+  'apiKey' | 'baseURL' | 'apiRoot' | 'dispatcher' | 'fetch' | 'sleep' | 'now' | 'quota' | 'gate'
+>;
 
 /**
  * Options every method takes as its last argument; they override the client's for this call.
