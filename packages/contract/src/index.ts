@@ -5,6 +5,7 @@
  * @module @company-data/contract
  * @mergeModuleWith <project>
  */
+export * from './api-key.js';
 export * from './closest-name.js';
 export * from './endpoints.js';
 export * from './error-details.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_KEY_PREFIX } from './api-key.js';
 import {
   CallList,
   CallResponse,
@@ -241,7 +242,7 @@ export function buildOpenApiDocument(): JsonObject {
         apiKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An API key (`svc_live_…`) scoped to one company.',
+          description: `An API key (\`${API_KEY_PREFIX}…\`) scoped to one company.`,
         },
       },
     },

@@ -8,6 +8,7 @@
  * @group Entry points
  */
 
+export * from './api-key.js';
 export * from './closest-name.js';
 export type { OperationId } from './compiled/operations.generated.js';
 export { OPERATIONS } from './compiled/operations.generated.js';
