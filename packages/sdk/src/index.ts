@@ -50,6 +50,7 @@ export {
 } from './core/errors.js';
 export { extraField, type UndeclaredField } from './core/extra-field.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export { type ResourceName, SDK_METHODS } from './core/methods.js';
 export type {
   ClientOptions,
   CountChangeEvent,

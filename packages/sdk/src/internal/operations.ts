@@ -1,7 +1,9 @@
-import type { EndpointDefinition, Pagination } from '@company-data/contract';
+import type { EndpointDefinition, Endpoints, Pagination } from '@company-data/contract';
 import {
   DEFAULT_ORDERING,
   fillPath,
+  OPERATIONS,
+  type OperationId,
   type OperationMeta,
   PATH_CHECKS,
   QUERY_CHECKS,
@@ -33,10 +35,13 @@ import { resolveWebhookUrl } from './webhook-target.js';
 
 /** A list row of the endpoint table. */
 export type ListEndpoint = EndpointDefinition & { kind: 'list'; query: z.ZodObject };
-/** A retrieve row of the endpoint table. */
-export type RetrieveEndpoint = EndpointDefinition & { kind: 'retrieve' };
 /** A webhook row of the endpoint table. */
 export type WebhookEndpoint = EndpointDefinition & { kind: 'webhook'; body: z.ZodObject };
+
+/** The operations whose row is of one kind, e.g. `'list'`. */
+export type OperationIdOf<Kind extends EndpointDefinition['kind']> = {
+  [Id in OperationId]: Endpoints[Id] extends { kind: Kind } ? Id : never;
+}[OperationId];
 
 /** The item type of a list endpoint. */
 export type ItemOf<Endpoint extends EndpointDefinition> =
@@ -49,15 +54,16 @@ export type RecordOf<Endpoint extends EndpointDefinition> =
  * A list method, read off the endpoint table: checks the parameters and options (nothing is sent when
  * they fail), then returns a {@link PagePromise} whose pages are fetched through the core.
  *
- * @typeParam Endpoint - the operation's row with its schemas, for the types.
+ * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
-export function listOperation<Endpoint extends ListEndpoint>(
+export function listOperation<Id extends OperationIdOf<'list'>>(
   core: Core,
-  operation: OperationMeta,
-  params: z.input<Endpoint['query']> | undefined,
+  id: Id,
+  params: z.input<(Endpoints[Id] & ListEndpoint)['query']> | undefined,
   options: ListOptions = {},
-): PagePromise<ItemOf<Endpoint>> {
-  type Item = ItemOf<Endpoint>;
+): PagePromise<ItemOf<Endpoints[Id]>> {
+  type Item = ItemOf<Endpoints[Id]>;
+  const operation: OperationMeta = OPERATIONS[id];
   const given = (params ?? {}) as Record<string, unknown>;
   let request: PageRequest;
   try {
@@ -150,14 +156,16 @@ function queryString(values: Record<string, unknown>): string {
 /**
  * A retrieve method, read off the endpoint table: checks the id and options, fetches, unwraps `data`.
  *
- * @typeParam Endpoint - the operation's row with its schemas, for the types.
+ * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
-export function retrieveOperation<Endpoint extends RetrieveEndpoint>(
+export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   core: Core,
-  operation: OperationMeta,
+  operationId: Id,
   id: string,
   options: RequestOptions = {},
-): APIPromise<RecordOf<Endpoint>> {
+): APIPromise<RecordOf<Endpoints[Id]>> {
+  type Endpoint = Endpoints[Id];
+  const operation: OperationMeta = OPERATIONS[operationId];
   return start(
     core,
     async () => {
@@ -182,15 +190,17 @@ export function retrieveOperation<Endpoint extends RetrieveEndpoint>(
  * A webhook method, read off the endpoint table: resolves the token or URL, checks the options and the
  * body with the contract's schema (an undeclared field is refused), posts it.
  *
- * @typeParam Endpoint - the operation's row with its schemas, for the types.
+ * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
-export function webhookOperation<Endpoint extends WebhookEndpoint>(
+export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
   core: Core,
-  operation: OperationMeta,
+  id: Id,
   tokenOrUrl: string,
-  input: z.input<Endpoint['body']>,
+  input: z.input<(Endpoints[Id] & WebhookEndpoint)['body']>,
   options: WebhookOptions = {},
-): APIPromise<z.output<Endpoint['response']>> {
+): APIPromise<z.output<Endpoints[Id]['response']>> {
+  type Endpoint = Endpoints[Id];
+  const operation: OperationMeta = OPERATIONS[id];
   return start(
     core,
     async () => {

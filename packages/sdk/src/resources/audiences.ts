@@ -1,5 +1,4 @@
-import type { AudienceMember, AudienceMemberInput, Endpoints } from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
+import type { AudienceMember, AudienceMemberInput } from '@company-data/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { WebhookOptions } from '../core/options.js';
 import { webhookOperation } from '../internal/operations.js';
@@ -48,12 +47,6 @@ export class Audiences {
     member: AudienceMemberInput,
     options?: WebhookOptions,
   ): APIPromise<AudienceMember> {
-    return webhookOperation<Endpoints['addAudienceMember']>(
-      this.#core,
-      OPERATIONS.addAudienceMember,
-      tokenOrUrl,
-      member,
-      options,
-    );
+    return webhookOperation(this.#core, 'addAudienceMember', tokenOrUrl, member, options);
   }
 }

@@ -1,5 +1,4 @@
-import type { Call, CallListQuery, CallTranscript, Endpoints } from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
+import type { Call, CallListQuery, CallTranscript } from '@company-data/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -39,7 +38,7 @@ export class Calls {
    * ```
    */
   list(params?: CallListQuery, options?: ListOptions): PagePromise<Call> {
-    return listOperation<Endpoints['listCalls']>(this.#core, OPERATIONS.listCalls, params, options);
+    return listOperation(this.#core, 'listCalls', params, options);
   }
 
   /**
@@ -55,7 +54,7 @@ export class Calls {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Call> {
-    return retrieveOperation<Endpoints['retrieveCall']>(this.#core, OPERATIONS.retrieveCall, id, options);
+    return retrieveOperation(this.#core, 'retrieveCall', id, options);
   }
 
   /**
@@ -71,11 +70,6 @@ export class Calls {
    * ```
    */
   transcript(id: string, options?: RequestOptions): APIPromise<CallTranscript> {
-    return retrieveOperation<Endpoints['retrieveCallTranscript']>(
-      this.#core,
-      OPERATIONS.retrieveCallTranscript,
-      id,
-      options,
-    );
+    return retrieveOperation(this.#core, 'retrieveCallTranscript', id, options);
   }
 }

@@ -1,5 +1,4 @@
-import type { Endpoints, LeadInput, LeadReceived } from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
+import type { LeadInput, LeadReceived } from '@company-data/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { WebhookOptions } from '../core/options.js';
 import { webhookOperation } from '../internal/operations.js';
@@ -46,12 +45,6 @@ export class Leads {
    * ```
    */
   submit(tokenOrUrl: string, lead: LeadInput, options?: WebhookOptions): APIPromise<LeadReceived> {
-    return webhookOperation<Endpoints['submitLead']>(
-      this.#core,
-      OPERATIONS.submitLead,
-      tokenOrUrl,
-      lead,
-      options,
-    );
+    return webhookOperation(this.#core, 'submitLead', tokenOrUrl, lead, options);
   }
 }
