@@ -145,7 +145,7 @@ export async function verify(options: VerifyOptions = {}): Promise<VerifyReport>
       audience: options.audienceWebhook,
       lead: options.leadWebhook,
     });
-    checkThrottled(probe, log.throttled);
+    checkThrottled(probe, log.throttled, connection.baseURL);
     const checks = findings.results((check, count) => DESCRIBE[check](count));
     return {
       ok: checks.every((check) => check.status !== 'fail'),
