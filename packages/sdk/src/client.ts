@@ -1,7 +1,7 @@
 import { ConfigurationError } from './core/errors.js';
 import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.js';
 import { RateGate, type RateGateLike } from './core/rate-gate.js';
-import { readApiKey, readApiRoot, readBaseURL, readLogLevel } from './core/settings.js';
+import { connectionSettings, readApiRoot, readLogLevel } from './core/settings.js';
 import { SDK_VERSION } from './core/version.js';
 import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
 import { createLogger, type SdkLogger } from './internal/logger.js';
@@ -88,8 +88,8 @@ export class CompanyData {
     const inherited = (options as InheritingOptions)[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
     checkOptions(CLIENT_OPTION_RULES, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
-    const apiKey = readApiKey(options.apiKey);
-    this.baseURL = readBaseURL(options.baseURL);
+    const { apiKey, baseURL } = connectionSettings(options);
+    this.baseURL = baseURL;
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
     this.#options = { ...options, apiKey, baseURL: this.baseURL, apiRoot: this.apiRoot };
     if (options.gate !== undefined && options.quota !== undefined) {

@@ -75,7 +75,15 @@ export {
   type RateQuota,
   SlidingWindowSlots,
 } from './core/rate-gate.js';
+export {
+  type ConnectionSetting,
+  type ConnectionSettings,
+  ENVIRONMENT_VARIABLES,
+  readConnectionSettings,
+  type SettingsSource,
+} from './core/settings.js';
 export { SDK_VERSION } from './core/version.js';
+export { MAX_CONCURRENCY } from './internal/page-stream.js';
 export { Audiences } from './resources/audiences.js';
 export { Calls } from './resources/calls.js';
 export { Leads } from './resources/leads.js';

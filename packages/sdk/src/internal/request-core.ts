@@ -12,6 +12,7 @@ import {
 import type { Logger } from '../core/logger.js';
 import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook, Sleep } from '../core/options.js';
 import type { RateGateLike } from '../core/rate-gate.js';
+import { ENVIRONMENT_VARIABLES } from '../core/settings.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { SdkLogger } from './logger.js';
@@ -109,7 +110,7 @@ export class Core {
     if (base === undefined) {
       throw new ConfigurationError(
         'missing_base_url',
-        'No base URL: pass `baseURL` to new CompanyData() or set the COMPANY_DATA_BASE_URL environment variable.',
+        `No base URL: pass \`baseURL\` to new CompanyData() or set the ${ENVIRONMENT_VARIABLES.baseURL} environment variable.`,
       );
     }
     return base;
@@ -292,7 +293,7 @@ export class Core {
       if (!config.apiKey) {
         throw new ConfigurationError(
           'missing_api_key',
-          'No API key: pass `apiKey` to new CompanyData() or set the COMPANY_DATA_API_KEY environment variable.',
+          `No API key: pass \`apiKey\` to new CompanyData() or set the ${ENVIRONMENT_VARIABLES.apiKey} environment variable.`,
         );
       }
       headers.authorization = `Bearer ${config.apiKey}`;
