@@ -25,6 +25,7 @@ import {
   type RecordingTranscript,
   type ResponseHeaders,
   type ResponseInfo,
+  type SDK_METHODS,
   type Team,
   type TimeoutError,
   type TranscriptWord,
@@ -204,6 +205,18 @@ describe('public types', () => {
     expectTypeOf<ConfigurationError>().toExtend<ValidationError>();
     const error: unknown = new ConfigurationError('invalid_option', 'x');
     if (error instanceof ValidationError) expectTypeOf(error.issues).toExtend<readonly unknown[]>();
+  });
+
+  it('every row of SDK_METHODS names a method of the client', () => {
+    type Row = (typeof SDK_METHODS)[keyof typeof SDK_METHODS];
+    type IsMethod<R> = R extends readonly [infer Resource extends keyof CompanyData, infer Method]
+      ? Method extends keyof CompanyData[Resource]
+        ? CompanyData[Resource][Method] extends (...args: never[]) => unknown
+          ? true
+          : false
+        : false
+      : false;
+    expectTypeOf<IsMethod<Row>>().toEqualTypeOf<true>();
   });
 
   it("errors carry the body as unknown, and issues of the SDK's own type, not zod's", () => {
