@@ -44,7 +44,7 @@ export interface ResolvedConnection extends ConnectionOptions {
 const MAX_RETRIES = 5;
 
 /** How the tool's messages name the SDK's options: by the flags that set them. */
-const FLAGS = { apiKey: '--api-key', baseURL: '--base-url' } as const;
+export const FLAGS = { apiKey: '--api-key', baseURL: '--base-url' } as const;
 
 /**
  * Fills the key and the base URL from the environment and fails early, with the fix, when one is missing

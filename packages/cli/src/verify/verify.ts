@@ -6,7 +6,13 @@ import {
   ENVIRONMENT_VARIABLES,
   PermissionDeniedError,
 } from '@company-data/sdk';
-import { type ConnectionOptions, createClient, refusedKeyError, resolveConnection } from '../connection.js';
+import {
+  type ConnectionOptions,
+  createClient,
+  FLAGS,
+  refusedKeyError,
+  resolveConnection,
+} from '../connection.js';
 import { UsageError } from '../errors.js';
 import { ExchangeLog } from '../exchanges.js';
 import { checkNotFound, checkThrottled, checkUnauthorized } from './error-answers.js';
@@ -180,7 +186,7 @@ async function checkReachable(client: CompanyData): Promise<void> {
       );
     if (error instanceof CompanyDataError && error.status === undefined)
       throw new UsageError(
-        `Cannot reach the server: ${error.message}. Check ${ENVIRONMENT_VARIABLES.baseURL} or --base-url.`,
+        `Cannot reach the server: ${error.message}. Check ${ENVIRONMENT_VARIABLES.baseURL} or ${FLAGS.baseURL}.`,
       );
   }
 }
