@@ -1,8 +1,9 @@
 import {
   type AuthenticationError,
   CompanyData,
-  ConfigurationError,
+  ENVIRONMENT_VARIABLES,
   type RateLimitEvent,
+  readConnectionSettings,
   type Sleep,
 } from '@company-data/sdk';
 import { UsageError } from './errors.js';
@@ -18,9 +19,9 @@ import type { ExchangeLog } from './exchanges.js';
  * ```
  */
 export interface ConnectionOptions {
-  /** The API key. Default: `process.env.COMPANY_DATA_API_KEY`. */
+  /** The API key. Default: `process.env.COMPANY_DATA_API_KEY` (the SDK's `ENVIRONMENT_VARIABLES.apiKey`). */
   apiKey?: string | undefined;
-  /** The base address, ending in `/v1`. Default: `process.env.COMPANY_DATA_BASE_URL`. */
+  /** The base address, ending in `/v1`. Default: `process.env.COMPANY_DATA_BASE_URL` (`ENVIRONMENT_VARIABLES.baseURL`). */
   baseURL?: string | undefined;
   /** Per-attempt time limit in ms (default 60 000). */
   timeout?: number | undefined;
@@ -42,8 +43,13 @@ export interface ResolvedConnection extends ConnectionOptions {
 /** Retries per call: more than the SDK's default, since a long snapshot may meet several 429s in a row. */
 const MAX_RETRIES = 5;
 
+/** How the tool's messages name the SDK's options: by the flags that set them. */
+export const FLAGS = { apiKey: '--api-key', baseURL: '--base-url' } as const;
+
 /**
- * Fills the key and the base URL from the environment and fails early, with the fix, when one is missing.
+ * Fills the key and the base URL from the environment and fails early, with the fix, when one is missing
+ * or the SDK's rules refuse it (a path not ending in /v1, a `Bearer ` prefix), naming the flag or variable
+ * the user set.
  *
  * @param options - what was given.
  * @param env - where the variables are read (default `process.env`).
@@ -53,34 +59,22 @@ export function resolveConnection(
   options: ConnectionOptions,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ResolvedConnection {
-  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env.COMPANY_DATA_API_KEY);
-  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env.COMPANY_DATA_BASE_URL);
-  if (baseURL === undefined)
+  const { apiKey, baseURL } = readConnectionSettings(options, { env, names: FLAGS });
+  if (baseURL.given === undefined)
     throw new UsageError(
-      'No base URL: set COMPANY_DATA_BASE_URL (or pass --base-url), e.g. https://api.example.com/v1.',
+      `No base URL: set ${ENVIRONMENT_VARIABLES.baseURL} (or pass ${FLAGS.baseURL}), e.g. https://api.example.com/v1.`,
     );
-  if (!URL.canParse(baseURL)) throw new UsageError(`The base URL "${baseURL}" is not a URL.`);
-  if (apiKey === undefined) throw new UsageError('No API key: set COMPANY_DATA_API_KEY (or pass --api-key).');
-  checkWithTheSdk(apiKey, baseURL, {
-    apiKey: options.apiKey === undefined ? 'COMPANY_DATA_API_KEY' : '--api-key',
-    baseURL: options.baseURL === undefined ? 'COMPANY_DATA_BASE_URL' : '--base-url',
-  });
-  return { ...options, apiKey, baseURL };
+  if (!URL.canParse(baseURL.given)) throw new UsageError(`The base URL "${baseURL.given}" is not a URL.`);
+  if (apiKey.given === undefined)
+    throw new UsageError(`No API key: set ${ENVIRONMENT_VARIABLES.apiKey} (or pass ${FLAGS.apiKey}).`);
+  const refused = apiKey.error ?? baseURL.error;
+  if (refused !== undefined) throw new UsageError(refused.message);
+  return { ...options, apiKey: apiKey.given, baseURL: baseURL.given };
 }
 
-/**
- * The SDK's own rules for a key and a base URL (a path ending in /v1, no `Bearer ` prefix), reported as a
- * usage error that names the flag or variable the user set, before any request.
- */
-function checkWithTheSdk(apiKey: string, baseURL: string, names: { apiKey: string; baseURL: string }): void {
-  try {
-    void new CompanyData({ apiKey, baseURL, logLevel: 'off' }).close();
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    throw new UsageError(
-      error.message.replace(/^(apiKey|baseURL)\b/, (option) => names[option as 'apiKey' | 'baseURL']),
-    );
-  }
+/** Where the key was set, for the fix when the server refuses it: the flag, or the variable. */
+export function keySource(options: Pick<ConnectionOptions, 'apiKey'>): string {
+  return options.apiKey === undefined ? ENVIRONMENT_VARIABLES.apiKey : FLAGS.apiKey;
 }
 
 /**
@@ -106,22 +100,17 @@ export function createClient(
   });
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
-}
-
 /**
  * The fix for a key the server refused (401): bad configuration, not a failed run, so the command exits 2
  * and names the setting to change instead of advising to run again.
  *
  * @param error - the server's refusal.
- * @param keyFrom - where the key came from: `COMPANY_DATA_API_KEY` or `--api-key` (default: either).
+ * @param keyFrom - where the key came from: the variable or the flag (default: either).
  * @returns the error to throw.
  */
 export function refusedKeyError(
   error: AuthenticationError,
-  keyFrom = 'COMPANY_DATA_API_KEY or --api-key',
+  keyFrom = `${ENVIRONMENT_VARIABLES.apiKey} or ${FLAGS.apiKey}`,
 ): UsageError {
   return new UsageError(
     `The server refused the API key (${error.detail ?? error.status}): check ${keyFrom}.`,

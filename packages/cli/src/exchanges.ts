@@ -15,9 +15,9 @@ export interface Exchange {
 }
 
 /**
- * Counts the requests the SDK sends and keeps what a report needs: the last exchange (its raw body, which
- * the SDK's parsed errors do not keep) and every 429. Handed to the SDK as its `fetch` option, so every
- * attempt is seen, retries and throttled ones included.
+ * Counts the requests the SDK sends and keeps what a report needs: the last exchange (its method, path and
+ * query, which the SDK's results do not carry, and its raw body) and every 429. Handed to the SDK as its
+ * `fetch` option, so every attempt is seen, retries and throttled ones included.
  */
 export class ExchangeLog {
   /** Requests sent, every attempt counted. */

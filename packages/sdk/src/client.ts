@@ -1,27 +1,27 @@
-import { readApiKey, readApiRoot, readBaseURL, readLogLevel } from './client-settings.js';
-import { Core } from './core.js';
-import { ConfigurationError } from './errors.js';
-import { checkOptions, refuseUnknownKeys } from './input-check.js';
-import { createLogger, type SdkLogger } from './logger.js';
+import { ConfigurationError } from './core/errors.js';
+import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.js';
+import { RateGate, type RateGateLike } from './core/rate-gate.js';
+import { connectionSettings, readApiRoot, readLogLevel } from './core/settings.js';
+import { SDK_VERSION } from './core/version.js';
+import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
+import { createLogger, type SdkLogger } from './internal/logger.js';
 import {
   CLIENT_OPTION_RULES,
   DERIVED_OPTIONS,
   FIXED_FOR_DERIVED,
   PER_REQUEST_ONLY,
   QUOTA_WITH_GATE,
-} from './option-rules.js';
-import type { ClientOptions, DerivedClientOptions } from './options.js';
-import { RateGate, type RateGateLike } from './rate-gate.js';
+} from './internal/option-rules.js';
+import { Core } from './internal/request-core.js';
+import { runtimeName } from './internal/runtime-env.js';
+import { realSleep } from './internal/sleep.js';
+import { Transport } from './internal/transport.js';
 import { Audiences } from './resources/audiences.js';
 import { Calls } from './resources/calls.js';
 import { Leads } from './resources/leads.js';
 import { Recordings } from './resources/recordings.js';
 import { Teams } from './resources/teams.js';
 import { Users } from './resources/users.js';
-import { runtimeName } from './runtime-env.js';
-import { realSleep, type Sleep } from './sleep.js';
-import { Transport } from './transport.js';
-import { SDK_VERSION } from './version.js';
 
 const DEFAULTS = { timeout: 60_000, maxRetries: 2, maxRetryWait: 120_000 } as const;
 
@@ -88,8 +88,8 @@ export class CompanyData {
     const inherited = (options as InheritingOptions)[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
     checkOptions(CLIENT_OPTION_RULES, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
-    const apiKey = readApiKey(options.apiKey);
-    this.baseURL = readBaseURL(options.baseURL);
+    const { apiKey, baseURL } = connectionSettings(options);
+    this.baseURL = baseURL;
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
     this.#options = { ...options, apiKey, baseURL: this.baseURL, apiRoot: this.apiRoot };
     if (options.gate !== undefined && options.quota !== undefined) {

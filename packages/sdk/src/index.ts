@@ -25,8 +25,8 @@ export type {
   UserListQuery,
   UserRef,
 } from '@company-data/contract';
-export { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 export { CompanyData } from './client.js';
+export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export {
   AuthenticationError,
   type AuthenticationFailure,
@@ -46,22 +46,25 @@ export {
   ServerError,
   TimeoutError,
   ValidationError,
-} from './errors.js';
-export { extraField, type UndeclaredField } from './extra-field.js';
-export type { Logger, LogLevel } from './logger.js';
+  type ValidationIssue,
+} from './core/errors.js';
+export { extraField, type UndeclaredField } from './core/extra-field.js';
+export type { Logger, LogLevel } from './core/logger.js';
+export { type ResourceName, SDK_METHODS } from './core/methods.js';
 export type {
   ClientOptions,
   CountChangeEvent,
   DerivedClientOptions,
-  FixedClientOption,
+  FetchLike,
   ListOptions,
   RateLimitEvent,
   RequestOptions,
   RetryEvent,
   RetryHook,
+  Sleep,
   WebhookOptions,
-} from './options.js';
-export { Page, type PageFetcher, PagePromise } from './pagination.js';
+} from './core/options.js';
+export { Page, PagePromise } from './core/pagination.js';
 export {
   DEFAULT_QUOTA_MARGIN_MS,
   type QuotaSlots,
@@ -71,13 +74,19 @@ export {
   type RateGateOptions,
   type RateQuota,
   SlidingWindowSlots,
-} from './rate-gate.js';
+} from './core/rate-gate.js';
+export {
+  type ConnectionSetting,
+  type ConnectionSettings,
+  ENVIRONMENT_VARIABLES,
+  readConnectionSettings,
+  type SettingsSource,
+} from './core/settings.js';
+export { SDK_VERSION } from './core/version.js';
+export { MAX_CONCURRENCY } from './internal/page-stream.js';
 export { Audiences } from './resources/audiences.js';
 export { Calls } from './resources/calls.js';
 export { Leads } from './resources/leads.js';
 export { Recordings } from './resources/recordings.js';
 export { Teams } from './resources/teams.js';
 export { Users } from './resources/users.js';
-export type { Sleep } from './sleep.js';
-export type { FetchLike } from './transport.js';
-export { SDK_VERSION } from './version.js';

@@ -25,12 +25,14 @@ import {
   type RecordingTranscript,
   type ResponseHeaders,
   type ResponseInfo,
+  type SDK_METHODS,
   type Team,
   type TimeoutError,
   type TranscriptWord,
   type User,
   type UserListQuery,
   ValidationError,
+  type ValidationIssue,
 } from '../src/index.js';
 
 const client = new CompanyData();
@@ -203,5 +205,28 @@ describe('public types', () => {
     expectTypeOf<ConfigurationError>().toExtend<ValidationError>();
     const error: unknown = new ConfigurationError('invalid_option', 'x');
     if (error instanceof ValidationError) expectTypeOf(error.issues).toExtend<readonly unknown[]>();
+  });
+
+  it('every row of SDK_METHODS names a method of the client', () => {
+    type Row = (typeof SDK_METHODS)[keyof typeof SDK_METHODS];
+    type IsMethod<R> = R extends readonly [infer Resource extends keyof CompanyData, infer Method]
+      ? Method extends keyof CompanyData[Resource]
+        ? CompanyData[Resource][Method] extends (...args: never[]) => unknown
+          ? true
+          : false
+        : false
+      : false;
+    expectTypeOf<IsMethod<Row>>().toEqualTypeOf<true>();
+  });
+
+  it("errors carry the body as unknown, and issues of the SDK's own type, not zod's", () => {
+    expectTypeOf<CompanyDataError['body']>().toEqualTypeOf<unknown>();
+    expectTypeOf<ValidationError['issues']>().toEqualTypeOf<readonly ValidationIssue[]>();
+    expectTypeOf<InvalidResponseError['issues']>().toEqualTypeOf<readonly ValidationIssue[]>();
+    expectTypeOf<ValidationIssue>().toEqualTypeOf<{
+      readonly path: readonly (string | number)[];
+      readonly message: string;
+      readonly code: string;
+    }>();
   });
 });

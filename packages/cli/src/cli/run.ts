@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { AuthenticationError, CompanyDataError } from '@company-data/sdk';
-import { refusedKeyError, resolveConnection } from '../connection.js';
+import { keySource, refusedKeyError, resolveConnection } from '../connection.js';
 import { UsageError } from '../errors.js';
 import type { ProgressStream } from '../progress.js';
 import { snapshot } from '../snapshot/snapshot.js';
@@ -44,11 +44,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return code;
   };
   // Where the key came from, for the fix when the server refuses it.
-  let keyFrom = 'COMPANY_DATA_API_KEY';
+  let keyFrom = keySource({});
   try {
     const request = parseCliArgs(argv);
-    if (request.command !== 'help' && request.command !== 'version' && request.options.apiKey !== undefined)
-      keyFrom = '--api-key';
+    if (request.command !== 'help' && request.command !== 'version') keyFrom = keySource(request.options);
     if (request.command === 'help') {
       io.stdout.write(USAGE);
       return EXIT.ok;

@@ -1,3 +1,5 @@
+import { LIST_LIMITS } from '@company-data/contract';
+import { ENVIRONMENT_VARIABLES } from '@company-data/sdk';
 import {
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_CALLS,
@@ -17,8 +19,8 @@ Commands
                            pass webhook tokens); exits 1 on any mismatch
 
 Connection (both commands)
-  --base-url <url>         the API's base URL, ending in /v1 (default $COMPANY_DATA_BASE_URL)
-  --api-key <key>          the API key (default $COMPANY_DATA_API_KEY; prefer the variable:
+  --base-url <url>         the API's base URL, ending in /v1 (default $${ENVIRONMENT_VARIABLES.baseURL})
+  --api-key <key>          the API key (default $${ENVIRONMENT_VARIABLES.apiKey}; prefer the variable:
                            flags show in the process list and the shell history)
   --timeout <ms>           time limit of each request (default 60000)
 
@@ -37,7 +39,7 @@ snapshot
 verify
   --pages <n>              pages read from the head of each list, per ordering (default 3);
                            the last page is read too
-  --page-size <n>          items per page, 1-100 (default 25)
+  --page-size <n>          items per page, ${LIST_LIMITS.minPageSize}-${LIST_LIMITS.maxPageSize} (default ${LIST_LIMITS.defaultPageSize})
   --details <n>            records retrieved by id per resource (default 3)
   --audience-webhook <token|url>
                            also check the audience webhook: adds (or finds) one fictional

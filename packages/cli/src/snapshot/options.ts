@@ -1,3 +1,4 @@
+import { MAX_CONCURRENCY } from '@company-data/sdk';
 import { UsageError } from '../errors.js';
 
 /** Calls read when `maxCalls` is not given. */
@@ -6,8 +7,8 @@ export const DEFAULT_MAX_CALLS = 500;
 export const DEFAULT_MAX_RECORDINGS = 100;
 /** Requests in flight when `concurrency` is not given. */
 export const DEFAULT_CONCURRENCY = 4;
-/** The most requests in flight (the SDK's own prefetch limit). */
-export const MAX_CONCURRENCY = 16;
+/** The most requests in flight: the SDK's own limit on a list's `concurrency`. */
+export { MAX_CONCURRENCY } from '@company-data/sdk';
 
 /**
  * A count limit: a whole number from 0, or `'all'`.

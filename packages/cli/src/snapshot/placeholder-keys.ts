@@ -1,3 +1,4 @@
+import { API_KEY_PREFIX } from '@company-data/contract';
 import type { Fixture } from '@company-data/mock-server';
 
 /** A key of a fixture company. */
@@ -16,13 +17,13 @@ type FixtureKey = NonNullable<Fixture['companies'][number]['keys']>[number];
  */
 export const PLACEHOLDER_KEYS = {
   /** Reads everything. */
-  valid: 'svc_live_placeholder_valid',
+  valid: `${API_KEY_PREFIX}placeholder_valid`,
   /** Expired long ago: 401 `API key has expired.`. */
-  expired: 'svc_live_placeholder_expired',
+  expired: `${API_KEY_PREFIX}placeholder_expired`,
   /** Revoked: 401 `Invalid API key.`. */
-  revoked: 'svc_live_placeholder_revoked',
+  revoked: `${API_KEY_PREFIX}placeholder_revoked`,
   /** Valid but without any permission: 403 on every data endpoint. */
-  noPermission: 'svc_live_placeholder_no_permission',
+  noPermission: `${API_KEY_PREFIX}placeholder_no_permission`,
 } as const;
 
 const NOTE = 'Placeholder written by company-data snapshot, not a real key';

@@ -1,3 +1,4 @@
+import { LIST_LIMITS } from '@company-data/contract';
 import type { ListOptions, ListQuery, PagePromise } from '@company-data/sdk';
 
 /** How much of a newest-first list to read. */
@@ -11,7 +12,7 @@ export interface ListBounds {
 /** A list method of the SDK, e.g. `client.calls.list` bound to its resource. */
 export type ListMethod<Item> = (params: ListQuery, options: ListOptions) => PagePromise<Item>;
 
-const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = LIST_LIMITS.maxPageSize;
 
 /**
  * Reads a list newest first, up to its bounds, with the SDK's ordered prefetch: up to `concurrency` pages

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Fixture } from '@company-data/mock-server';
+import type { CompanyData } from '@company-data/sdk';
 import { type ConnectionOptions, createClient, resolveConnection } from '../connection.js';
 import { UsageError } from '../errors.js';
 import { ExchangeLog } from '../exchanges.js';
@@ -20,7 +21,7 @@ import {
   DEFAULT_MAX_RECORDINGS,
 } from './options.js';
 import { PLACEHOLDER_KEYS, placeholderKeys } from './placeholder-keys.js';
-import { readNewest } from './read-lists.js';
+import { type ListBounds, type ListMethod, readNewest } from './read-lists.js';
 import type { SnapshotRecords } from './records.js';
 import { removeStaleTempFiles, writeAtomically } from './write-atomically.js';
 
@@ -116,38 +117,16 @@ export interface SnapshotResult {
  */
 export async function snapshot(options: SnapshotOptions): Promise<SnapshotResult> {
   const started = Date.now();
-  const bounds = {
-    calls: {
-      max: checkMax('maxCalls', options.maxCalls, DEFAULT_MAX_CALLS),
-      since: checkSince(options.since),
-    },
-    recordings: {
-      max: checkMax('maxRecordings', options.maxRecordings, DEFAULT_MAX_RECORDINGS),
-      since: checkSince(options.since),
-    },
-  };
-  const concurrency = checkConcurrency(options.concurrency);
-  const seed = checkSeed(options.seed);
+  const plan = checkOptions(options);
   const connection = resolveConnection(options);
-  const output = resolve(options.output);
-  await checkOutputPath(output);
-  await removeStaleTempFiles(output);
-
+  const output = await prepareOutput(options.output);
   const progress = new Progress(options.progress ?? { write: () => true }, 'snapshot');
   const log = new ExchangeLog();
-  let rateLimitWaits = 0;
-  let waitedMs = 0;
-  let pausedUntil = 0;
-  const now = connection.now ?? Date.now;
+  const pauses = new PauseTally(connection.now ?? Date.now);
   const client = createClient(connection, log, {
     validate: true,
     onRateLimit: (event) => {
-      // Requests in flight together may each meet a 429; their pauses overlap, so count the time once.
-      const start = Math.max(now(), pausedUntil);
-      const end = now() + event.waitMs;
-      rateLimitWaits++;
-      waitedMs += Math.max(0, end - start);
-      pausedUntil = Math.max(pausedUntil, end);
+      pauses.add(event.waitMs);
       progress.line(`rate limited (429): every request waits ${Math.ceil(event.waitMs / 1000)} s`);
     },
   });
@@ -157,78 +136,22 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotResult
       progress.line(
         `resuming an interrupted snapshot: ${checkpoint.resumed.size} records already fetched (--fresh starts over)`,
       );
-    const { signal } = options;
-    const read = async <Item extends { created_at: string }>(
-      what: string,
-      list: Parameters<typeof readNewest<Item>>[0],
-      listBounds: Parameters<typeof readNewest<Item>>[1],
-    ) => {
-      const items = await readNewest(list, listBounds, {
-        concurrency,
-        signal,
-        onPage: (done, total) => {
-          if (done < total) progress.line(`${what}: ${done}/${total}`);
-        },
-      });
-      progress.line(`${what}: ${items.length}`);
-      return items;
-    };
-    const users = await read('users', (query, list) => client.users.list(query, list), {});
-    const teams = await read('teams', (query, list) => client.teams.list(query, list), {});
-    const recordings = await read(
-      'recordings',
-      (query, list) => client.recordings.list(query, list),
-      bounds.recordings,
-    );
-    const calls = await read('calls', (query, list) => client.calls.list(query, list), bounds.calls);
-
-    progress.start('transcripts and custom fields', recordings.length + calls.length);
-    let done = 0;
-    const details = await fetchDetails(client, { recordings, calls }, checkpoint, {
-      concurrency,
-      signal,
-      onEntry: () => progress.update(++done),
-    });
-    progress.stop();
-
-    const records: SnapshotRecords = {
-      users,
-      teams,
-      recordings: recordings.map((recording) => {
-        const entry = details.get(`recording:${recording.id}`) as DetailEntry & { kind: 'recording' };
-        return { ...entry.detail, transcript: entry.transcript };
-      }),
-      calls: calls.map((call) => ({
-        ...call,
-        transcript: (details.get(`call:${call.id}`) as DetailEntry).transcript,
-      })),
-    };
+    const read = { concurrency: plan.concurrency, signal: options.signal, progress };
+    const lists = await readLists(client, plan.bounds, read);
+    const details = await readDetails(client, lists, checkpoint, read);
+    const records = joinDetails(lists, details);
     const anonymized = options.anonymize
-      ? anonymize(records, seed ?? randomBytes(32).toString('hex'))
+      ? anonymize(records, plan.seed ?? randomBytes(32).toString('hex'))
       : undefined;
-    const fixture = buildFixture(
-      anonymized?.records ?? records,
-      options.companyName ?? 'Snapshot',
-      Boolean(anonymized),
-    );
-    await checkLoadable(fixture);
-    await writeAtomically(output, `${JSON.stringify(fixture, null, 2)}\n`);
-    await checkpoint.remove();
     const written = anonymized?.records ?? records;
+    await writeFixture(output, buildFixture(written, options.companyName ?? 'Snapshot', Boolean(anonymized)));
+    await checkpoint.remove();
     return {
       output,
-      counts: {
-        users: written.users.length,
-        teams: written.teams.length,
-        recordings: written.recordings.length,
-        calls: written.calls.length,
-        transcripts: [...written.recordings, ...written.calls].filter(
-          (record) => record.transcript.length > 0,
-        ).length,
-      },
+      counts: countRecords(written),
       requests: log.requests,
-      rateLimitWaits,
-      waitedMs,
+      rateLimitWaits: pauses.count,
+      waitedMs: pauses.totalMs,
       durationMs: Date.now() - started,
       resumed: checkpoint.resumed.size,
       anonymized: Boolean(anonymized),
@@ -240,6 +163,152 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotResult
     await checkpoint.close();
     await client.close();
   }
+}
+
+/** How much to read, how fast, and the anonymisation seed: the options checked before anything else. */
+interface SnapshotPlan {
+  readonly bounds: { readonly calls: ListBounds; readonly recordings: ListBounds };
+  readonly concurrency: number;
+  readonly seed: string | undefined;
+}
+
+/** @throws UsageError for a bad bound, concurrency or seed. */
+function checkOptions(options: SnapshotOptions): SnapshotPlan {
+  // In the order the options are reported: a bad maxCalls before a bad since.
+  const maxCalls = checkMax('maxCalls', options.maxCalls, DEFAULT_MAX_CALLS);
+  const since = checkSince(options.since);
+  const maxRecordings = checkMax('maxRecordings', options.maxRecordings, DEFAULT_MAX_RECORDINGS);
+  return {
+    bounds: { calls: { max: maxCalls, since }, recordings: { max: maxRecordings, since } },
+    concurrency: checkConcurrency(options.concurrency),
+    seed: checkSeed(options.seed),
+  };
+}
+
+/**
+ * The fixture's absolute path, checked, with the temporary files of an earlier crashed write removed.
+ *
+ * @throws UsageError when its directory does not exist or the path is a directory.
+ */
+async function prepareOutput(path: string): Promise<string> {
+  const output = resolve(path);
+  await checkOutputPath(output);
+  await removeStaleTempFiles(output);
+  return output;
+}
+
+/**
+ * The 429s met and how long requests were paused for them. Requests in flight together may each meet a
+ * 429 and the client's gate merges their pauses (the longer wait wins): the time is counted once, as the
+ * gate holds it. The gate itself exposes no such total, so the tool keeps it from the `onRateLimit` events.
+ */
+class PauseTally {
+  count = 0;
+  totalMs = 0;
+  #pausedUntil = 0;
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  /** A 429 that pauses every request for `waitMs` from now. */
+  add(waitMs: number): void {
+    const now = this.#now();
+    const end = now + waitMs;
+    this.count++;
+    this.totalMs += Math.max(0, end - Math.max(now, this.#pausedUntil));
+    this.#pausedUntil = Math.max(this.#pausedUntil, end);
+  }
+}
+
+/** What a phase of reading needs: how many requests at once, the stop signal, where progress goes. */
+interface ReadContext {
+  readonly concurrency: number;
+  readonly signal: AbortSignal | undefined;
+  readonly progress: Progress;
+}
+
+/** The four lists, newest first, up to their bounds. */
+async function readLists(client: CompanyData, bounds: SnapshotPlan['bounds'], context: ReadContext) {
+  const read = async <Item extends { created_at: string }>(
+    what: string,
+    list: ListMethod<Item>,
+    listBounds: ListBounds,
+  ) => {
+    const items = await readNewest(list, listBounds, {
+      concurrency: context.concurrency,
+      signal: context.signal,
+      onPage: (done, total) => {
+        if (done < total) context.progress.line(`${what}: ${done}/${total}`);
+      },
+    });
+    context.progress.line(`${what}: ${items.length}`);
+    return items;
+  };
+  const users = await read('users', (query, list) => client.users.list(query, list), {});
+  const teams = await read('teams', (query, list) => client.teams.list(query, list), {});
+  const recordings = await read(
+    'recordings',
+    (query, list) => client.recordings.list(query, list),
+    bounds.recordings,
+  );
+  const calls = await read('calls', (query, list) => client.calls.list(query, list), bounds.calls);
+  return { users, teams, recordings, calls };
+}
+
+type Lists = Awaited<ReturnType<typeof readLists>>;
+
+/** Each recording's custom fields and transcript and each call's transcript, with a progress bar. */
+async function readDetails(
+  client: CompanyData,
+  lists: Lists,
+  checkpoint: Checkpoint,
+  context: ReadContext,
+): Promise<Map<string, DetailEntry>> {
+  const { recordings, calls } = lists;
+  context.progress.start('transcripts and custom fields', recordings.length + calls.length);
+  let done = 0;
+  const details = await fetchDetails(client, { recordings, calls }, checkpoint, {
+    concurrency: context.concurrency,
+    signal: context.signal,
+    onEntry: () => context.progress.update(++done),
+  });
+  context.progress.stop();
+  return details;
+}
+
+/** The lists with their details: recordings replaced by their full records, transcripts attached. */
+function joinDetails(lists: Lists, details: ReadonlyMap<string, DetailEntry>): SnapshotRecords {
+  return {
+    users: lists.users,
+    teams: lists.teams,
+    recordings: lists.recordings.map((recording) => {
+      const entry = details.get(`recording:${recording.id}`) as DetailEntry & { kind: 'recording' };
+      return { ...entry.detail, transcript: entry.transcript };
+    }),
+    calls: lists.calls.map((call) => ({
+      ...call,
+      transcript: (details.get(`call:${call.id}`) as DetailEntry).transcript,
+    })),
+  };
+}
+
+/** Checks that the mock server loads the fixture, then writes it whole or not at all. */
+async function writeFixture(output: string, fixture: Fixture): Promise<void> {
+  await checkLoadable(fixture);
+  await writeAtomically(output, `${JSON.stringify(fixture, null, 2)}\n`);
+}
+
+function countRecords(records: SnapshotRecords): SnapshotResult['counts'] {
+  return {
+    users: records.users.length,
+    teams: records.teams.length,
+    recordings: records.recordings.length,
+    calls: records.calls.length,
+    transcripts: [...records.recordings, ...records.calls].filter((record) => record.transcript.length > 0)
+      .length,
+  };
 }
 
 function buildFixture(records: SnapshotRecords, companyName: string, anonymized: boolean): Fixture {

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   ApiErrorBody,
+  apiRootOf,
+  compilePath,
   ERROR_DETAILS,
+  endpointList,
   endpoints,
   parseThrottleDetail,
+  rootPath,
   throttleDetail,
 } from '@company-data/contract';
 import type { CompanyData } from '@company-data/sdk';
@@ -85,7 +89,7 @@ export async function checkUnauthorized(probe: Probe, badClient: CompanyData): P
  * `Request was throttled. Expected available in N seconds.`, in the nested error shape. Skipped when the
  * server throttled nothing.
  */
-export function checkThrottled(probe: Probe, throttled: readonly Exchange[]): void {
+export function checkThrottled(probe: Probe, throttled: readonly Exchange[], baseURL: string): void {
   if (throttled.length === 0) {
     probe.findings.skip(
       'throttle',
@@ -107,7 +111,7 @@ export function checkThrottled(probe: Probe, throttled: readonly Exchange[]): vo
     } catch {
       json = undefined;
     }
-    const operation = operationOf(exchange);
+    const operation = operationOf(exchange, baseURL);
     const answer: Answer = {
       operation,
       request: `${exchange.method} ${exchange.target}`,
@@ -120,11 +124,14 @@ export function checkThrottled(probe: Probe, throttled: readonly Exchange[]): vo
   }
 }
 
-/** The operation a throttled request was for, from its path. */
-function operationOf(exchange: Exchange): string {
+/** Each row of the endpoint table with the contract's matcher of its path below the API root. */
+const ROUTES = endpointList.map((endpoint) => ({ endpoint, match: compilePath(rootPath(endpoint)) }));
+
+/** The operation a throttled request was for, from its method and its path below the API root. */
+function operationOf(exchange: Exchange, baseURL: string): string {
   const path = exchange.target.split('?')[0] ?? '';
-  const match = Object.values(endpoints).find((endpoint) =>
-    new RegExp(`${endpoint.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path),
-  );
-  return match?.operationId ?? path;
+  const root = new URL(apiRootOf(baseURL)).pathname.replace(/\/+$/, '');
+  const below = path.startsWith(root) ? path.slice(root.length) : path;
+  const route = ROUTES.find(({ endpoint, match }) => endpoint.method === exchange.method && match(below));
+  return route?.endpoint.operationId ?? path;
 }

@@ -20,8 +20,9 @@ export interface Answer {
 }
 
 /**
- * Makes SDK calls and hands back the answers as the server sent them (the SDK's own parsing keeps neither
- * the raw error bodies nor the unvalidated data), with the findings they feed.
+ * Makes SDK calls and hands back the answers as the server sent them, with the findings they feed. The
+ * exchange log supplies each answer's raw body and its request as the report names it (method, path and
+ * query): the SDK's results carry a body (`CompanyDataError.body`, `.asResponse()`) but not the URL asked.
  */
 export class Probe {
   readonly findings: Findings;

@@ -1,5 +1,5 @@
-import { CALL_SOURCES, type EndpointDefinition, endpoints } from '@company-data/contract';
-import type { CompanyData, ListQuery } from '@company-data/sdk';
+import { CALL_SOURCES, type EndpointDefinition, type Endpoints, endpoints } from '@company-data/contract';
+import { type CompanyData, type ListQuery, SDK_METHODS } from '@company-data/sdk';
 
 /** A query of any list endpoint, filters included. */
 export type AnyListQuery = ListQuery & { is_active?: boolean; source?: (typeof CALL_SOURCES)[number] };
@@ -24,41 +24,52 @@ export interface VerifiedResource {
   };
 }
 
+/** A method of the SDK by its operation, from the SDK's own table of which method serves which. */
+function sdkMethod(
+  operationId: keyof Endpoints,
+): (client: CompanyData, ...args: never[]) => PromiseLike<unknown> {
+  const [resource, method] = SDK_METHODS[operationId];
+  return (client, ...args) => {
+    const target = client[resource] as unknown as Record<
+      string,
+      (...args: unknown[]) => PromiseLike<unknown>
+    >;
+    return (target[method] as (...args: unknown[]) => PromiseLike<unknown>).apply(target, args);
+  };
+}
+
+/** A read of one record (or its transcript) by id: its row of the endpoint table and its SDK method. */
+function read(operationId: keyof Endpoints): ReadEndpoint {
+  return { endpoint: endpoints[operationId], call: sdkMethod(operationId) as ReadEndpoint['call'] };
+}
+
+/** A list: its row of the endpoint table and its SDK method. */
+function listed(operationId: keyof Endpoints): Pick<VerifiedResource, 'list' | 'listCall'> {
+  return { list: endpoints[operationId], listCall: sdkMethod(operationId) as VerifiedResource['listCall'] };
+}
+
 /** The four data resources, read through the SDK exactly as an application would. */
 export const VERIFIED_RESOURCES: readonly VerifiedResource[] = [
   {
     name: 'users',
-    list: endpoints.listUsers,
-    listCall: (client, query) => client.users.list(query),
-    reads: [{ endpoint: endpoints.retrieveUser, call: (client, id) => client.users.retrieve(id) }],
+    ...listed('listUsers'),
+    reads: [read('retrieveUser')],
     filter: { param: 'is_active', values: [true, false] },
   },
   {
     name: 'teams',
-    list: endpoints.listTeams,
-    listCall: (client, query) => client.teams.list(query),
-    reads: [{ endpoint: endpoints.retrieveTeam, call: (client, id) => client.teams.retrieve(id) }],
+    ...listed('listTeams'),
+    reads: [read('retrieveTeam')],
   },
   {
     name: 'recordings',
-    list: endpoints.listRecordings,
-    listCall: (client, query) => client.recordings.list(query),
-    reads: [
-      { endpoint: endpoints.retrieveRecording, call: (client, id) => client.recordings.retrieve(id) },
-      {
-        endpoint: endpoints.retrieveRecordingTranscript,
-        call: (client, id) => client.recordings.transcript(id),
-      },
-    ],
+    ...listed('listRecordings'),
+    reads: [read('retrieveRecording'), read('retrieveRecordingTranscript')],
   },
   {
     name: 'calls',
-    list: endpoints.listCalls,
-    listCall: (client, query) => client.calls.list(query),
-    reads: [
-      { endpoint: endpoints.retrieveCall, call: (client, id) => client.calls.retrieve(id) },
-      { endpoint: endpoints.retrieveCallTranscript, call: (client, id) => client.calls.transcript(id) },
-    ],
+    ...listed('listCalls'),
+    reads: [read('retrieveCall'), read('retrieveCallTranscript')],
     filter: { param: 'source', values: CALL_SOURCES },
   },
 ];

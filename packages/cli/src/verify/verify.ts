@@ -1,11 +1,18 @@
-import { ORDERINGS } from '@company-data/contract';
+import { API_KEY_PREFIX, LIST_LIMITS, ORDERINGS } from '@company-data/contract';
 import {
   AuthenticationError,
   type CompanyData,
   CompanyDataError,
+  ENVIRONMENT_VARIABLES,
   PermissionDeniedError,
 } from '@company-data/sdk';
-import { type ConnectionOptions, createClient, refusedKeyError, resolveConnection } from '../connection.js';
+import {
+  type ConnectionOptions,
+  createClient,
+  FLAGS,
+  refusedKeyError,
+  resolveConnection,
+} from '../connection.js';
 import { UsageError } from '../errors.js';
 import { ExchangeLog } from '../exchanges.js';
 import { checkNotFound, checkThrottled, checkUnauthorized } from './error-answers.js';
@@ -67,7 +74,7 @@ export interface VerifyReport {
 }
 
 /** A key no server issues, for the 401 check. */
-const MADE_UP_KEY = 'svc_live_company_data_verify_not_a_key';
+const MADE_UP_KEY = `${API_KEY_PREFIX}company_data_verify_not_a_key`;
 
 const DESCRIBE: Record<CheckName, (count: number) => string> = {
   records: (count) => `${count} records and answers match the contract's schemas`,
@@ -104,7 +111,12 @@ const DESCRIBE: Record<CheckName, (count: number) => string> = {
  */
 export async function verify(options: VerifyOptions = {}): Promise<VerifyReport> {
   const started = Date.now();
-  const pageSize = whole('pageSize', options.pageSize ?? 25, 1, 100);
+  const pageSize = whole(
+    'pageSize',
+    options.pageSize ?? LIST_LIMITS.defaultPageSize,
+    LIST_LIMITS.minPageSize,
+    LIST_LIMITS.maxPageSize,
+  );
   const pages = whole('pages', options.pages ?? 3, 1, 1000);
   const details = whole('details', options.details ?? 3, 0, 100);
   const connection = resolveConnection(options);
@@ -145,7 +157,7 @@ export async function verify(options: VerifyOptions = {}): Promise<VerifyReport>
       audience: options.audienceWebhook,
       lead: options.leadWebhook,
     });
-    checkThrottled(probe, log.throttled);
+    checkThrottled(probe, log.throttled, connection.baseURL);
     const checks = findings.results((check, count) => DESCRIBE[check](count));
     return {
       ok: checks.every((check) => check.status !== 'fail'),
@@ -174,7 +186,7 @@ async function checkReachable(client: CompanyData): Promise<void> {
       );
     if (error instanceof CompanyDataError && error.status === undefined)
       throw new UsageError(
-        `Cannot reach the server: ${error.message}. Check COMPANY_DATA_BASE_URL or --base-url.`,
+        `Cannot reach the server: ${error.message}. Check ${ENVIRONMENT_VARIABLES.baseURL} or ${FLAGS.baseURL}.`,
       );
   }
 }

@@ -1,9 +1,8 @@
-import type { AudienceMember, AudienceMemberInput, Endpoints } from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
-import type { APIPromise } from '../api-promise.js';
-import type { Core } from '../core.js';
-import { webhookOperation } from '../operations.js';
-import type { WebhookOptions } from '../options.js';
+import type { AudienceMember, AudienceMemberInput } from '@company-data/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import type { WebhookOptions } from '../core/options.js';
+import { webhookOperation } from '../internal/operations.js';
+import type { Core } from '../internal/request-core.js';
 
 /**
  * Outbound-campaign audiences: `client.audiences`. Needs no API key: the webhook token authenticates.
@@ -48,12 +47,6 @@ export class Audiences {
     member: AudienceMemberInput,
     options?: WebhookOptions,
   ): APIPromise<AudienceMember> {
-    return webhookOperation<Endpoints['addAudienceMember']>(
-      this.#core,
-      OPERATIONS.addAudienceMember,
-      tokenOrUrl,
-      member,
-      options,
-    );
+    return webhookOperation(this.#core, 'addAudienceMember', tokenOrUrl, member, options);
   }
 }

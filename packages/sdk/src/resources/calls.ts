@@ -1,10 +1,9 @@
-import type { Call, CallListQuery, CallTranscript, Endpoints } from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
-import type { APIPromise } from '../api-promise.js';
-import type { Core } from '../core.js';
-import { listOperation, retrieveOperation } from '../operations.js';
-import type { ListOptions, RequestOptions } from '../options.js';
-import type { PagePromise } from '../pagination.js';
+import type { Call, CallListQuery, CallTranscript } from '@company-data/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import type { ListOptions, RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { listOperation, retrieveOperation } from '../internal/operations.js';
+import type { Core } from '../internal/request-core.js';
 
 /**
  * The company's contact-center calls: `client.calls`.
@@ -39,7 +38,7 @@ export class Calls {
    * ```
    */
   list(params?: CallListQuery, options?: ListOptions): PagePromise<Call> {
-    return listOperation<Endpoints['listCalls']>(this.#core, OPERATIONS.listCalls, params, options);
+    return listOperation(this.#core, 'listCalls', params, options);
   }
 
   /**
@@ -55,7 +54,7 @@ export class Calls {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Call> {
-    return retrieveOperation<Endpoints['retrieveCall']>(this.#core, OPERATIONS.retrieveCall, id, options);
+    return retrieveOperation(this.#core, 'retrieveCall', id, options);
   }
 
   /**
@@ -71,11 +70,6 @@ export class Calls {
    * ```
    */
   transcript(id: string, options?: RequestOptions): APIPromise<CallTranscript> {
-    return retrieveOperation<Endpoints['retrieveCallTranscript']>(
-      this.#core,
-      OPERATIONS.retrieveCallTranscript,
-      id,
-      options,
-    );
+    return retrieveOperation(this.#core, 'retrieveCallTranscript', id, options);
   }
 }

@@ -1,9 +1,8 @@
-import type { Endpoints, LeadInput, LeadReceived } from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
-import type { APIPromise } from '../api-promise.js';
-import type { Core } from '../core.js';
-import { webhookOperation } from '../operations.js';
-import type { WebhookOptions } from '../options.js';
+import type { LeadInput, LeadReceived } from '@company-data/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import type { WebhookOptions } from '../core/options.js';
+import { webhookOperation } from '../internal/operations.js';
+import type { Core } from '../internal/request-core.js';
 
 /**
  * Leads from custom lead sources: `client.leads`. Needs no API key: the webhook token authenticates.
@@ -46,12 +45,6 @@ export class Leads {
    * ```
    */
   submit(tokenOrUrl: string, lead: LeadInput, options?: WebhookOptions): APIPromise<LeadReceived> {
-    return webhookOperation<Endpoints['submitLead']>(
-      this.#core,
-      OPERATIONS.submitLead,
-      tokenOrUrl,
-      lead,
-      options,
-    );
+    return webhookOperation(this.#core, 'submitLead', tokenOrUrl, lead, options);
   }
 }

@@ -1,16 +1,9 @@
-import type {
-  Endpoints,
-  ListQuery,
-  Recording,
-  RecordingDetail,
-  RecordingTranscript,
-} from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
-import type { APIPromise } from '../api-promise.js';
-import type { Core } from '../core.js';
-import { listOperation, retrieveOperation } from '../operations.js';
-import type { ListOptions, RequestOptions } from '../options.js';
-import type { PagePromise } from '../pagination.js';
+import type { ListQuery, Recording, RecordingDetail, RecordingTranscript } from '@company-data/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import type { ListOptions, RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { listOperation, retrieveOperation } from '../internal/operations.js';
+import type { Core } from '../internal/request-core.js';
 
 /**
  * The company's field recordings: `client.recordings`.
@@ -43,7 +36,7 @@ export class Recordings {
    * ```
    */
   list(params?: ListQuery, options?: ListOptions): PagePromise<Recording> {
-    return listOperation<Endpoints['listRecordings']>(this.#core, OPERATIONS.listRecordings, params, options);
+    return listOperation(this.#core, 'listRecordings', params, options);
   }
 
   /**
@@ -59,12 +52,7 @@ export class Recordings {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<RecordingDetail> {
-    return retrieveOperation<Endpoints['retrieveRecording']>(
-      this.#core,
-      OPERATIONS.retrieveRecording,
-      id,
-      options,
-    );
+    return retrieveOperation(this.#core, 'retrieveRecording', id, options);
   }
 
   /**
@@ -81,11 +69,6 @@ export class Recordings {
    * ```
    */
   transcript(id: string, options?: RequestOptions): APIPromise<RecordingTranscript> {
-    return retrieveOperation<Endpoints['retrieveRecordingTranscript']>(
-      this.#core,
-      OPERATIONS.retrieveRecordingTranscript,
-      id,
-      options,
-    );
+    return retrieveOperation(this.#core, 'retrieveRecordingTranscript', id, options);
   }
 }

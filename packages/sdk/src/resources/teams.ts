@@ -1,10 +1,9 @@
-import type { Endpoints, ListQuery, Team } from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
-import type { APIPromise } from '../api-promise.js';
-import type { Core } from '../core.js';
-import { listOperation, retrieveOperation } from '../operations.js';
-import type { ListOptions, RequestOptions } from '../options.js';
-import type { PagePromise } from '../pagination.js';
+import type { ListQuery, Team } from '@company-data/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import type { ListOptions, RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { listOperation, retrieveOperation } from '../internal/operations.js';
+import type { Core } from '../internal/request-core.js';
 
 /**
  * The company's teams: `client.teams`.
@@ -35,7 +34,7 @@ export class Teams {
    * ```
    */
   list(params?: ListQuery, options?: ListOptions): PagePromise<Team> {
-    return listOperation<Endpoints['listTeams']>(this.#core, OPERATIONS.listTeams, params, options);
+    return listOperation(this.#core, 'listTeams', params, options);
   }
 
   /**
@@ -51,6 +50,6 @@ export class Teams {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Team> {
-    return retrieveOperation<Endpoints['retrieveTeam']>(this.#core, OPERATIONS.retrieveTeam, id, options);
+    return retrieveOperation(this.#core, 'retrieveTeam', id, options);
   }
 }

@@ -1,10 +1,9 @@
-import type { Endpoints, User, UserListQuery } from '@company-data/contract';
-import { OPERATIONS } from '@company-data/contract/runtime';
-import type { APIPromise } from '../api-promise.js';
-import type { Core } from '../core.js';
-import { listOperation, retrieveOperation } from '../operations.js';
-import type { ListOptions, RequestOptions } from '../options.js';
-import type { PagePromise } from '../pagination.js';
+import type { User, UserListQuery } from '@company-data/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import type { ListOptions, RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { listOperation, retrieveOperation } from '../internal/operations.js';
+import type { Core } from '../internal/request-core.js';
 
 /**
  * The company's users: `client.users`.
@@ -37,7 +36,7 @@ export class Users {
    * ```
    */
   list(params?: UserListQuery, options?: ListOptions): PagePromise<User> {
-    return listOperation<Endpoints['listUsers']>(this.#core, OPERATIONS.listUsers, params, options);
+    return listOperation(this.#core, 'listUsers', params, options);
   }
 
   /**
@@ -54,6 +53,6 @@ export class Users {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<User> {
-    return retrieveOperation<Endpoints['retrieveUser']>(this.#core, OPERATIONS.retrieveUser, id, options);
+    return retrieveOperation(this.#core, 'retrieveUser', id, options);
   }
 }

@@ -45,7 +45,7 @@ describe.each(targets)('strict input ($name)', (target: Target) => {
     );
     expect(souce).not.toBeInstanceOf(ConfigurationError);
     expect(souce.code).toBe('validation_error');
-    expect(souce.issues).toEqual([expect.objectContaining({ code: 'unrecognized_keys', keys: ['souce'] })]);
+    expect(souce.issues).toEqual([expect.objectContaining({ code: 'unrecognized_keys', path: ['souce'] })]);
     const isActive = await refusal(() => client.users.list({ isActive: true } as never));
     expect(isActive.message).toContain('`isActive` (did you mean `is_active`?)');
     const two = await refusal(() => client.teams.list({ pagesize: 5, colour: 'red' } as never));

@@ -1,7 +1,7 @@
 import { endpoints } from '@company-data/contract';
 import { describe, expect, it, vi } from 'vitest';
-import type { Exchange } from '../../src/core.js';
 import { APIPromise } from '../../src/index.js';
+import type { Exchange } from '../../src/internal/request-core.js';
 
 const url = 'https://api.example.com/v1/teams/';
 const exchange: Exchange = {

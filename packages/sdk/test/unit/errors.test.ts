@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { errorDetail, errorFromResponse } from '../../src/error-from-response.js';
 import {
   AuthenticationError,
   BadRequestError,
@@ -15,6 +14,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../src/index.js';
+import { errorDetail, errorFromResponse } from '../../src/internal/error-from-response.js';
 
 const response = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,

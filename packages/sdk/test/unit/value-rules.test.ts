@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatProblems, optionProblems, type Problem, valueTypeName } from '../../src/value-rules.js';
+import {
+  formatProblems,
+  optionProblems,
+  type Problem,
+  valueTypeName,
+} from '../../src/internal/value-rules.js';
 
 // The SDK checks its options without zod (zod loads only when a refusal must be described), yet its
 // messages must read as zod's do for parameters: these tests hold the two formats equal.

@@ -1,9 +1,33 @@
-import type { z } from 'zod';
-
 /**
  * Response headers as the SDK exposes them: lower-case names, repeated headers joined with `, `.
  */
 export type ResponseHeaders = Readonly<Record<string, string>>;
+
+/**
+ * One thing wrong with an input or a response body, in the SDK's own terms (not a validation library's,
+ * so that its shape stays put when the SDK's validator changes).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ValidationError) {
+ *   for (const issue of error.issues) console.error(`${issue.path.join('.') || '(input)'}: ${issue.message}`);
+ * }
+ * ```
+ */
+export interface ValidationIssue {
+  /**
+   * Where the problem is, from the checked value: keys and array indexes, e.g. `['data', 0, 'id']`; empty
+   * for the value itself. An unknown name's issue ends with the name.
+   */
+  readonly path: readonly (string | number)[];
+  /** What is wrong, in words. */
+  readonly message: string;
+  /**
+   * The kind of problem, e.g. `'invalid_type'`, `'too_big'`, `'unrecognized_keys'` (an unknown name) or
+   * `'custom'` (any other rule of the SDK's). An open set: match the ones you handle and treat others alike.
+   */
+  readonly code: string;
+}
 
 /** What every error constructor of the SDK accepts. */
 export interface CompanyDataErrorInit {
@@ -13,6 +37,11 @@ export interface CompanyDataErrorInit {
   detail?: string | undefined;
   /** Response headers, when there was a response. */
   headers?: ResponseHeaders | undefined;
+  /**
+   * The response body: the parsed JSON when the response was JSON, else its text; leave it out when no
+   * response was received.
+   */
+  body?: unknown;
   /** The underlying error (a socket error, an abort reason, ...). */
   cause?: unknown;
 }
@@ -72,11 +101,28 @@ export class CompanyDataError extends Error {
   readonly detail: string | undefined;
   /** Response headers (empty when no response was received). */
   readonly headers: ResponseHeaders;
+  /**
+   * The body of the response the error was made from, for fields the SDK does not surface (or a proxy's
+   * page): the parsed JSON when the response was JSON (by its `content-type`, or none) and parses,
+   * otherwise its text (`''` for an empty body); `undefined` when no response was received (a connection
+   * failure, a timeout, an abort, input refused before sending). On a 429, a 5xx or a connection error
+   * that the SDK retried, it is the last attempt's body.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await client.calls.retrieve(id);
+   * } catch (error) {
+   *   if (error instanceof NotFoundError) console.error(error.body); // { error: { detail: 'Not found.' } }
+   * }
+   * ```
+   */
+  readonly body: unknown;
 
   /**
    * @param code - the stable code.
    * @param message - a human-readable message.
-   * @param init - status, detail, headers and cause.
+   * @param init - status, detail, headers, body and cause.
    */
   constructor(code: string, message: string, init: CompanyDataErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -91,6 +137,7 @@ export class CompanyDataError extends Error {
     this.status = init.status;
     this.detail = init.detail;
     this.headers = init.headers ?? {};
+    this.body = init.body;
   }
 }
 
@@ -103,7 +150,6 @@ export class CompanyDataError extends Error {
  * ```
  */
 export class BadRequestError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'BadRequestError';
 
   /**
@@ -128,7 +174,6 @@ export type AuthenticationFailure = 'invalid_key' | 'expired_key';
  * ```
  */
 export class AuthenticationError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'AuthenticationError';
   /** Why the key was refused. */
   readonly reason: AuthenticationFailure;
@@ -153,7 +198,6 @@ export class AuthenticationError extends CompanyDataError {
  * ```
  */
 export class PermissionDeniedError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'PermissionDeniedError';
 
   /**
@@ -178,7 +222,6 @@ export class PermissionDeniedError extends CompanyDataError {
  * ```
  */
 export class NotFoundError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'NotFoundError';
 
   /**
@@ -200,7 +243,6 @@ export class NotFoundError extends CompanyDataError {
  * ```
  */
 export class RateLimitError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'RateLimitError';
   /** Seconds the server asked to wait (from `Retry-After` or the detail text), when it said. */
   readonly retryAfter: number | undefined;
@@ -225,7 +267,6 @@ export class RateLimitError extends CompanyDataError {
  * ```
  */
 export class ServerError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'ServerError';
 
   /**
@@ -247,7 +288,6 @@ export class ServerError extends CompanyDataError {
  * ```
  */
 export class ConnectionError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'ConnectionError';
 
   /**
@@ -269,7 +309,6 @@ export class ConnectionError extends CompanyDataError {
  * ```
  */
 export class TimeoutError extends ConnectionError {
-  /** The brand of this class. */
   static override readonly kind: string = 'TimeoutError';
 
   /**
@@ -294,7 +333,6 @@ export class TimeoutError extends ConnectionError {
  * ```
  */
 export class RequestAbortedError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'RequestAbortedError';
 
   /**
@@ -307,8 +345,8 @@ export class RequestAbortedError extends CompanyDataError {
 }
 
 /**
- * A success response whose body is not valid JSON or does not match the contract's schema. The zod
- * issues say which fields were wrong. Pass `validate: false` to the client to skip the check.
+ * A success response whose body is not valid JSON or does not match the contract's schema. The issues
+ * say which fields were wrong, and `body` holds what was received. Pass `validate: false` to the client to skip the check.
  *
  * @example
  * ```ts
@@ -316,17 +354,16 @@ export class RequestAbortedError extends CompanyDataError {
  * ```
  */
 export class InvalidResponseError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'InvalidResponseError';
   /** What did not match the schema (empty when the body was not JSON). */
-  readonly issues: readonly z.core.$ZodIssue[];
+  readonly issues: readonly ValidationIssue[];
 
   /**
    * @param message - a human-readable message.
-   * @param issues - the zod issues.
-   * @param init - status, headers and cause.
+   * @param issues - what did not match.
+   * @param init - status, headers, body and cause.
    */
-  constructor(message: string, issues: readonly z.core.$ZodIssue[], init: CompanyDataErrorInit = {}) {
+  constructor(message: string, issues: readonly ValidationIssue[], init: CompanyDataErrorInit = {}) {
     super('invalid_response', message, init);
     this.issues = issues;
   }
@@ -346,17 +383,16 @@ export class InvalidResponseError extends CompanyDataError {
  * ```
  */
 export class ValidationError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'ValidationError';
-  /** What was wrong, as zod issues (an `unrecognized_keys` issue per unknown name). */
-  readonly issues: readonly z.core.$ZodIssue[];
+  /** What was wrong (an `unrecognized_keys` issue per unknown name, its path ending with the name). */
+  readonly issues: readonly ValidationIssue[];
 
   /**
    * @param message - a human-readable message saying how to fix the input.
-   * @param issues - the zod issues.
+   * @param issues - what was wrong.
    * @param code - the stable code; subclasses pass their own.
    */
-  constructor(message: string, issues: readonly z.core.$ZodIssue[], code = 'validation_error') {
+  constructor(message: string, issues: readonly ValidationIssue[], code = 'validation_error') {
     super(code, message, { detail: message });
     this.issues = issues;
   }
@@ -379,18 +415,17 @@ export type ConfigurationErrorCode = 'missing_api_key' | 'missing_base_url' | 'i
  * ```
  */
 export class ConfigurationError extends ValidationError {
-  /** The brand of this class. */
   static override readonly kind: string = 'ConfigurationError';
 
   /**
    * @param code - what is missing or wrong.
    * @param message - a human-readable message naming the option (and its environment variable) and the fix.
-   * @param issues - the zod issues; by default one issue carrying the message.
+   * @param issues - what was wrong; by default one issue carrying the message.
    */
   constructor(
     code: ConfigurationErrorCode,
     message: string,
-    issues: readonly z.core.$ZodIssue[] = [{ code: 'custom', message, path: [], input: undefined }],
+    issues: readonly ValidationIssue[] = [{ code: 'custom', message, path: [] }],
   ) {
     super(message, issues, code);
   }
@@ -410,7 +445,6 @@ export class ConfigurationError extends ValidationError {
  * ```
  */
 export class ClientClosedError extends CompanyDataError {
-  /** The brand of this class. */
   static override readonly kind: string = 'ClientClosedError';
 
   /**

@@ -1,7 +1,8 @@
 import { closestName } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { ConfigurationError, ValidationError } from './errors.js';
+import { ConfigurationError, ValidationError, type ValidationIssue } from '../core/errors.js';
 import { loadZod } from './lazy-contract.js';
+import { toValidationIssues } from './validation-issues.js';
 import { formatProblems, optionProblems, type ValueRule } from './value-rules.js';
 
 /** What a checked object is, so that a refusal says how to fix it. */
@@ -38,11 +39,10 @@ export function checkOptions(
   if (problems.length === 0) return;
   const message = `Invalid ${named.noun}s for ${named.of}: ${formatProblems(problems)}`;
   const issues = problems.map(
-    (problem): z.core.$ZodIssue => ({
+    (problem): ValidationIssue => ({
       code: 'custom',
       message: problem.message,
       path: [...(problem.path ?? [])],
-      input: value,
     }),
   );
   throw inputError(named, message, issues);
@@ -71,7 +71,7 @@ export async function parseInput<Schema extends z.ZodObject>(
   if (result.success) return result.data;
   const { z } = await loadZod();
   const message = `Invalid ${rules.noun}s for ${rules.of}: ${z.prettifyError(result.error)}`;
-  throw inputError(rules, message, result.error.issues);
+  throw inputError(rules, message, toValidationIssues(result.error.issues));
 }
 
 /**
@@ -96,12 +96,10 @@ export function refuseUnknownKeys(value: object, known: readonly string[], rules
     .filter((sentence) => sentence !== undefined)
     .join(' ');
   const issues = unknown.map(
-    (key): z.core.$ZodIssue => ({
+    (key): ValidationIssue => ({
       code: 'unrecognized_keys',
-      keys: [key],
-      path: [],
+      path: [key],
       message: `Unknown ${rules.noun} \`${key}\`${hintFor(key, known, rules)}`,
-      input: value as Record<string, unknown>,
     }),
   );
   throw inputError(rules, message, issues);
@@ -114,7 +112,7 @@ function hintFor(key: string, known: readonly string[], rules: InputRules): stri
   return closest === undefined ? '' : ` (did you mean \`${closest}\`?)`;
 }
 
-function inputError(rules: InputRules, message: string, issues: readonly z.core.$ZodIssue[]) {
+function inputError(rules: InputRules, message: string, issues: readonly ValidationIssue[]) {
   return rules.noun === 'option'
     ? new ConfigurationError('invalid_option', message, issues)
     : new ValidationError(message, issues);

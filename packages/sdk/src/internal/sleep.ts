@@ -1,12 +1,4 @@
-/**
- * Waits `ms` milliseconds. The SDK calls it for every wait (rate-limit pauses and retry backoff), so tests
- * can pass one that advances a fake clock instead of letting real time pass.
- *
- * @param ms - how long to wait.
- * @param signal - when it aborts, the wait may end early (the SDK also stops waiting on its own).
- * @returns a promise resolved once the wait is over.
- */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+import type { Sleep } from '../core/options.js';
 
 /** The real-time {@link Sleep}: a timer, cleared when the signal aborts. */
 export const realSleep: Sleep = (ms, signal) =>

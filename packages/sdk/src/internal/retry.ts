@@ -1,5 +1,5 @@
 import { parseThrottleDetail } from '@company-data/contract/runtime';
-import type { ResponseHeaders } from './errors.js';
+import type { ResponseHeaders } from '../core/errors.js';
 
 /** First backoff ceiling, doubled on every retry. */
 export const INITIAL_RETRY_DELAY_MS = 500;

@@ -1,5 +1,5 @@
 // Bundled at build time, so the published code carries its own version without reading files at runtime.
-import { version } from '../package.json';
+import { version } from '../../package.json';
 
 /**
  * The version of this package, as sent in the `User-Agent` header.

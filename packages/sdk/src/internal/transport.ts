@@ -1,7 +1,8 @@
 import { API_VERSION_PREFIX, baseUrlNear, baseUrlOf, isLoopbackHost } from '@company-data/contract/runtime';
 import { Agent, type Dispatcher, request } from 'undici';
+import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from '../core/errors.js';
+import type { FetchLike } from '../core/options.js';
 import { DEADLINE_TOLERANCE_MS, DeadlinePassed, DeadlineTicker } from './deadline.js';
-import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from './errors.js';
 import { runtimeFetch } from './runtime-env.js';
 
 /** One HTTP exchange as the transport sends it. */
@@ -25,23 +26,6 @@ export interface TransportResponse {
   headers: ResponseHeaders;
   body: string;
 }
-
-/**
- * The part of the WHATWG `fetch` the SDK uses: Node's global `fetch`, or any compatible function (for
- * example one that msw's `setupServer` intercepts).
- */
-export type FetchLike = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body: string | null; signal: AbortSignal },
-) => Promise<{
-  status: number;
-  headers: {
-    /** Calls `callback` once per response header. */
-    forEach(callback: (value: string, name: string) => void): void;
-  };
-  /** Reads the whole body as text. */
-  text(): Promise<string>;
-}>;
 
 /**
  * Attempt limits from this long up are kept, in the pool the transport owns, by one coarse timer shared

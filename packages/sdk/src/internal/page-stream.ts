@@ -1,5 +1,5 @@
 import type { Pagination } from '@company-data/contract';
-import { NotFoundError } from './errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { type AttemptOutcome, type AttemptSlots, RequestSlots } from './request-slots.js';
 
 /** The least a page needs for the stream to walk on. */
@@ -17,7 +17,16 @@ export interface PageLike {
  */
 export type FetchPage<P> = (page: number, signal: AbortSignal, slots: AttemptSlots | undefined) => Promise<P>;
 
-/** The most pages a list may request at once. */
+/**
+ * The most requests a list may have in flight at once: the upper bound of the `concurrency` list option.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CONCURRENCY } from '@company-data/sdk';
+ *
+ * for await (const call of client.calls.list({ page_size: 100 }, { concurrency: MAX_CONCURRENCY })) save(call);
+ * ```
+ */
 export const MAX_CONCURRENCY = 16;
 /** Pages a list fetching ahead may hold or have under way, when `readAhead` is not given. */
 export const DEFAULT_READ_AHEAD = 128;

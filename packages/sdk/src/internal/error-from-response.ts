@@ -8,7 +8,7 @@ import {
   RateLimitError,
   type ResponseHeaders,
   ServerError,
-} from './errors.js';
+} from '../core/errors.js';
 
 /** An HTTP response that was not a success, as the transport read it. */
 export interface ErrorResponse {
@@ -26,15 +26,29 @@ export const BODY_EXCERPT_CHARS = 200;
  * (see {@link bodyExcerpt}).
  */
 export function errorDetail(body: string): string | undefined {
+  return readErrorBody(body).detail;
+}
+
+/** An error response's body, parsed once: what `CompanyDataError.body` holds, and the detail text in it. */
+interface ReadBody {
+  /** The parsed JSON, or the text when it is not JSON. */
+  readonly parsed: unknown;
+  readonly detail: string | undefined;
+}
+
+function readErrorBody(body: string, headers?: ResponseHeaders): ReadBody {
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    return bodyExcerpt(body);
+    return { parsed: body, detail: bodyExcerpt(body) };
   }
-  if (ERROR_BODY_CHECKS.nested(json)) return (json as { error: { detail: string } }).error.detail;
-  if (ERROR_BODY_CHECKS.flat(json)) return (json as { error: string }).error;
-  return undefined;
+  // A JSON body under another content type (a proxy's text/plain `"oops"`) is kept as the text it was sent as.
+  const parsed = headers === undefined || isJson(headers) ? json : body;
+  if (ERROR_BODY_CHECKS.nested(json))
+    return { parsed, detail: (json as { error: { detail: string } }).error.detail };
+  if (ERROR_BODY_CHECKS.flat(json)) return { parsed, detail: (json as { error: string }).error };
+  return { parsed, detail: undefined };
 }
 
 /**
@@ -73,8 +87,8 @@ export function errorFromResponse(
   retryAfterSeconds?: number,
 ): CompanyDataError {
   const { status, headers } = response;
-  const detail = errorDetail(response.body);
-  const init = { status, headers, detail };
+  const { parsed, detail } = readErrorBody(response.body, headers);
+  const init = { status, headers, detail, body: parsed };
   // Not the API's JSON (e.g. a proxy's HTML page): say so, with the type, so the excerpt is read as such.
   const shown = isJson(headers) ? detail : `${headers['content-type']} body: ${detail ?? '(empty)'}`;
   const message = `${status} ${shown ?? 'no detail'} (${request})`;

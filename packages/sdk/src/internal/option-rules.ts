@@ -1,13 +1,12 @@
 import type { Dispatcher } from 'undici';
-import { LOG_LEVELS } from './logger.js';
+import { LOG_LEVELS } from '../core/logger.js';
 import type {
   ClientOptions,
   DerivedClientOptions,
-  FixedClientOption,
   ListOptions,
   RequestOptions,
   WebhookOptions,
-} from './options.js';
+} from '../core/options.js';
 import { MAX_CONCURRENCY, MAX_READ_AHEAD } from './page-stream.js';
 import { type OptionRules, type ValueRule, valueTypeName } from './value-rules.js';
 
@@ -188,6 +187,9 @@ export const WEBHOOK_OPTIONS: readonly string[] = Object.keys(WEBHOOK_OPTION_RUL
 
 const SHARED_WITH_PARENT =
   'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it';
+
+/** The client options a derived client shares with its parent: those {@link DerivedClientOptions} leaves out. */
+type FixedClientOption = Exclude<keyof ClientOptions, keyof DerivedClientOptions>;
 
 /** Why `withOptions()` refuses each option it cannot change. */
 export const FIXED_FOR_DERIVED: Readonly<Record<FixedClientOption, string>> = {

@@ -1,6 +1,5 @@
 import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
-import type { WithResponse } from './api-promise.js';
-import { errorDetail, errorFromResponse } from './error-from-response.js';
+import type { WithResponse } from '../core/api-promise.js';
 import {
   ClientClosedError,
   type CompanyDataError,
@@ -9,15 +8,19 @@ import {
   InvalidResponseError,
   RateLimitError,
   RequestAbortedError,
-} from './errors.js';
+} from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook, Sleep } from '../core/options.js';
+import type { RateGateLike } from '../core/rate-gate.js';
+import { ENVIRONMENT_VARIABLES } from '../core/settings.js';
+import { errorDetail, errorFromResponse } from './error-from-response.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
-import type { Logger, SdkLogger } from './logger.js';
-import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook } from './options.js';
-import type { RateGateLike } from './rate-gate.js';
+import type { SdkLogger } from './logger.js';
 import type { AttemptSlots } from './request-slots.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
-import { raceAbort, type Sleep } from './sleep.js';
+import { raceAbort } from './sleep.js';
 import type { Transport, TransportResponse } from './transport.js';
+import { toValidationIssues } from './validation-issues.js';
 
 /** Everything the core needs, resolved from the client options. */
 export interface CoreConfig {
@@ -107,7 +110,7 @@ export class Core {
     if (base === undefined) {
       throw new ConfigurationError(
         'missing_base_url',
-        'No base URL: pass `baseURL` to new CompanyData() or set the COMPANY_DATA_BASE_URL environment variable.',
+        `No base URL: pass \`baseURL\` to new CompanyData() or set the ${ENVIRONMENT_VARIABLES.baseURL} environment variable.`,
       );
     }
     return base;
@@ -207,7 +210,11 @@ export class Core {
     try {
       json = JSON.parse(response.body);
     } catch (cause) {
-      throw new InvalidResponseError(`Response body is not JSON (${describe(call)})`, [], { ...info, cause });
+      throw new InvalidResponseError(`Response body is not JSON (${describe(call)})`, [], {
+        ...info,
+        body: response.body,
+        cause,
+      });
     }
     if (!this.#config.validate || RESPONSE_CHECKS[call.endpoint.operationId as OperationId]?.(json)) {
       return { data: json, response: info };
@@ -220,8 +227,8 @@ export class Core {
     if (!result.success) {
       throw new InvalidResponseError(
         `Response does not match the schema (${describe(call)}): ${z.prettifyError(result.error)}`,
-        result.error.issues,
-        info,
+        toValidationIssues(result.error.issues),
+        { ...info, body: json },
       );
     }
     return { data: result.data, response: info };
@@ -246,7 +253,7 @@ export class Core {
       throw new RateLimitError(
         `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
         retryAfter,
-        { status: error.status, detail: error.detail, headers: error.headers },
+        { status: error.status, detail: error.detail, headers: error.headers, body: error.body },
       );
     }
     if (!retriesLeft) throw error;
@@ -286,7 +293,7 @@ export class Core {
       if (!config.apiKey) {
         throw new ConfigurationError(
           'missing_api_key',
-          'No API key: pass `apiKey` to new CompanyData() or set the COMPANY_DATA_API_KEY environment variable.',
+          `No API key: pass \`apiKey\` to new CompanyData() or set the ${ENVIRONMENT_VARIABLES.apiKey} environment variable.`,
         );
       }
       headers.authorization = `Bearer ${config.apiKey}`;

@@ -1,8 +1,9 @@
+import { checkOptions } from '../internal/input-check.js';
+import { QUOTA_RULE } from '../internal/option-rules.js';
+import { raceAbort, realSleep } from '../internal/sleep.js';
 import type { ConfigurationError } from './errors.js';
-import { checkOptions } from './input-check.js';
 import type { Logger } from './logger.js';
-import { QUOTA_RULE } from './option-rules.js';
-import { raceAbort, realSleep, type Sleep } from './sleep.js';
+import type { Sleep } from './options.js';
 
 /**
  * A request quota the client stays under on its own: at most `requests` in any `perSeconds` window

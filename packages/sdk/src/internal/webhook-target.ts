@@ -7,9 +7,9 @@ import {
   PATH_CHECKS,
   rootPath,
 } from '@company-data/contract/runtime';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../core/errors.js';
+import { methodName } from '../core/methods.js';
 import { REDACTED } from './logger.js';
-import { methodName } from './method-names.js';
 
 /** Where a webhook call goes. */
 export interface WebhookTarget {
@@ -98,5 +98,5 @@ function matchSuffix(
 }
 
 function invalid(message: string): ValidationError {
-  return new ValidationError(message, [{ code: 'custom', message, path: ['tokenOrUrl'], input: undefined }]);
+  return new ValidationError(message, [{ code: 'custom', message, path: ['tokenOrUrl'] }]);
 }

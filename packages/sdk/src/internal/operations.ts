@@ -1,18 +1,21 @@
-import type { EndpointDefinition, Pagination } from '@company-data/contract';
+import type { EndpointDefinition, Endpoints, Pagination } from '@company-data/contract';
 import {
   DEFAULT_ORDERING,
   fillPath,
+  OPERATIONS,
+  type OperationId,
   type OperationMeta,
   PATH_CHECKS,
   QUERY_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { APIPromise } from './api-promise.js';
-import type { Core, Exchange, PreparedCall } from './core.js';
-import { ConfigurationError, ValidationError } from './errors.js';
+import { APIPromise } from '../core/api-promise.js';
+import { ConfigurationError, ValidationError } from '../core/errors.js';
+import { methodName } from '../core/methods.js';
+import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
+import { type ListPageFetch, Page, PagePromise } from '../core/pagination.js';
 import { checkOptions, type InputRules, parseInput } from './input-check.js';
 import { endpointWithSchemas } from './lazy-contract.js';
-import { methodName } from './method-names.js';
 import {
   belongsIn,
   LIST_OPTION_RULES,
@@ -21,8 +24,7 @@ import {
   WEBHOOK_OPTION_RULES,
   WEBHOOK_OPTIONS,
 } from './option-rules.js';
-import type { ListOptions, RequestOptions, WebhookOptions } from './options.js';
-import { type ListPageFetch, Page, PagePromise } from './pagination.js';
+import type { Core, Exchange, PreparedCall } from './request-core.js';
 import type { AttemptSlots } from './request-slots.js';
 import type { ValueRule } from './value-rules.js';
 import { resolveWebhookUrl } from './webhook-target.js';
@@ -33,10 +35,13 @@ import { resolveWebhookUrl } from './webhook-target.js';
 
 /** A list row of the endpoint table. */
 export type ListEndpoint = EndpointDefinition & { kind: 'list'; query: z.ZodObject };
-/** A retrieve row of the endpoint table. */
-export type RetrieveEndpoint = EndpointDefinition & { kind: 'retrieve' };
 /** A webhook row of the endpoint table. */
 export type WebhookEndpoint = EndpointDefinition & { kind: 'webhook'; body: z.ZodObject };
+
+/** The operations whose row is of one kind, e.g. `'list'`. */
+export type OperationIdOf<Kind extends EndpointDefinition['kind']> = {
+  [Id in OperationId]: Endpoints[Id] extends { kind: Kind } ? Id : never;
+}[OperationId];
 
 /** The item type of a list endpoint. */
 export type ItemOf<Endpoint extends EndpointDefinition> =
@@ -49,15 +54,16 @@ export type RecordOf<Endpoint extends EndpointDefinition> =
  * A list method, read off the endpoint table: checks the parameters and options (nothing is sent when
  * they fail), then returns a {@link PagePromise} whose pages are fetched through the core.
  *
- * @typeParam Endpoint - the operation's row with its schemas, for the types.
+ * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
-export function listOperation<Endpoint extends ListEndpoint>(
+export function listOperation<Id extends OperationIdOf<'list'>>(
   core: Core,
-  operation: OperationMeta,
-  params: z.input<Endpoint['query']> | undefined,
+  id: Id,
+  params: z.input<(Endpoints[Id] & ListEndpoint)['query']> | undefined,
   options: ListOptions = {},
-): PagePromise<ItemOf<Endpoint>> {
-  type Item = ItemOf<Endpoint>;
+): PagePromise<ItemOf<Endpoints[Id]>> {
+  type Item = ItemOf<Endpoints[Id]>;
+  const operation: OperationMeta = OPERATIONS[id];
   const given = (params ?? {}) as Record<string, unknown>;
   let request: PageRequest;
   try {
@@ -150,14 +156,16 @@ function queryString(values: Record<string, unknown>): string {
 /**
  * A retrieve method, read off the endpoint table: checks the id and options, fetches, unwraps `data`.
  *
- * @typeParam Endpoint - the operation's row with its schemas, for the types.
+ * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
-export function retrieveOperation<Endpoint extends RetrieveEndpoint>(
+export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   core: Core,
-  operation: OperationMeta,
+  operationId: Id,
   id: string,
   options: RequestOptions = {},
-): APIPromise<RecordOf<Endpoint>> {
+): APIPromise<RecordOf<Endpoints[Id]>> {
+  type Endpoint = Endpoints[Id];
+  const operation: OperationMeta = OPERATIONS[operationId];
   return start(
     core,
     async () => {
@@ -182,15 +190,17 @@ export function retrieveOperation<Endpoint extends RetrieveEndpoint>(
  * A webhook method, read off the endpoint table: resolves the token or URL, checks the options and the
  * body with the contract's schema (an undeclared field is refused), posts it.
  *
- * @typeParam Endpoint - the operation's row with its schemas, for the types.
+ * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
-export function webhookOperation<Endpoint extends WebhookEndpoint>(
+export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
   core: Core,
-  operation: OperationMeta,
+  id: Id,
   tokenOrUrl: string,
-  input: z.input<Endpoint['body']>,
+  input: z.input<(Endpoints[Id] & WebhookEndpoint)['body']>,
   options: WebhookOptions = {},
-): APIPromise<z.output<Endpoint['response']>> {
+): APIPromise<z.output<Endpoints[Id]['response']>> {
+  type Endpoint = Endpoints[Id];
+  const operation: OperationMeta = OPERATIONS[id];
   return start(
     core,
     async () => {
@@ -255,9 +265,7 @@ function checkListBudgets(options: ListOptions, given: Record<string, unknown>, 
 }
 
 function listOptionError(option: string, message: string): ConfigurationError {
-  return new ConfigurationError('invalid_option', message, [
-    { code: 'custom', message, path: [option], input: undefined },
-  ]);
+  return new ConfigurationError('invalid_option', message, [{ code: 'custom', message, path: [option] }]);
 }
 
 /** Checks per-request options, when there are any (the usual call has none). */
@@ -290,5 +298,5 @@ function refuseKnown(
   if (clash.length === 0) return extra ?? {};
   const others = option === 'query' ? 'parameters' : 'body fields';
   const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
-  throw new ValidationError(message, [{ code: 'custom', message, path: [option], input: extra }]);
+  throw new ValidationError(message, [{ code: 'custom', message, path: [option] }]);
 }

@@ -1,24 +1,23 @@
 import type { Pagination } from '@company-data/contract';
+import { checkOptions } from '../internal/input-check.js';
+import { TO_ARRAY_OPTION_RULES } from '../internal/option-rules.js';
+import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedupe.js';
+import { DEFAULT_READ_AHEAD, type FetchPage, pageStream } from '../internal/page-stream.js';
+import type { Exchange } from '../internal/request-core.js';
+import type { AttemptSlots } from '../internal/request-slots.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import type { Exchange } from './core.js';
 import { CompanyDataError } from './errors.js';
-import { checkOptions } from './input-check.js';
 import type { Logger } from './logger.js';
-import { TO_ARRAY_OPTION_RULES } from './option-rules.js';
 import type { ListOptions } from './options.js';
-import { NeighbourPageDeduper, PageBoundaryDeduper } from './page-dedupe.js';
-import { DEFAULT_READ_AHEAD, type FetchPage, pageStream } from './page-stream.js';
-import type { AttemptSlots } from './request-slots.js';
+
+/** Fetches another page of the same list by number. */
+type PageFetcher<Item> = (page: number, signal?: AbortSignal) => Promise<WithResponse<Page<Item>>>;
 
 /**
- * Fetches one page of a list by number.
- *
- * @typeParam Item - the list item type.
- * @param page - the page number, from 1.
- * @param signal - aborts the request.
- * @returns the page with its response.
+ * The same page with some items left out (already yielded on an earlier page): a function of this module,
+ * not a method, so that it stays out of the public `Page`, yet it reaches the private fetcher.
  */
-export type PageFetcher<Item> = (page: number, signal?: AbortSignal) => Promise<WithResponse<Page<Item>>>;
+let pageWithData: <Item>(page: Page<Item>, data: Item[]) => Page<Item>;
 
 /**
  * One page of a list: its items, where it sits in the whole list, and the way to the next one.
@@ -74,9 +73,8 @@ export class Page<Item> {
     return (await this.#fetch(this.pagination.page + 1)).data;
   }
 
-  /** @internal The same page with some items left out (already yielded on an earlier page). */
-  withData(data: Item[]): Page<Item> {
-    return new Page(data, this.pagination, this.#fetch);
+  static {
+    pageWithData = (page, data) => new Page(data, page.pagination, page.#fetch);
   }
 }
 
@@ -178,7 +176,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
       }
       count = current;
       const data = dedupe.keep(page.pagination.page, page.data);
-      yield data.length === page.data.length ? page : page.withData(data);
+      yield data.length === page.data.length ? page : pageWithData(page, data);
     }
   }
 
@@ -249,7 +247,8 @@ export interface ListSource<Item> {
 }
 
 /**
- * {@link PageFetcher} with the list's request slots (see `request-slots.ts`).
+ * Fetches another page of the list by number, its attempts sharing the list's request slots (see
+ * `internal/request-slots.ts`).
  *
  * @internal
  */

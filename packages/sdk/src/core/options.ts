@@ -2,8 +2,6 @@ import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { RateGateLike, RateQuota } from './rate-gate.js';
-import type { Sleep } from './sleep.js';
-import type { FetchLike } from './transport.js';
 
 /**
  * Passed to `onRateLimit` before the client pauses for a 429.
@@ -166,19 +164,10 @@ export interface ClientOptions {
  * const interactive = client.withOptions({ timeout: 5_000, maxRetries: 0 });
  * ```
  */
-export type DerivedClientOptions = Omit<ClientOptions, FixedClientOption>;
-
-/** The client options a derived client shares with its parent, which it cannot change. */
-export type FixedClientOption =
-  | 'apiKey'
-  | 'baseURL'
-  | 'apiRoot'
-  | 'dispatcher'
-  | 'fetch'
-  | 'sleep'
-  | 'now'
-  | 'quota'
-  | 'gate';
+export type DerivedClientOptions = Omit<
+  ClientOptions,
+  'apiKey' | 'baseURL' | 'apiRoot' | 'dispatcher' | 'fetch' | 'sleep' | 'now' | 'quota' | 'gate'
+>;
 
 /**
  * Options every method takes as its last argument; they override the client's for this call.
@@ -277,3 +266,30 @@ export interface ListOptions extends RequestOptions {
   /** Called when `count` changes mid-iteration (records were added or removed); a warning is logged too. */
   onCountChange?: ((event: CountChangeEvent) => void) | undefined;
 }
+
+/**
+ * Waits `ms` milliseconds. The SDK calls it for every wait (rate-limit pauses and retry backoff), so tests
+ * can pass one that advances a fake clock instead of letting real time pass.
+ *
+ * @param ms - how long to wait.
+ * @param signal - when it aborts, the wait may end early (the SDK also stops waiting on its own).
+ * @returns a promise resolved once the wait is over.
+ */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * The part of the WHATWG `fetch` the SDK uses: Node's global `fetch`, or any compatible function (for
+ * example one that msw's `setupServer` intercepts).
+ */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | null; signal: AbortSignal },
+) => Promise<{
+  status: number;
+  headers: {
+    /** Calls `callback` once per response header. */
+    forEach(callback: (value: string, name: string) => void): void;
+  };
+  /** Reads the whole body as text. */
+  text(): Promise<string>;
+}>;

@@ -1,4 +1,4 @@
-import type { Exchange } from './core.js';
+import type { Exchange } from '../internal/request-core.js';
 import type { ResponseHeaders } from './errors.js';
 
 /** Status and headers of the response a result was read from. */

@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import type { ValidationIssue } from '../core/errors.js';
+
+/**
+ * The SDK's issues for zod's: the one place zod's issue type is read, so that no public type names it.
+ * An `unrecognized_keys` issue becomes one issue per unknown name, its path ending with the name.
+ *
+ * @param issues - zod's issues, from a failed `safeParse`.
+ * @returns the same problems as {@link ValidationIssue}s, in order.
+ */
+export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
+  return issues.flatMap((issue): ValidationIssue[] => {
+    const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol');
+    if (issue.code !== 'unrecognized_keys') return [{ path, message: issue.message, code: issue.code }];
+    return issue.keys.map((key) => ({ path: [...path, key], message: issue.message, code: issue.code }));
+  });
+}
