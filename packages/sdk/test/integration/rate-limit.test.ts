@@ -16,7 +16,7 @@ const at = (entry: { at: string } | undefined) => Date.parse(entry?.at ?? '');
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // The mock's clock is frozen here: these tests check waits to the millisecond, and the client's sleep
-// moves the mock's clock. The running clock with real waits is tested in over-time.test.ts.
+// moves the mock's clock. The running clock with real waits is tested in over-time.realtime.test.ts.
 const FROZEN = { clock: 'frozen' } as const;
 
 describe.each(targets)('rate limits ($name)', (target: Target) => {
