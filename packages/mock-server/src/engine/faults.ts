@@ -244,7 +244,6 @@ export class FaultQueue {
     this.#armed.push({ spec: { ...spec, method: spec.method?.toUpperCase() }, remaining: times });
   }
 
-  /** Disarms every fault. */
   clear(): void {
     this.#armed = [];
   }

@@ -84,7 +84,6 @@ export class Journal {
     this.#limit = Math.max(0, Math.floor(limit));
   }
 
-  /** Records a request. */
   record(entry: RawEntry): void {
     if (this.#limit === 0) return;
     if (this.#ring.length < this.#limit) this.#ring.push(entry);
@@ -92,7 +91,6 @@ export class Journal {
     this.#next = (this.#next + 1) % this.#limit;
   }
 
-  /** Forgets every entry. */
   clear(): void {
     this.#ring = [];
     this.#next = 0;

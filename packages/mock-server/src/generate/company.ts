@@ -34,27 +34,20 @@ import {
 
 /** How many records of each kind a generated company holds. */
 export interface CompanySizes {
-  /** Users. */
   users: number;
-  /** Teams. */
   teams: number;
-  /** Field recordings. */
   recordings: number;
-  /** Calls. */
   calls: number;
 }
 
 /** What the generator needs to derive one company. */
 export interface GeneratedCompanySpec {
-  /** Company id. */
   id: string;
-  /** Display name. */
   name: string;
   /** E-mail domain of its users. */
   domain: string;
   /** Secret all its records derive from. */
   secret: number;
-  /** Record counts. */
   sizes: CompanySizes;
   /** Every generated record is created before this instant. */
   endMs: number;

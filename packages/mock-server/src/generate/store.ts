@@ -53,7 +53,6 @@ export interface MockTokens {
 
 /** A store with the well-known keys and tokens tests use. */
 export interface SeededStore {
-  /** The store. */
   store: MockStore;
   /** The well-known key values. */
   keys: MockKeys;

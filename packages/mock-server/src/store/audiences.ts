@@ -2,11 +2,8 @@ import type { AudienceMember, AudienceMemberStatus } from '@company-data/contrac
 
 /** An outbound-campaign audience with its webhook token and members. */
 export interface Audience {
-  /** Audience id. */
   readonly id: string;
-  /** Owning company. */
   readonly companyId: string;
-  /** Display name. */
   readonly name: string;
   /** The secret webhook token (uuid). */
   readonly token: string;

@@ -9,7 +9,6 @@ export type PositionIndex = ArrayLike<number>;
  * of it (descending order is read backwards), so a deep page costs what the first page costs.
  */
 export interface RecordTable<Item> {
-  /** Number of records. */
   readonly size: number;
   /** The record at `position` (0 = oldest). */
   at(position: number): Item;
@@ -105,7 +104,6 @@ const EMPTY = new Int32Array(0);
 
 /** Options of {@link GeneratedTable}. */
 export interface GeneratedTableOptions<Item> {
-  /** Number of records. */
   size: number;
   /** Encodes positions into ids and back. */
   ids: RecordIdCodec;
@@ -154,7 +152,6 @@ export class GeneratedTable<Item> extends BaseTable<Item> {
 
 /** A stored record: anything with an id and a creation time. */
 export interface StoredRecord {
-  /** Record id. */
   readonly id: string;
   /** ISO 8601 creation time. */
   readonly created_at: string;
