@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,6 +10,9 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 20_000,
+    // Vitest's default is one worker per core but one: a single worker on a 2-core machine, where the
+    // slowest files mostly wait (on child processes, a Redis fleet, real time). Two keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     coverage: {
       provider: 'v8',
       include: ['packages/*/src/**/*.ts'],

@@ -98,16 +98,26 @@ function mutate(value: unknown, path: Path, next: unknown): unknown {
   return copy;
 }
 
+/** The value at `path` inside `value`. */
+function valueAt(value: unknown, path: Path): unknown {
+  return path.reduce<unknown>((parent, key) => (parent as Record<string | number, unknown>)[key], value);
+}
+
 /** Valid values and one-place mutations of them (replaced, removed, or an extra key), plus arbitrary JSON. */
 function candidates(valid: unknown): fc.Arbitrary<unknown> {
   const where = paths(valid);
+  // An extra key goes into objects only: on an array, a key such as `length` would break the array itself.
+  const objects = where.filter((path) => {
+    const found = valueAt(valid, path);
+    return typeof found === 'object' && found !== null && !Array.isArray(found);
+  });
   return fc.oneof(
     fc.constant(valid),
     fc
       .tuple(fc.constantFrom(...where), fc.option(replacement, { freq: 5 }))
       .map(([path, next]) => mutate(valid, path, next ?? undefined)),
     fc
-      .tuple(fc.constantFrom(...where), fc.string({ maxLength: 6 }), replacement)
+      .tuple(fc.constantFrom(...objects), fc.string({ maxLength: 6 }), replacement)
       .map(([path, key, extra]) => mutate(valid, [...path, key], extra)),
     fc.jsonValue({ maxDepth: 3 }),
   );
