@@ -1,6 +1,6 @@
-// Writes the OpenAPI document generated from the endpoint table next to package.json (with `--check`: fails when
-// the committed one is stale).
-import { buildOpenApiDocument } from '../dist/index.js';
+// Writes the OpenAPI document generated from the endpoint table's sources next to package.json (with
+// `--check`: fails when the committed one is stale). From the sources, so a fresh clone type-checks it unbuilt.
+import { buildOpenApiDocument } from '../src/openapi.js';
 import { emitGenerated } from './generated-file.js';
 
 emitGenerated(
