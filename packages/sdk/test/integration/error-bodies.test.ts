@@ -3,7 +3,6 @@ import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
-  CompanyDataError,
   ConnectionError,
   InvalidResponseError,
   NotFoundError,
@@ -11,19 +10,9 @@ import {
   ServerError,
   ValidationError,
 } from '../../src/index.js';
-import { clientFor, type Target, targets } from '../support/harness.js';
+import { caught, clientFor, type Target, targets } from '../support/harness.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-async function caught(promise: PromiseLike<unknown>): Promise<CompanyDataError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CompanyDataError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe.each(targets)('the response body on errors ($name)', (target: Target) => {
   let mock: MockServer | undefined;

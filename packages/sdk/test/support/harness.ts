@@ -5,7 +5,7 @@ import {
   startMockServer,
 } from '@company-data/mock-server';
 import { vi } from 'vitest';
-import { type ClientOptions, CompanyData, type Logger } from '../../src/index.js';
+import { type ClientOptions, CompanyData, CompanyDataError, type Logger } from '../../src/index.js';
 
 /** How a test reaches the mock: in-process through its undici dispatcher, or over a loopback socket. */
 export interface Target {
@@ -114,4 +114,15 @@ export async function inFakeTime<T>(call: () => PromiseLike<T>, stepMs = 10): Pr
   } finally {
     vi.useRealTimers();
   }
+}
+
+/** The SDK error a call fails with; anything else (or no failure) fails the test. */
+export async function caught(promise: PromiseLike<unknown>): Promise<CompanyDataError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CompanyDataError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
 }
