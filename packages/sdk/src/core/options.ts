@@ -18,7 +18,7 @@ export interface RateLimitEvent {
   operation: string;
   /** Which attempt was throttled (1 for the first). */
   attempt: number;
-  /** How long every request of the client will pause, in ms. */
+  /** How long every request through the client's rate gate (its own, or a shared one) will pause, in ms. */
   waitMs: number;
   /** The wait the server asked for in seconds, or `undefined` when it named none (then `waitMs` is a backoff). */
   retryAfter: number | undefined;

@@ -235,7 +235,8 @@ export class Core {
   }
 
   /**
-   * A 429: pauses every request of the client for the server's wait (or a backoff when it names none).
+   * A 429: pauses every request that goes through the client's gate (the client's own, or one shared with
+   * other clients or processes) for the server's wait, or a backoff when it names none.
    *
    * @throws RateLimitError when the wait is over `maxRetryWait`, no retry is left, or `onRateLimit` vetoes.
    */
@@ -260,11 +261,15 @@ export class Core {
     const delay = waitMs ?? backoffDelayMs(attempt - 1, config.random);
     const event: RateLimitEvent = { operation, attempt, waitMs: delay, retryAfter, error };
     if ((await config.onRateLimit?.(event)) === false) throw error;
-    config.logger.warn(`company-data rate limited: pausing every request of the client for ${delay} ms`, {
-      operation,
-      attempt,
-      waitMs: delay,
-    });
+    // With a shared gate the pause reaches every client that shares it, not only this one.
+    config.logger.warn(
+      `company-data rate limited: pausing every request through the rate gate for ${delay} ms`,
+      {
+        operation,
+        attempt,
+        waitMs: delay,
+      },
+    );
     config.gate.pause(delay);
   }
 
