@@ -50,7 +50,9 @@ async function runChecks({ contract, mockServer, sdk, otherSdk, openapi, report 
       await client.close();
     }
     await checkErrors(sdk, otherSdk, server);
-    report('ok sdk errors (NotFoundError from either build, address and key from the environment)');
+    report(
+      'ok sdk errors (NotFoundError from either build with its body, address and key from the environment)',
+    );
     await checkNewcomerMistakes(sdk, server);
     report('ok sdk refuses plain-JavaScript mistakes (a misspelt parameter, the API root as base URL)');
   } finally {
@@ -72,6 +74,8 @@ async function checkErrors(sdk, otherSdk, server) {
     );
     assert.ok(error instanceof sdk.NotFoundError && error instanceof sdk.CompanyDataError);
     assert.equal(error.code, 'not_found');
+    // The parsed body of the answer travels with the error, as the server sent it.
+    assert.deepEqual(error.body, { error: { detail: error.detail } });
     // Each build has its own copy of the classes; instanceof must hold across them, and only for the right class.
     assert.notEqual(otherSdk.NotFoundError, sdk.NotFoundError);
     assert.ok(error instanceof otherSdk.NotFoundError && error instanceof otherSdk.CompanyDataError);
