@@ -51,7 +51,6 @@ const Route = {
   path: z.string().optional(),
   pathPattern: z.string().optional(),
 };
-const Latency = LatencyDistributionSchema;
 const FaultRate = z.strictObject({ ...Route, ...faultRateFields(z.strictObject) });
 const Bodies = {
   advance: z.strictObject({ ms: z.number().nonnegative() }),
@@ -68,7 +67,11 @@ const Bodies = {
   keyThrottle: z.strictObject({ value: z.string(), throttle: QuotaSchema.nullable() }),
   throttle: QuotaSchema,
   fault: z.strictObject({ ...Route, times: FAULT_TIMES, ...FAULT_ACTION_FIELDS }),
-  latency: z.union([z.literal(false), Latency, z.array(z.strictObject({ ...Route, latency: Latency }))]),
+  latency: z.union([
+    z.literal(false),
+    LatencyDistributionSchema,
+    z.array(z.strictObject({ ...Route, latency: LatencyDistributionSchema })),
+  ]),
   faultRate: z.union([z.literal(false), FaultRate, z.array(FaultRate)]),
   leadFailure: z.strictObject({ times: z.int().positive().optional() }),
   seed: z.strictObject({
@@ -229,19 +232,18 @@ export function createAdminApi(
     const given = Buffer.from(token);
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
-  const error = (status: number, detail: string) => errorJson(status, detail);
   return (request) => {
     try {
       return answer(request);
     } catch (caught) {
       if (caught instanceof FixtureError)
         return errorJson(400, caught.message, { extra: { issues: caught.issues } });
-      return error(400, caught instanceof Error ? caught.message : String(caught));
+      return errorJson(400, caught instanceof Error ? caught.message : String(caught));
     }
   };
 
   function answer(request: MockRequest): MockResponse {
-    if (!authorized(request.headers.authorization)) return error(401, 'Invalid admin token.');
+    if (!authorized(request.headers.authorization)) return errorJson(401, 'Invalid admin token.');
     const rest = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
     const segments = rest === '' ? [] : rest.split('/');
     let param = '';
@@ -266,7 +268,7 @@ export function createAdminApi(
     // An oversize body is refused on any method (readJsonBody answers 413 before anything else).
     if (request.bodyTooLarge || (request.method === 'POST' && request.body !== undefined)) {
       const read = readJsonBody(request, maxBodyBytes);
-      if (!read.ok) return error(read.status, read.message);
+      if (!read.ok) return errorJson(read.status, read.message);
       body = read.value;
     }
     return action(target, body ?? {}, param);
