@@ -3,16 +3,22 @@
 //   node scripts/check-docs-site.mjs [--out=<folder>]
 //
 // For each key page: its content is in the HTML itself (it renders without JavaScript, e.g. for a search
-// engine or a reader who blocks scripts); then, in a real headless Chromium with JavaScript on, the page
-// shows (typedoc's script hides the body until it runs), its sidebar lists the packages, and a screenshot
-// is taken, saved for a person to look at and checked not to be blank (a blank page compresses to a few
-// kilobytes). Chromium is Debian's `chromium`: under CI (CI set) the script installs it with apt-get when
-// missing; elsewhere it says LOUDLY that the browser part was skipped, and still checks the HTML.
+// engine or a reader who blocks scripts), and so is its outline ("On this page"), with the text of each
+// heading's inline code; then, in a real headless Chromium with JavaScript on, the page shows (typedoc's
+// script hides the body until it runs), its sidebar lists the packages, its outline keeps the code, and a
+// screenshot is taken, saved for a person to look at and checked not to be blank (a blank page compresses
+// to a few kilobytes). The landing page points to the tarball route before its first install by name (which
+// fails until the packages are published). And the search: a word only a guide's body text has, typed into
+// the search box of the landing page, lists that guide (screenshot too). Chromium is Debian's `chromium`:
+// under CI (CI set) the script installs it with apt-get when missing; elsewhere it says LOUDLY that the
+// browser part was skipped, and still checks the HTML.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { openTab } from './docs/chromium-pipe.mjs';
+import { frontMatter } from './docs/markdown.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SITE = path.join(ROOT, 'docs', 'api');
@@ -20,7 +26,10 @@ const TIMEOUT_MS = 60_000;
 /** Below this, a 1400×1000 screenshot is (nearly) one colour: nothing rendered. */
 const MIN_SCREENSHOT_BYTES = 40_000;
 
-/** Key pages, and a text each must show. */
+/**
+ * Key pages, and a text each must show. `guide`: the markdown the page is made from; its headings with
+ * inline code must be in the page's outline with the code's text.
+ */
 const PAGES = [
   { file: 'index.html', text: 'Company Data API: TypeScript SDK and mock server' },
   { file: 'documents/Getting_started.html', text: 'Your first calls' },
@@ -29,7 +38,16 @@ const PAGES = [
   { file: 'modules/_company-data_mock-server.html', text: 'startMockServer' },
   { file: 'modules/_company-data_mock-server._company-data_mock-server_msw.html', text: 'mswHandlers' },
   { file: 'documents/Mock_server_fixtures.html', text: 'The format', folded: 'JSON Schema' },
+  {
+    file: 'documents/Pagination_and_full_exports.html',
+    text: 'Full exports: ordered prefetch',
+    guide: 'docs/pagination.md',
+  },
 ];
+/** The search: a word in the body text of `guide` only (not in its title or headings, nor in a symbol's name). */
+const SEARCH = { word: 'completeness', guide: 'docs/pagination.md' };
+/** Where the landing page sends a reader for the packages before they are published. */
+const TARBALL_ROUTE = 'documents/Getting_started.html#install';
 
 const outArg = process.argv.slice(2).find((arg) => arg.startsWith('--out='));
 const out = outArg
@@ -60,7 +78,10 @@ for (const page of PAGES) {
   const crumbs = textOf(/<ul class="tsd-breadcrumb"[\s\S]*?<\/ul>/.exec(html)?.[0] ?? '');
   if (/(@company-data\/[\w/-]+)\s*\/?\s*\1(?![\w/-])/.test(crumbs))
     problems.push(`${page.file}: the breadcrumb repeats a name: ${crumbs.trim()}`);
+  for (const heading of missingFromOutline(page, html))
+    problems.push(`${page.file}: its HTML outline ("On this page") lacks the heading "${heading}"`);
 }
+checkTarballRouteFirst();
 
 const chromium = findChromium();
 if (chromium === undefined) {
@@ -75,6 +96,7 @@ if (chromium === undefined) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'docs-site-profile-'));
   try {
     for (const page of PAGES) checkInBrowser(chromium, profile, page);
+    await checkSearch(chromium, profile);
   } finally {
     rmSync(profile, { recursive: true, force: true });
   }
@@ -85,7 +107,7 @@ if (problems.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    `check-docs-site: ${PAGES.length} key pages render their content without JavaScript${chromium ? `, and in ${chromium} with it; screenshots in ${out}` : ''}`,
+    `check-docs-site: ${PAGES.length} key pages render their content and outline without JavaScript${chromium ? `, and in ${chromium} with it, where the search finds a guide by its text; screenshots in ${out}` : ''}`,
   );
 }
 
@@ -121,6 +143,8 @@ function checkInBrowser(browser, profile, page) {
   const menu = /<nav class="tsd-navigation">([\s\S]*?)<\/nav>/.exec(dom.stdout)?.[1] ?? '';
   const missing = packages.filter((name) => !textOf(menu).includes(name));
   if (missing.length > 0) problems.push(`${page.file}: the sidebar lacks ${missing.join(', ')}`);
+  for (const heading of missingFromOutline(page, dom.stdout))
+    problems.push(`${page.file}: the browser's outline ("On this page") lacks the heading "${heading}"`);
   const png = path.join(out, `${page.file.replace(/[/.]/g, '_')}.png`);
   const shot = spawnSync(browser, [...common, `--screenshot=${png}`, url], {
     encoding: 'utf8',
@@ -136,6 +160,100 @@ function checkInBrowser(browser, profile, page) {
   console.log(
     `ok    ${page.file}: shows "${page.text}", sidebar lists the packages, screenshot ${(size / 1000).toFixed(0)} kB`,
   );
+}
+
+/**
+ * The headings of the page's guide that have inline code and are missing from the page's outline, each as
+ * the outline should show it (the code's text without its backticks).
+ */
+function missingFromOutline(page, html) {
+  if (!page.guide) return [];
+  const prose = readFileSync(path.join(ROOT, page.guide), 'utf8').replace(/^```[\s\S]*?^```[ \t]*$/gm, '');
+  const headings = [...prose.matchAll(/^#{2,6} (.*`.*)$/gm)].map(([, heading]) => heading.replace(/`/g, ''));
+  if (headings.length === 0) return [`(none with inline code in ${page.guide}: name another guide)`];
+  const outline = textOf(/<details[^>]*tsd-page-navigation[\s\S]*?<\/details>/.exec(html)?.[0] ?? '');
+  return headings.filter((heading) => !outline.includes(heading));
+}
+
+/** The landing page: the route that works today (the tarballs) comes before the first install by name. */
+function checkTarballRouteFirst() {
+  const html = readFileSync(path.join(SITE, 'index.html'), 'utf8');
+  const byName = [...html.matchAll(/<pre>[\s\S]*?<\/pre>/g)].find(([block]) =>
+    /npm install [^\n]*@company-data\//.test(textOf(block)),
+  );
+  const route = html.indexOf(`href="${TARBALL_ROUTE}"`);
+  if (route === -1) problems.push(`index.html: no link to the tarball route (${TARBALL_ROUTE})`);
+  else if (byName && byName.index < route)
+    problems.push(
+      `index.html: its first install by name (which fails until the packages are published) comes before the link to the tarball route (${TARBALL_ROUTE})`,
+    );
+}
+
+/**
+ * Types a word of a guide's body text into the search box of the landing page, as a reader does, and
+ * expects the guide among the results. typedoc's search knows a guide's text only with `searchInDocuments`.
+ */
+async function checkSearch(browser, profile) {
+  const guide = readFileSync(path.join(ROOT, SEARCH.guide), 'utf8');
+  const title = frontMatter(guide).title?.replace(/^"|"$/g, '');
+  const headings = [...guide.matchAll(/^#{1,6} .*$/gm)].join('\n');
+  const word = new RegExp(`\\b${SEARCH.word}\\b`, 'i');
+  if (!word.test(guide) || word.test(headings) || word.test(title ?? '')) {
+    problems.push(`search: "${SEARCH.word}" is not a word of ${SEARCH.guide}'s body text only: pick another`);
+    return;
+  }
+  const png = path.join(out, `search_${SEARCH.word}.png`);
+  const tab = await openTab(
+    browser,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--hide-scrollbars',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+    ],
+    { timeoutMs: TIMEOUT_MS },
+  );
+  try {
+    await tab.send('Emulation.setDeviceMetricsOverride', {
+      width: 1400,
+      height: 1000,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
+    await tab.send('Page.navigate', { url: pathToFileURL(path.join(SITE, 'index.html')).href });
+    await tab.waitFor(
+      `document.readyState === 'complete' && document.body.style.display !== 'none'`,
+      'the landing page to show',
+    );
+    await tab.evaluate(`document.getElementById('tsd-search-trigger').click()`);
+    await tab.evaluate(`document.getElementById('tsd-search-input').focus()`);
+    await tab.send('Input.insertText', { text: SEARCH.word });
+    // The results, or typedoc's "no results" status (its input handler waits 200 ms after the last key).
+    const results = await tab.waitFor(
+      `(() => {
+        const items = [...document.querySelectorAll('#tsd-search-results li')].map((li) => li.textContent.trim());
+        const status = document.getElementById('tsd-search-status').textContent.trim();
+        return items.length > 0 || status ? { items, status } : undefined;
+      })()`,
+      `the search results for "${SEARCH.word}"`,
+    );
+    const { data } = await tab.send('Page.captureScreenshot', { format: 'png' });
+    writeFileSync(png, Buffer.from(data, 'base64'));
+    if (!results.items.includes(title))
+      problems.push(
+        `search: "${SEARCH.word}" (in ${SEARCH.guide}'s text) does not list "${title}"; it shows ${results.items.length > 0 ? results.items.map((item) => `"${item}"`).join(', ') : `"${results.status}"`}`,
+      );
+    else
+      console.log(
+        `ok    search: "${SEARCH.word}" lists the guide "${title}", screenshot ${path.basename(png)}`,
+      );
+  } catch (error) {
+    problems.push(`search: ${error.message}`);
+  } finally {
+    await tab.close();
+  }
 }
 
 function textOf(html) {

@@ -1,0 +1,103 @@
+// Drives a headless Chromium through the DevTools protocol over a pipe (`--remote-debugging-pipe`: the
+// browser reads commands on its file descriptor 3 and answers on 4, each message JSON ended by a NUL byte),
+// so that a check can type into a page, as a reader does, without a browser-automation dependency.
+import { spawn } from 'node:child_process';
+
+/**
+ * Starts the browser and opens one tab (a page target, attached in flat mode).
+ *
+ * @param {string} chromium the browser's executable.
+ * @param {string[]} args its command-line flags (the pipe flag is added).
+ * @param {{ timeoutMs: number }} options how long one command, or one wait, may take.
+ * @returns {Promise<{ send: (method: string, params?: object) => Promise<any>,
+ *   evaluate: (expression: string) => Promise<any>,
+ *   waitFor: (expression: string, what: string) => Promise<any>, close: () => Promise<void> }>}
+ */
+export async function openTab(chromium, args, { timeoutMs }) {
+  const browser = spawn(chromium, [...args, '--remote-debugging-pipe', 'about:blank'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+  });
+  const [, , stderr, toBrowser, fromBrowser] = browser.stdio;
+  let errors = '';
+  stderr.on('data', (chunk) => {
+    errors = (errors + chunk).slice(-2000);
+  });
+  const pending = new Map();
+  let nextId = 1;
+  let buffered = '';
+  const failAll = (error) => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+  browser.on('error', failAll);
+  browser.on('exit', (code) =>
+    failAll(new Error(`chromium exited (${code}): ${errors.trim().split('\n').at(-1)}`)),
+  );
+  fromBrowser.on('data', (chunk) => {
+    buffered += chunk;
+    let end = buffered.indexOf('\0');
+    while (end !== -1) {
+      const message = JSON.parse(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      end = buffered.indexOf('\0');
+      const waiting = pending.get(message.id);
+      if (!waiting) continue;
+      pending.delete(message.id);
+      if (message.error) waiting.reject(new Error(`${waiting.method}: ${message.error.message}`));
+      else waiting.resolve(message.result);
+    }
+  });
+
+  const command = (method, params = {}, sessionId = undefined) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`${method}: no answer from chromium within ${timeoutMs} ms`));
+      }, timeoutMs);
+      pending.set(id, {
+        method,
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      toBrowser.write(`${JSON.stringify({ id, method, params, sessionId })}\0`);
+    });
+
+  const close = async () => {
+    await command('Browser.close').catch(() => {});
+    if (browser.exitCode === null) browser.kill();
+  };
+  try {
+    const { targetId } = await command('Target.createTarget', { url: 'about:blank' });
+    const { sessionId } = await command('Target.attachToTarget', { targetId, flatten: true });
+    const send = (method, params) => command(method, params, sessionId);
+    const evaluate = async (expression) => {
+      const { result, exceptionDetails } = await send('Runtime.evaluate', {
+        expression,
+        returnByValue: true,
+        awaitPromise: true,
+      });
+      if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.exception?.description}`);
+      return result.value;
+    };
+    const waitFor = async (expression, what) => {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await evaluate(expression);
+        if (value) return value;
+        if (Date.now() > until) throw new Error(`waited ${timeoutMs} ms for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    return { send, evaluate, waitFor, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
