@@ -30,6 +30,7 @@ export async function openTab(chromium, args, { timeoutMs }) {
     pending.clear();
   };
   browser.on('error', failAll);
+  toBrowser.on('error', failAll);
   browser.on('exit', (code) =>
     failAll(new Error(`chromium exited (${code}): ${errors.trim().split('\n').at(-1)}`)),
   );
@@ -69,9 +70,14 @@ export async function openTab(chromium, args, { timeoutMs }) {
       toBrowser.write(`${JSON.stringify({ id, method, params, sessionId })}\0`);
     });
 
+  const exited = new Promise((resolve) => browser.on('close', resolve));
+  // Waits for the browser to be gone, so that its profile folder can be removed.
   const close = async () => {
-    await command('Browser.close').catch(() => {});
-    if (browser.exitCode === null) browser.kill();
+    const killer = setTimeout(() => browser.kill(), 5_000);
+    if (browser.exitCode === null && browser.signalCode === null)
+      await command('Browser.close').catch(() => browser.kill());
+    await exited;
+    clearTimeout(killer);
   };
   try {
     const { targetId } = await command('Target.createTarget', { url: 'about:blank' });
