@@ -150,7 +150,7 @@ export class LiveTable<Item extends StoredRecord> {
   readonly #revisions = new Map<string, number>();
   #all: ListIndex<Item> | undefined;
   readonly #lists = new Map<string, Map<string, ListIndex<Item>>>();
-  #allVersion = 0;
+  #allVersionText = '0';
   /** Change counter at the last change of each filter value's list, per facet asked for. */
   readonly #versions = new Map<string, Map<string, number>>();
 
@@ -200,7 +200,7 @@ export class LiveTable<Item extends StoredRecord> {
    * list leave it as it was.
    */
   version(filters: readonly ListFilter[]): string {
-    if (filters.length === 0) return String(this.#allVersion);
+    if (filters.length === 0) return this.#allVersionText;
     let text = '';
     for (const [facet, value] of filters) {
       let versions = this.#versions.get(facet);
@@ -353,7 +353,7 @@ export class LiveTable<Item extends StoredRecord> {
   #moved(row: Row<Item>, before: Item | undefined, after: Item | undefined, key: string): void {
     const stamp = ++this.#changes;
     this.#revisions.set(key, stamp);
-    this.#allVersion = stamp;
+    this.#allVersionText = String(stamp);
     if (this.#all !== undefined && (before === undefined) !== (after === undefined))
       this.#place(this.#all, row, after !== undefined);
     for (const [facet, lists] of this.#lists) {
