@@ -378,12 +378,18 @@ export class LiveTable<Item extends StoredRecord> {
 
   /** How many base records sort before (time, id). */
   #gapOf(time: number, id: string): number {
+    const sortsAfter = (position: number) => {
+      const other = this.base.at(position);
+      return compareRecords(Date.parse(other.created_at), other.id, time, id) < 0;
+    };
+    // Most records are created now, after every base record: one comparison instead of a search.
+    const size = this.base.size;
+    if (size === 0 || sortsAfter(size - 1)) return size;
     let low = 0;
-    let high = this.base.size;
+    let high = size - 1;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      const other = this.base.at(mid);
-      if (compareRecords(Date.parse(other.created_at), other.id, time, id) < 0) low = mid + 1;
+      if (sortsAfter(mid)) low = mid + 1;
       else high = mid;
     }
     return low;
