@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type AudienceMember, baseUrlOf } from '@company-data/contract';
 import type { Dispatcher } from 'undici';
+import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
+import { ActivityRunner } from './activity/runner.js';
+import type { ActivityEvent } from './activity/schedule.js';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
 import { listen } from './adapters/listener.js';
 import { adminRoute } from './admin/api.js';
@@ -90,7 +93,8 @@ export interface MockServer {
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
   /**
    * Back to the initial data, keys, quotas and clock (its initial time, running or frozen); no armed faults,
-   * empty journal; the options' latency profile and fault rates, their streams started again.
+   * empty journal; the options' latency profile and fault rates, their streams started again; the options'
+   * activity, its schedule started again from the clock's initial time.
    */
   reset(): void;
   /**
@@ -169,6 +173,31 @@ export interface MockServer {
    */
   setFaultRate(rates: FaultRates | false): void;
   /**
+   * Changes the activity from now on, or stops it with false. What the clock brought up to now under the
+   * previous activity is applied first; then a new schedule starts at now (events the previous one still
+   * had to come, such as pending excusals, never happen). `reset()` goes back to the options' activity,
+   * from the clock's initial time.
+   *
+   * @param activity - the rates (absent fields take their defaults), or false for none.
+   * @throws RangeError naming a field out of bounds or unknown (the activity in force stays then).
+   * @example
+   * ```ts
+   * server.setActivity({ callsPerMinute: 600, callDeletionsPerHour: 0 });
+   * server.clock.advance(60_000); // about 600 calls arrive
+   * ```
+   */
+  setActivity(activity: ActivityOptions | false): void;
+  /**
+   * The activity in force, every field filled in, or false for none.
+   *
+   * @example
+   * ```ts
+   * const activity = server.activity();
+   * console.log(activity === false ? 'still' : `${activity.callsPerMinute} calls a minute`);
+   * ```
+   */
+  activity(): ResolvedActivity | false;
+  /**
    * Makes the processing of the next `times` leads fail internally (they are still answered 200).
    *
    * @param times - how many leads (default 1).
@@ -180,15 +209,16 @@ export interface MockServer {
   /** Forgets the journal's entries. */
   clearJournal(): void;
   /**
-   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and journal stay).
-   * The fixture becomes what {@link MockServer.reset} returns to.
+   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and journal stay; the
+   * activity in force starts a new schedule from now). The fixture becomes what {@link MockServer.reset} returns to.
    *
    * @param fixture - the fixture, e.g. parsed from a JSON file; validated first.
    * @throws FixtureError naming the path of the bad field; nothing is loaded then.
    */
   loadFixture(fixture: unknown): void;
   /**
-   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and journal stay).
+   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and journal stay; the
+   * activity in force starts a new schedule from now, from the new seed).
    *
    * @param options - seed (default: the current one) and sizes (default: the defaults).
    * @throws RangeError for invalid sizes.
@@ -283,6 +313,7 @@ class MockServerImpl implements MockServer {
   readonly #faults = new FaultQueue();
   readonly #journal: Journal;
   readonly #engine: MockEngine;
+  readonly #activity: ActivityRunner;
   #latency: LatencyTable | undefined;
   #faultRates: FaultRateTable | undefined;
   #seeded: SeededStore;
@@ -302,12 +333,14 @@ class MockServerImpl implements MockServer {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!Number.isInteger(this.maxBodyBytes) || this.maxBodyBytes < 0)
       throw new RangeError('maxBodyBytes must be an integer ≥ 0');
-    this.clock = new MockClock(options.now, { mode: options.clock });
+    this.#activity = new ActivityRunner((event) => this.#applyActivity(event));
+    this.clock = new MockClock(options.now, { mode: options.clock, beforeSet: () => this.#catchUp() });
     this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
     this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
     this.#journal = new Journal(options.journalLimit);
     this.#seeded = this.#build();
     this.#applyChaos();
+    this.#activity.start(this.#source.seed, options.activity, this.clock.initialMs());
     if (origin !== undefined) this.#origin = checkOrigin(origin);
     const server = this;
     const { onRequest } = options;
@@ -316,6 +349,7 @@ class MockServerImpl implements MockServer {
         return server.#seeded.store;
       },
       clock: this.clock,
+      beforeRequest: () => this.#catchUp(),
       throttle: this.#throttle,
       faults: this.#faults,
       get latency() {
@@ -392,6 +426,7 @@ class MockServerImpl implements MockServer {
     this.#journal.clear();
     this.#leadFailures = 0;
     this.#applyChaos();
+    this.#activity.start(this.#source.seed, this.#options.activity, this.clock.initialMs());
   }
 
   /** The options' latency profile and fault rates, their streams started from the seed. */
@@ -406,6 +441,24 @@ class MockServerImpl implements MockServer {
 
   setFaultRate(rates: FaultRates | false): void {
     this.#faultRates = rates === false ? undefined : new FaultRateTable(rates, this.#source.seed);
+  }
+
+  setActivity(activity: ActivityOptions | false): void {
+    this.#catchUp();
+    this.#activity.start(this.#source.seed, activity, this.clock.nowMs());
+  }
+
+  activity(): ResolvedActivity | false {
+    return this.#activity.activity;
+  }
+
+  /** Applies what the clock has brought since the last call (nothing, in a few nanoseconds, most of the time). */
+  #catchUp(): void {
+    this.#activity.catchUp(this.clock.nowMs());
+  }
+
+  #applyActivity(event: ActivityEvent): void {
+    void event;
   }
 
   createKey(options: KeyOptions = {}): string {
@@ -448,6 +501,7 @@ class MockServerImpl implements MockServer {
   }
 
   journal(): readonly JournalEntry[] {
+    this.#catchUp();
     return this.#journal.entries();
   }
 
@@ -464,6 +518,7 @@ class MockServerImpl implements MockServer {
     // Built completely before it replaces anything: a failure leaves the current data in place.
     this.#seeded = this.#build(source);
     this.#source = source;
+    this.#restartActivity();
   }
 
   reseed(options: { seed?: number; sizes?: MockSizes } = {}): void {
@@ -473,6 +528,13 @@ class MockServerImpl implements MockServer {
     };
     this.#seeded = this.#build(source);
     this.#source = source;
+    this.#restartActivity();
+  }
+
+  /** The activity in force, on new data: a new schedule from now, from the (new) seed. */
+  #restartActivity(): void {
+    const activity = this.#activity.activity;
+    this.#activity.start(this.#source.seed, activity, this.clock.nowMs());
   }
 
   members(audienceToken: string): readonly AudienceMember[] {

@@ -148,9 +148,9 @@ export function activityUsage(): string {
   );
   return `  --activity [<spec>]      a company that lives by the clock: records arrive, change and go as the
                            mock time passes (seeded by --seed; with --freeze, only when the clock is
-                           moved). A bare --activity means ${ACTIVITY_PRESET}:
+                           moved). A bare --activity (or --activity ${ACTIVITY_PRESET}) means:
 ${lines.join('\n')}
                            or give keys over the defaults, e.g. --activity calls=20/s,excused=10%;
-                           rates are <n>/<s|m|h|d>, 0 turns one off
+                           rates are <n>/<s|m|h|d>, 0 turns one off; --activity ${ACTIVITY_OFF} for none
 `;
 }

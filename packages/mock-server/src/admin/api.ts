@@ -42,6 +42,8 @@ export type AdminTarget = Pick<
   | 'leads'
   | 'loadFixture'
   | 'reseed'
+  | 'setActivity'
+  | 'activity'
 >;
 
 const Time = z.union([z.string(), z.number()]);
@@ -186,6 +188,12 @@ const ROUTES: Record<string, Action> = {
   'POST leads/fail': (target, body) => {
     target.injectLeadFailure(parse(Bodies.leadFailure, body).times);
     return ok();
+  },
+  'GET activity': (target) => ok({ data: target.activity() }),
+  // The body is checked by the activity's own schema (in setActivity): the same messages as in-process.
+  'POST activity': (target, body) => {
+    target.setActivity(body as Parameters<AdminTarget['setActivity']>[0]);
+    return ok({ data: target.activity() });
   },
   'GET journal': (target) => ok({ data: target.journal() }),
   'DELETE journal': (target) => {

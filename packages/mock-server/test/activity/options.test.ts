@@ -59,7 +59,7 @@ describe('the command line’s activity spec', () => {
       'calls=20/s,excused=25%,excused-after=1..30,recordings=4/h,deactivations=2/d,deletions=1/s',
     );
     expect(parseActivitySpec(text)).toEqual(activity);
-    expect(parseActivitySpec('calls=0,recordings=90/m').callsPerMinute ?? 0).toBe(0);
+    expect(parseActivitySpec('calls=0,recordings=90/m')).toMatchObject({ callsPerMinute: 0 });
     expect(parseActivitySpec('recordings=90/m')).toMatchObject({ recordingsPerHour: 5400 });
   });
 
