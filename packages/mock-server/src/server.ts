@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type AudienceMember, baseUrlOf } from '@company-data/contract';
 import type { Dispatcher } from 'undici';
 import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
+import { applyActivityEvent } from './activity/apply.js';
 import { ActivityRunner } from './activity/runner.js';
-import type { ActivityEvent } from './activity/schedule.js';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
 import { listen } from './adapters/listener.js';
 import { adminRoute } from './admin/api.js';
@@ -37,6 +37,9 @@ import {
   type MockServerOptions,
   type MockSizes,
 } from './options.js';
+import { type RecordControls, recordControls } from './records/controls.js';
+import { RecordEditor } from './records/editor.js';
+import { ChangeJournal, type DataChange } from './records/journal.js';
 import { requestEvent } from './request-log.js';
 import { RESOLVERS } from './resolvers/table.js';
 import type { Conversation, Lead } from './store/leads.js';
@@ -92,9 +95,10 @@ export interface MockServer {
    */
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
   /**
-   * Back to the initial data, keys, quotas and clock (its initial time, running or frozen); no armed faults,
-   * empty journal; the options' latency profile and fault rates, their streams started again; the options'
-   * activity, its schedule started again from the clock's initial time.
+   * Back to the initial data (every record change undone), keys, quotas and clock (its initial time, running
+   * or frozen); no armed faults, empty request and change journals; the options' latency profile and fault
+   * rates, their streams started again; the options' activity, its schedule started again from the clock's
+   * initial time.
    */
   reset(): void;
   /**
@@ -204,21 +208,47 @@ export interface MockServer {
    * @throws RangeError when `times` is not a positive integer.
    */
   injectLeadFailure(times?: number): void;
+  /**
+   * Creates, updates, deletes and reads the records of every company: lists, counts and by-id endpoints
+   * follow at once, and each change is journaled ({@link MockServer.changes}).
+   *
+   * @example
+   * ```ts
+   * const call = server.records.create('calls', { source: 'voice_agent' });
+   * server.records.update('calls', call.id, { is_excused: true });
+   * ```
+   */
+  readonly records: RecordControls;
+  /**
+   * The change journal: every record created, updated or deleted (by a control or the activity) since the
+   * last reset, reseed, fixture load or {@link MockServer.clearChanges}, oldest first (the newest
+   * `CHANGE_JOURNAL_LIMIT` kept).
+   *
+   * @example
+   * ```ts
+   * server.records.delete('calls', id);
+   * expect(server.changes().at(-1)).toMatchObject({ resource: 'calls', id, kind: 'deleted', origin: 'control' });
+   * ```
+   */
+  changes(): readonly DataChange[];
+  /** Forgets the change journal's entries (`seq` starts at 1 again); the records stay as they are. */
+  clearChanges(): void;
   /** The requests received, oldest first. */
   journal(): readonly JournalEntry[];
   /** Forgets the journal's entries. */
   clearJournal(): void;
   /**
-   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and journal stay; the
-   * activity in force starts a new schedule from now). The fixture becomes what {@link MockServer.reset} returns to.
+   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and request journal stay;
+   * the change journal empties; the activity in force starts a new schedule from now).
+   * The fixture becomes what {@link MockServer.reset} returns to.
    *
    * @param fixture - the fixture, e.g. parsed from a JSON file; validated first.
    * @throws FixtureError naming the path of the bad field; nothing is loaded then.
    */
   loadFixture(fixture: unknown): void;
   /**
-   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and journal stay; the
-   * activity in force starts a new schedule from now, from the new seed).
+   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and request journal
+   * stay; the change journal empties; the activity in force starts a new schedule from now, from the new seed).
    *
    * @param options - seed (default: the current one) and sizes (default: the defaults).
    * @throws RangeError for invalid sizes.
@@ -312,6 +342,10 @@ class MockServerImpl implements MockServer {
   readonly #throttle: Throttle;
   readonly #faults = new FaultQueue();
   readonly #journal: Journal;
+  readonly #changes = new ChangeJournal();
+  /** The one path every record change takes (controls, admin API, activity). */
+  readonly #editor: RecordEditor;
+  readonly records: RecordControls;
   readonly #engine: MockEngine;
   readonly #activity: ActivityRunner;
   #latency: LatencyTable | undefined;
@@ -333,12 +367,20 @@ class MockServerImpl implements MockServer {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!Number.isInteger(this.maxBodyBytes) || this.maxBodyBytes < 0)
       throw new RangeError('maxBodyBytes must be an integer ≥ 0');
-    this.#activity = new ActivityRunner((event) => this.#applyActivity(event));
+    this.#activity = new ActivityRunner((event) =>
+      applyActivityEvent(this.#editor, this.#seeded.store.primary, event),
+    );
     this.clock = new MockClock(options.now, { mode: options.clock, beforeSet: () => this.#catchUp() });
     this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
     this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
     this.#journal = new Journal(options.journalLimit);
     this.#seeded = this.#build();
+    this.#editor = new RecordEditor({
+      store: () => this.#seeded.store,
+      nowMs: () => this.clock.nowMs(),
+      journal: this.#changes,
+    });
+    this.records = caughtUp(recordControls(this.#editor), () => this.#catchUp());
     this.#applyChaos();
     this.#activity.start(this.#source.seed, options.activity, this.clock.initialMs());
     if (origin !== undefined) this.#origin = checkOrigin(origin);
@@ -424,6 +466,7 @@ class MockServerImpl implements MockServer {
     this.#throttle.configure(this.#options.throttle ?? DEFAULT_THROTTLE);
     this.#faults.clear();
     this.#journal.clear();
+    this.#changes.clear();
     this.#leadFailures = 0;
     this.#applyChaos();
     this.#activity.start(this.#source.seed, this.#options.activity, this.clock.initialMs());
@@ -455,10 +498,6 @@ class MockServerImpl implements MockServer {
   /** Applies what the clock has brought since the last call (nothing, in a few nanoseconds, most of the time). */
   #catchUp(): void {
     this.#activity.catchUp(this.clock.nowMs());
-  }
-
-  #applyActivity(event: ActivityEvent): void {
-    void event;
   }
 
   createKey(options: KeyOptions = {}): string {
@@ -500,6 +539,16 @@ class MockServerImpl implements MockServer {
     this.#leadFailures += times;
   }
 
+  changes(): readonly DataChange[] {
+    this.#catchUp();
+    return this.#changes.entries();
+  }
+
+  clearChanges(): void {
+    this.#catchUp();
+    this.#changes.clear();
+  }
+
   journal(): readonly JournalEntry[] {
     this.#catchUp();
     return this.#journal.entries();
@@ -518,6 +567,7 @@ class MockServerImpl implements MockServer {
     // Built completely before it replaces anything: a failure leaves the current data in place.
     this.#seeded = this.#build(source);
     this.#source = source;
+    this.#changes.clear();
     this.#restartActivity();
   }
 
@@ -528,6 +578,7 @@ class MockServerImpl implements MockServer {
     };
     this.#seeded = this.#build(source);
     this.#source = source;
+    this.#changes.clear();
     this.#restartActivity();
   }
 
@@ -561,6 +612,28 @@ class MockServerImpl implements MockServer {
     })();
     return this.#closed;
   }
+}
+
+/** The record controls, each applying what the clock has brought first, so they act on the data as it is now. */
+function caughtUp(controls: RecordControls, catchUp: () => void): RecordControls {
+  return {
+    create: (...args) => {
+      catchUp();
+      return controls.create(...args);
+    },
+    update: (...args) => {
+      catchUp();
+      return controls.update(...args);
+    },
+    delete: (...args) => {
+      catchUp();
+      controls.delete(...args);
+    },
+    get: (...args) => {
+      catchUp();
+      return controls.get(...args);
+    },
+  };
 }
 
 /** Where a server's data comes from; reset rebuilds from it. */
