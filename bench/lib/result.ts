@@ -69,8 +69,8 @@ export function measurement(
   return { label, unit, runs, median: median(runs), ...(extra ? { extra } : {}) };
 }
 
-/** A unit after a number: `×` right after it, any other unit after a space. */
-const unitText = (unit: string) => (unit === '×' ? unit : ` ${unit}`);
+/** A unit after a number: `×` (or none) right after it, any other unit after a space. */
+const unitText = (unit: string) => (unit === '×' || unit === '' ? unit : ` ${unit}`);
 
 /** Builds a check with an upper bound (`value ≤ limit`). */
 export function atMost(id: string, label: string, value: number, limit: number, unit = '×'): Check {
