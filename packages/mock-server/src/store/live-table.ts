@@ -125,6 +125,47 @@ class ListIndex<Item> {
     const { bucket, offset } = this.#tree.find(rank);
     const rows = this.#added.get(bucket);
     if (rows !== undefined && offset < rows.length) return rows[offset] as Row<Item>;
+    return this.#base(bucket);
+  }
+
+  /**
+   * Visits the entries of ranks `first` to `last` − 1 (clamped to the count) in the list's order, oldest
+   * first or newest first: one tree search for the first, then a walk, so a page costs one O(log n) search.
+   */
+  walk(first: number, last: number, descending: boolean, visit: (entry: Entry<Item>) => void): void {
+    let remaining = Math.min(last, this.count) - first;
+    if (remaining <= 0) return;
+    const gone = this.#gone;
+    const length = gone.length;
+    let { bucket, offset } = this.#tree.find(descending ? this.count - 1 - first : first);
+    let rows = this.#added.get(bucket);
+    for (;;) {
+      const added = rows === undefined ? 0 : rows.length;
+      if (offset < added) visit((rows as Row<Item>[])[offset] as Row<Item>);
+      else visit(this.#base(bucket));
+      if (--remaining === 0) return;
+      if (descending) {
+        offset--;
+        while (offset < 0) {
+          bucket--;
+          rows = this.#added.get(bucket);
+          offset = (rows === undefined ? 0 : rows.length) + (gone[bucket] === 0 ? 1 : 0) - 1;
+        }
+      } else {
+        offset++;
+        if (offset >= added + (bucket < length && gone[bucket] === 0 ? 1 : 0)) {
+          // On to the next bucket holding anything (there is one: `remaining` entries are left).
+          do {
+            bucket++;
+            rows = this.#added.get(bucket);
+          } while (rows === undefined && !(bucket < length && gone[bucket] === 0));
+          offset = 0;
+        }
+      }
+    }
+  }
+
+  #base(bucket: number): number {
     return this.#index === undefined ? bucket : (this.#index[bucket] as number);
   }
 }
@@ -150,7 +191,7 @@ export class LiveTable<Item extends StoredRecord> {
   readonly #revisions = new Map<string, number>();
   #all: ListIndex<Item> | undefined;
   readonly #lists = new Map<string, Map<string, ListIndex<Item>>>();
-  #allVersion = 0;
+  #allVersionText = '0';
   /** Change counter at the last change of each filter value's list, per facet asked for. */
   readonly #versions = new Map<string, Map<string, number>>();
 
@@ -200,7 +241,7 @@ export class LiveTable<Item extends StoredRecord> {
    * list leave it as it was.
    */
   version(filters: readonly ListFilter[]): string {
-    if (filters.length === 0) return String(this.#allVersion);
+    if (filters.length === 0) return this.#allVersionText;
     let text = '';
     for (const [facet, value] of filters) {
       let versions = this.#versions.get(facet);
@@ -231,20 +272,19 @@ export class LiveTable<Item extends StoredRecord> {
     view: RecordView<Item>,
   ): ListPage {
     if (this.#changes === 0) return this.#basePage(filters, first, last, descending, view);
-    let list: { count: number; entry(rank: number): Entry<Item> };
+    if (filters.length > 1) return this.#intersectionPage(filters, first, last, descending, view);
+    let list: ListIndex<Item>;
     if (filters.length === 0) list = this.#allList();
-    else if (filters.length === 1) {
+    else {
       const [facet, value] = filters[0] as ListFilter;
       list = this.#list(facet, value);
-    } else list = this.#intersection(filters);
-    const { count } = list;
-    const end = Math.min(count, last);
-    let items = '';
-    for (let rank = first; rank < end; rank++) {
-      if (rank > first) items += ',';
-      items += this.#json(list.entry(descending ? count - 1 - rank : rank), view);
     }
-    return { count, items };
+    let items = '';
+    list.walk(first, last, descending, (entry) => {
+      if (items !== '') items += ',';
+      items += this.#json(entry, view);
+    });
+    return { count: list.count, items };
   }
 
   /**
@@ -353,7 +393,7 @@ export class LiveTable<Item extends StoredRecord> {
   #moved(row: Row<Item>, before: Item | undefined, after: Item | undefined, key: string): void {
     const stamp = ++this.#changes;
     this.#revisions.set(key, stamp);
-    this.#allVersion = stamp;
+    this.#allVersionText = String(stamp);
     if (this.#all !== undefined && (before === undefined) !== (after === undefined))
       this.#place(this.#all, row, after !== undefined);
     for (const [facet, lists] of this.#lists) {
@@ -414,17 +454,25 @@ export class LiveTable<Item extends StoredRecord> {
     return list;
   }
 
-  /** Records matching several filters: the first filter's list, checked against the others (no endpoint has two today). */
-  #intersection(filters: readonly ListFilter[]): { count: number; entry(rank: number): Entry<Item> } {
+  /** A page of records matching several filters: the first filter's list, checked against the others (no endpoint has two today). */
+  #intersectionPage(
+    filters: readonly ListFilter[],
+    first: number,
+    last: number,
+    descending: boolean,
+    view: RecordView<Item>,
+  ): ListPage {
     const [facet, value] = filters[0] as ListFilter;
-    const first = this.#list(facet, value);
     const entries: Entry<Item>[] = [];
-    for (let rank = 0; rank < first.count; rank++) {
-      const entry = first.entry(rank);
+    this.#list(facet, value).walk(0, Number.MAX_SAFE_INTEGER, descending, (entry) => {
       const item = typeof entry === 'number' ? this.#current(entry) : entry.item;
       if (filters.every(([name, wanted]) => facetOf(item, name) === wanted)) entries.push(entry);
-    }
-    return { count: entries.length, entry: (rank) => entries[rank] as Entry<Item> };
+    });
+    const items = entries
+      .slice(first, last)
+      .map((entry) => this.#json(entry, view))
+      .join(',');
+    return { count: entries.length, items };
   }
 
   /** The record at a base position now (the base's, or its update). */
