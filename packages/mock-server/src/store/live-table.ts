@@ -98,13 +98,7 @@ class ListIndex<Item> {
       rows = [];
       this.#added.set(bucket, rows);
     }
-    let at = rows.length;
-    while (
-      at > 0 &&
-      compareRecords(row.time, row.id, (rows[at - 1] as Row<Item>).time, (rows[at - 1] as Row<Item>).id) < 0
-    )
-      at--;
-    rows.splice(at, 0, row);
+    rows.splice(placeOf(rows, row), 0, row);
     this.#tree.add(bucket, 1);
     this.count++;
   }
@@ -112,8 +106,9 @@ class ListIndex<Item> {
   remove(row: Row<Item>): void {
     const bucket = this.bucketOf(row.gap);
     const rows = this.#added.get(bucket);
-    const at = rows ? rows.indexOf(row) : -1;
-    if (!rows || at < 0) return;
+    if (rows === undefined) return;
+    const at = placeOf(rows, row);
+    if (rows[at] !== row) return;
     rows.splice(at, 1);
     if (rows.length === 0) this.#added.delete(bucket);
     this.#tree.add(bucket, -1);
@@ -168,6 +163,23 @@ class ListIndex<Item> {
   #base(bucket: number): number {
     return this.#index === undefined ? bucket : (this.#index[bucket] as number);
   }
+}
+
+/** Where `row` sorts among `rows` (sorted by `created_at`, then id): the first index not before it. */
+function placeOf<Item>(rows: readonly Row<Item>[], row: Row<Item>): number {
+  // Rows created now append: check the end first.
+  const lastRow = rows[rows.length - 1];
+  if (lastRow === undefined || compareRecords(lastRow.time, lastRow.id, row.time, row.id) < 0)
+    return rows.length;
+  let low = 0;
+  let high = rows.length - 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const other = rows[mid] as Row<Item>;
+    if (compareRecords(other.time, other.id, row.time, row.id) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 const facetOf = (item: unknown, facet: string) => String((item as Record<string, unknown>)[facet]);
@@ -378,12 +390,18 @@ export class LiveTable<Item extends StoredRecord> {
 
   /** How many base records sort before (time, id). */
   #gapOf(time: number, id: string): number {
+    const sortsAfter = (position: number) => {
+      const other = this.base.at(position);
+      return compareRecords(Date.parse(other.created_at), other.id, time, id) < 0;
+    };
+    // Most records are created now, after every base record: one comparison instead of a search.
+    const size = this.base.size;
+    if (size === 0 || sortsAfter(size - 1)) return size;
     let low = 0;
-    let high = this.base.size;
+    let high = size - 1;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      const other = this.base.at(mid);
-      if (compareRecords(Date.parse(other.created_at), other.id, time, id) < 0) low = mid + 1;
+      if (sortsAfter(mid)) low = mid + 1;
       else high = mid;
     }
     return low;
