@@ -16,7 +16,9 @@ import { openShell, shellQuote as quote } from './guide-shell.mjs';
 import { unmetPromise } from './guide-snippets.mjs';
 import { fillPlaceholders } from './placeholders.mjs';
 
-const COMMAND_TIMEOUT_MS = 180_000;
+// An install may take a while; anything else must finish within the snippets' old limit.
+const INSTALL_TIMEOUT_MS = 150_000;
+const COMMAND_TIMEOUT_MS = 90_000;
 const SERVER_START_TIMEOUT_MS = 60_000;
 
 /**
@@ -134,7 +136,8 @@ async function leaveClone(shell, state, where) {
 async function runCommand(shell, { command, promises }, where) {
   let result;
   try {
-    result = await shell.run(command, { timeoutMs: COMMAND_TIMEOUT_MS });
+    const timeoutMs = command.startsWith('npm ') ? INSTALL_TIMEOUT_MS : COMMAND_TIMEOUT_MS;
+    result = await shell.run(command, { timeoutMs });
   } catch (error) {
     throw new Error(`${where}: \`${command}\` ${error.message}`);
   }

@@ -35,6 +35,12 @@ export async function openShell({ cwd, env, dir }) {
   let count = 0;
   let pwd = cwd;
   const servers = [];
+  // Should this process exit before close() (Ctrl+C on the check), nothing it started outlives it.
+  const onExit = () => {
+    for (const server of servers) killGroup(server.pid, 'SIGKILL');
+    killGroup(bash.pid, 'SIGKILL');
+  };
+  process.on('exit', onExit);
 
   /** Sends one line to bash and reads its stdout up to the line that starts with `marker`. */
   async function exchange(line, marker, timeoutMs) {
@@ -105,7 +111,14 @@ export async function openShell({ cwd, env, dir }) {
           timeoutMs,
         ),
       );
-      const server = { command, pid, stop: () => interrupt(pid) };
+      const server = {
+        command,
+        pid,
+        stop: async () => {
+          servers.splice(servers.indexOf(server), 1);
+          await interrupt(pid);
+        },
+      };
       servers.push(server);
       const output = await ready(log, pid, timeoutMs);
       return { output, stop: server.stop };
@@ -114,7 +127,7 @@ export async function openShell({ cwd, env, dir }) {
     /** Ctrl+C for every server still running, then the shell's own exit. */
     async close() {
       const problems = [];
-      for (const server of servers.splice(0).reverse()) {
+      for (const server of [...servers].reverse()) {
         try {
           await server.stop();
         } catch (error) {
@@ -127,6 +140,7 @@ export async function openShell({ cwd, env, dir }) {
         await exited;
         clearTimeout(timer);
       }
+      process.off('exit', onExit);
       if (problems.length > 0) throw new Error(problems.join('\n'));
     },
   };
