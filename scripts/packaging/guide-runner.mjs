@@ -104,9 +104,9 @@ async function runGuide(shell, guide, state, cloneDir) {
         await server.stop().catch((error) => {
           throw new Error(`${where}: \`${step.command}\` ${error.message}`);
         });
-        servers.push(`${step.command} (started, then Ctrl+C)`);
+        servers.push(`${oneLine(step.command)} (started, then Ctrl+C)`);
       } else {
-        servers.push(`${step.command} (left running)`);
+        servers.push(`${oneLine(step.command)} (left running)`);
       }
     }
     commands += 1;
@@ -151,6 +151,9 @@ async function runCommand(shell, { command, promises }, where) {
   if (unmet) throw new Error(`${where}: \`${command}\` ${unmet}`);
   return result;
 }
+
+/** A command continued over lines (`\` at their ends), shown on one. */
+const oneLine = (command) => command.replace(/\s*\\\n\s*/g, ' ');
 
 /**
  * The reader's environment for the session: the caller's, without any COMPANY_DATA_ variable (a newcomer
