@@ -3,11 +3,13 @@
 //   node scripts/check-packages.mjs [--only=lint,contents,consumer,release,registry] [--keep-temp]
 //
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
-// Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; a fresh project outside
-// the workspace, set up with the commands of Getting started, installs the tarballs, runs an ESM and a CJS
-// script against a started mock server, then every guide's snippets in the README's order and the package
-// READMEs' quick starts against one mock, their printed output checked against their `// → ` comments
-// (scripts/packaging/guide-snippets.mjs), a check that importing the SDK
+// Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; every guide followed
+// as written, in the README's order, in one shell and one project, from an empty home folder: each shell
+// command (Getting started's pack in the clone, its project outside the workspace, the mock server it leaves
+// running for the guides after it), each snippet and each printed command, then the package READMEs' quick
+// starts, their printed output checked against their `// → ` comments (scripts/packaging/guide-snippets.mjs,
+// guide-runner.mjs); in the project the guides made, an ESM and a CJS script against a started mock server,
+// a check that importing the SDK
 // loads no schemas, and a smoke script under Bun and Deno; the changesets release
 // flow works (status, and a version run in a throwaway copy); and install by name, rehearsed: the packages
 // published through changesets into a throwaway local registry (Verdaccio on loopback, no uplink), then
@@ -19,11 +21,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { readGuides } from './docs/guides.mjs';
 import { codeBlocks } from './docs/markdown.mjs';
-import { installConsumer, runConsumers } from './packaging/consumer.mjs';
-import { inReadmeOrder, readmeQuickStarts, runGuides, snippetPlan } from './packaging/guide-snippets.mjs';
+import { checkConsumerProject, runConsumers } from './packaging/consumer.mjs';
+import { readerEnv, runGuides } from './packaging/guide-runner.mjs';
+import { inReadmeOrder, readmeQuickStarts, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
 import { packWorkspaces } from './packaging/pack.mjs';
-import { inPairs } from './packaging/process.mjs';
+import { cleanEnv, inPairs } from './packaging/process.mjs';
 import { installRecipe } from './packaging/recipe.mjs';
 import { installByName, publishThroughChangesets, startRegistry } from './packaging/registry-rehearsal.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
@@ -101,7 +104,7 @@ try {
     const allPacked = packed.length === packages.length;
     if (options.groups.has('lint')) await lint(packages, allPacked ? packed : []);
     if (options.groups.has('contents')) await checkContents(packages);
-    if (options.groups.has('consumer') && allPacked) await checkConsumer(recipe, packed, guides);
+    if (options.groups.has('consumer') && allPacked) await checkConsumer(packed, guides);
     if (options.groups.has('release')) await checkReleaseFlow(packages);
     if (options.groups.has('registry') && allPacked) await checkInstallByName(recipe, packed, guides);
   }
@@ -119,7 +122,7 @@ if (failed.length > 0) {
   console.log(`check:packages: all ${results.length} steps passed (${seconds} s)`);
 }
 
-/** Packs every package once, as the recipe says; the tarballs feed attw and the consumer project. */
+/** Packs every package once, as the recipe says; the tarballs feed attw, the projects without msw and without Redis, and the release rehearsal (the guides pack their own, as written). */
 async function packAll(recipe, packages) {
   let packed = [];
   await step('npm pack', async () => {
@@ -169,12 +172,33 @@ async function checkContents(packages) {
   }
 }
 
-async function checkConsumer(recipe, packed, guides) {
+async function checkConsumer(packed, guides) {
   let projectDir;
-  const installed = await step('consumer install', async () => {
-    const project = await installConsumer(tempRoot, recipe, tarballDir, packed);
-    projectDir = project.projectDir;
-    return `a fresh project outside the workspace, set up as Getting started says: ${project.lines.join(', ')}`;
+  let guideLines = [];
+  await step('guides in one shell', async () => {
+    const ordered = inReadmeOrder(guides, readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+    const readmes = readmeQuickStarts(ROOT, ['sdk', 'mock-server', 'contract'], codeBlocks);
+    const plan = snippetPlan(ordered, readmes);
+    const home = path.join(tempRoot, 'home');
+    const result = await runGuides({
+      plan,
+      home,
+      cloneDir: ROOT,
+      env: await readerEnv(home, cleanEnv()),
+      sessionDir: path.join(tempRoot, 'shell'),
+    });
+    projectDir = result.projectDir;
+    guideLines = result.lines;
+    const steps = plan.guides.flatMap((guide) => guide.steps);
+    const commands = steps.filter((step) => 'command' in step && !step.doneBefore).length;
+    const promised = steps.reduce((sum, step) => sum + (step.promises?.length ?? 0), 0);
+    return `${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, followed as written in one shell and one project: ${commands} commands, ${plan.files.size} files, ${promised} promised output lines checked`;
+  });
+  for (const line of guideLines) console.log(`      ${line}`);
+  if (!projectDir) return;
+  const installed = await step('consumer project', async () => {
+    const lines = await checkConsumerProject(projectDir, packed);
+    return `the project the guides set up, outside the workspace: ${lines.join(', ')}`;
   });
   if (!installed) return;
   let outputs = [];
@@ -187,20 +211,6 @@ async function checkConsumer(recipe, packed, guides) {
       .join(', ');
   });
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
-  let guideLines = [];
-  await step('guide snippets', async () => {
-    const ordered = inReadmeOrder(guides, readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
-    const readmes = readmeQuickStarts(ROOT, ['sdk', 'mock-server', 'contract'], codeBlocks);
-    const plan = snippetPlan(ordered, readmes);
-    guideLines = await runGuides(projectDir, plan);
-    const runs = plan.guides.reduce((sum, guide) => sum + guide.runs.length, 0);
-    const promised = plan.guides.reduce(
-      (sum, guide) => sum + guide.runs.reduce((count, run) => count + run.promises.length, 0),
-      0,
-    );
-    return `${plan.files.size} files from ${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, ${runs} runs against one started mock server, ${promised} promised output lines checked`;
-  });
-  for (const line of guideLines) console.log(`      ${line}`);
   await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
   await step('sdk without a redis client', () => checkSdkWithoutRedis(tempRoot, packed));
   let lazyLines = [];

@@ -7,17 +7,19 @@
  * A block is a file when the line before it ends with its name in backticks and a colon, as in "Save this
  * as `first-calls.ts`:"; `fileName` is then that name.
  *
- * @returns {{ lang: string, code: string, line: number, fileName: string | undefined }[]} `line` is the
- *   1-based line of the opening fence.
+ * @returns {{ lang: string, marks: string[], code: string, line: number, fileName: string | undefined }[]}
+ *   `marks` are the words of the fence after the language (```sh keeps-running: `['keeps-running']`);
+ *   renderers show only the language. `line` is the 1-based line of the opening fence.
  */
 export function codeBlocks(text) {
-  return [...text.matchAll(/^```(\S*)[^\n]*\n([\s\S]*?)^```[ \t]*$/gm)].map((match) => {
+  return [...text.matchAll(/^```(\S*)([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm)].map((match) => {
     const before = text.slice(0, match.index);
     const previous = before.trimEnd();
     const lineBefore = previous.slice(previous.lastIndexOf('\n') + 1);
     return {
       lang: match[1],
-      code: match[2],
+      marks: match[2].trim().split(/\s+/).filter(Boolean),
+      code: match[3],
       line: before.split('\n').length,
       fileName: /`([\w.-]+)`:$/.exec(lineBefore)?.[1],
     };
@@ -30,6 +32,31 @@ export function shellCommands(block) {
     .split('\n')
     .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
     .filter(Boolean);
+}
+
+/**
+ * The commands of a shell block with the line each starts on: a line ending in `\` continues on the next,
+ * comments and blank lines are left out.
+ *
+ * @returns {{ command: string, line: number }[]} `line` is the 1-based line in the document.
+ */
+export function shellCommandLines(block) {
+  const commands = [];
+  let pending;
+  for (const [index, raw] of block.code.split('\n').entries()) {
+    const text = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (pending) {
+      pending.command += `\n${text}`;
+    } else if (text) {
+      pending = { command: text, line: block.line + 1 + index };
+    }
+    if (pending && !pending.command.endsWith('\\')) {
+      commands.push(pending);
+      pending = undefined;
+    }
+  }
+  if (pending) commands.push(pending);
+  return commands;
 }
 
 /** The `key: value` pairs of a document's YAML front matter (flat, as typedoc's documents use it). */

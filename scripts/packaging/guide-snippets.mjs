@@ -1,29 +1,53 @@
-// Every guide's snippets, run the way a newcomer runs them: in the order the README lists the guides, in the
-// one project of Getting started, against one mock server started once (so a guide meets what the guides
-// before it left behind, as a reader does). Each file is saved under the name the guide gives it; every other
-// `ts` snippet is put into a copy of its template (the file with the line "← paste the snippet here"); then
-// come the commands the guides print (`npx tsx <file>`, `npx vitest run`, `npx tsc`), then each package
-// README's quick start (its first `ts` block, saved as `readme-<package>.ts`).
+// What following the guides means, step by step: the guides in the order the README lists them, each read
+// from top to bottom, as a newcomer does, in the one project of Getting started and one shell. This file
+// turns them into that sequence of steps; scripts/packaging/guide-runner.mjs takes the steps.
+//
+// - A file a guide gives ("Save this as `first-calls.ts`:") is saved where the reader is, when the guide gives it.
+// - Every other `ts` snippet is put into a copy of its template (the file with the line "← paste the
+//   snippet here") and run with `npx tsx`, where the guide gives it.
+// - Every command of a `sh` block runs as written, in the shell. Words after `sh` in the fence mark a block
+//   (renderers show only the language; see MARKS).
+// - A command the text prints outside the blocks (`npx tsx <file>`, `npx vitest run`, `npx tsc`) runs where
+//   the text prints it, unless a shell block of the guide runs it.
+// - Then each package README's quick start (its first `ts` block, saved as `readme-<package>.ts`).
 //
 // Printed output is checked where a snippet promises it: a line comment `// → text` says the snippet prints
 // a line equal to `text` (as console.log writes it; `…` stands for any text). A snippet's promises must be
 // met by its output lines in order.
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { mockEnv, startMockCli } from './mock-cli.mjs';
-import { cleanEnv, run } from './process.mjs';
+import { shellCommandLines } from '../docs/markdown.mjs';
+
+/** The marks a shell block may carry after `sh`, and what each means to the reader and to the check. */
+export const MARKS = {
+  'in-clone':
+    'run in the clone of this repository, where the reader builds and packs the packages, then back where they were',
+  'keeps-running':
+    'each command starts a server that keeps running in a terminal of its own, for the rest of the guides; stopped at the end',
+  'until-ctrl-c':
+    'each command starts a server the reader tries and stops with Ctrl+C: started, awaited until ready, then sent Ctrl+C',
+  'once-published':
+    'a by-name install of our packages that works once they are on npm; not run here (the registry rehearsal runs it), the guide gives the tarball install beside it',
+};
+
+/** Commands the reader runs in the clone that `npm test` has already run on this checkout before the packaging checks. */
+export const DONE_BEFORE = {
+  'npm ci': 'the workspace is installed from the lockfile before `npm test`',
+  'npm run build': '`npm test` builds before `check:packages`, and the `built` step checks the build',
+};
 
 const TEMPLATE_MARK = '// ← paste the snippet here';
 const PRINTED_COMMAND = /\bnpx (tsx [\w.-]+\.ts|vitest run|tsc)\b/g;
-const RUN_TIMEOUT_MS = 90_000;
+const BY_NAME_INSTALL = /^npm (install|i|add)\b.*\s@company-data\//;
 
 /**
- * Reads what to write and what to run out of the guides.
+ * Reads what to save and what to run out of the guides, in reading order.
  *
- * @returns {{ files: Map<string, string>, typecheck: boolean, guides: { file: string, runs: { line: number,
- *   args: string[] }[] }[] }} the project's files by name, whether a guide prints `npx tsc`, and each guide's
- *   runs in the order the guide gives them.
+ * @returns {{ files: Map<string, string>, typecheck: boolean, guides: { file: string, steps: Step[] }[] }}
+ *   every file the guides give by name, whether a guide prints `npx tsc` (the check type-checks every file
+ *   at the end), and each guide's steps in the order of its text.
+ * @typedef {{ line: number, save: string, content: string } | { line: number, command: string, mode:
+ *   'run' | 'keeps-running' | 'until-ctrl-c', inClone: boolean, promises: string[], doneBefore?: string }} Step
  */
 export function snippetPlan(guides, readmes = []) {
   const files = new Map();
@@ -36,12 +60,15 @@ export function snippetPlan(guides, readmes = []) {
   let defaultTemplate;
   let typecheck = false;
   const plans = guides.map((guide) => {
-    const runs = [];
+    const steps = [];
+    const saved = new Set(files.keys());
     let template = defaultTemplate;
+    const shellRuns = new Set();
     for (const block of guide.blocks) {
       const where = `${guide.file}:${block.line}`;
       if (block.fileName) {
         addFile(block.fileName, block.code, where);
+        steps.push({ line: block.line, save: block.fileName, content: block.code });
         if (block.code.includes(TEMPLATE_MARK)) {
           templates.set(block.fileName, block.code);
           template = block.fileName;
@@ -50,89 +77,123 @@ export function snippetPlan(guides, readmes = []) {
       } else if (block.lang === 'ts') {
         if (!template) throw new Error(`${where}: a snippet without a file name, but no template before it`);
         const name = `${path.basename(template, '.ts')}-${guide.name}-${block.line}.ts`;
-        addFile(name, templates.get(template).replace(TEMPLATE_MARK, block.code.trimEnd()), where);
-        runs.push({ line: block.line, args: ['npx', 'tsx', name], promises: promisedLines(block.code) });
+        const content = templates.get(template).replace(TEMPLATE_MARK, block.code.trimEnd());
+        addFile(name, content, where);
+        steps.push({ line: block.line, save: name, content });
+        steps.push(commandStep(block.line, `npx tsx ${name}`, promisedLines(block.code)));
+      } else if (block.lang === 'sh') {
+        for (const step of shellSteps(guide, block, files)) {
+          shellRuns.add(step.command);
+          steps.push(step);
+        }
       }
     }
-    for (const match of guide.text.matchAll(PRINTED_COMMAND)) {
-      const args = match[0].split(' ');
-      if (args[1] === 'tsc') typecheck = true;
-      else if (!templates.has(args[2]) && !runs.some((known) => known.args.join(' ') === match[0])) {
-        const promises = args[1] === 'tsx' ? promisedLines(files.get(args[2]) ?? '') : [];
-        runs.push({ line: guide.text.slice(0, match.index).split('\n').length, args, promises });
-      }
+    for (const match of proseMatches(guide)) {
+      const command = match.text;
+      if (command === 'npx tsc') typecheck = true;
+      const file = command.split(' ')[2];
+      if (shellRuns.has(command) || templates.has(file) || steps.some((step) => step.command === command))
+        continue;
+      const promises = command.startsWith('npx tsx ') ? promisedLines(files.get(file) ?? '') : [];
+      steps.push(commandStep(match.line, command, promises));
     }
-    return { file: guide.file, runs: runs.sort((a, b) => a.line - b.line) };
+    steps.sort((a, b) => a.line - b.line || ('save' in a ? -1 : 0) - ('save' in b ? -1 : 0));
+    assertSavedBeforeRun(guide.file, steps, saved);
+    return { file: guide.file, steps };
   });
   for (const readme of readmes) {
     const name = `readme-${readme.name}.ts`;
     addFile(name, readme.code, `${readme.file}:${readme.line}`);
     plans.push({
       file: readme.file,
-      runs: [{ line: readme.line, args: ['npx', 'tsx', name], promises: promisedLines(readme.code) }],
+      steps: [
+        { line: readme.line, save: name, content: readme.code },
+        commandStep(readme.line, `npx tsx ${name}`, promisedLines(readme.code)),
+      ],
     });
   }
   assertEveryScriptRuns(files, templates, plans);
   return { files, typecheck, guides: plans };
 }
 
+const commandStep = (line, command, promises, extra = {}) => ({
+  line,
+  command,
+  mode: 'run',
+  inClone: false,
+  promises,
+  ...extra,
+});
+
+/** The commands of a `sh` block as steps, after checking its marks. */
+function shellSteps(guide, block, files) {
+  const where = `${guide.file}:${block.line}`;
+  for (const mark of block.marks) {
+    if (!(mark in MARKS))
+      throw new Error(
+        `${where}: \`sh ${mark}\` is not a mark the check knows (${Object.keys(MARKS).join(', ')}); see scripts/packaging/guide-snippets.mjs`,
+      );
+  }
+  const commands = shellCommandLines(block);
+  if (block.marks.includes('once-published')) {
+    const other = commands.find(({ command }) => !BY_NAME_INSTALL.test(command));
+    if (other)
+      throw new Error(
+        `${guide.file}:${other.line}: \`${other.command}\` is in a block marked once-published, which may hold only by-name installs of @company-data packages`,
+      );
+    return [];
+  }
+  const mode = block.marks.find((mark) => mark === 'keeps-running' || mark === 'until-ctrl-c') ?? 'run';
+  const inClone = block.marks.includes('in-clone');
+  return commands.map(({ command, line }) => {
+    const tsx = /^npx tsx ([\w.-]+\.ts)$/.exec(command)?.[1];
+    const promises = tsx ? promisedLines(files.get(tsx) ?? '') : [];
+    const doneBefore = inClone ? DONE_BEFORE[command] : undefined;
+    return commandStep(line, command, promises, { mode, inClone, ...(doneBefore ? { doneBefore } : {}) });
+  });
+}
+
+/** The commands the text prints outside its code blocks, with their lines. */
+function proseMatches(guide) {
+  const blockLines = guide.blocks.map((block) => [block.line, block.line + block.code.split('\n').length]);
+  const inBlock = (line) => blockLines.some(([first, last]) => line >= first && line <= last);
+  const found = [];
+  for (const match of guide.text.matchAll(PRINTED_COMMAND)) {
+    const line = guide.text.slice(0, match.index).split('\n').length;
+    if (!inBlock(line) && !found.some((known) => known.text === match[0]))
+      found.push({ text: match[0], line });
+  }
+  return found;
+}
+
+/** A guide that runs a file before it gives it would fail for its reader. */
+function assertSavedBeforeRun(file, steps, savedBefore) {
+  const saved = new Set(savedBefore);
+  for (const step of steps) {
+    if ('save' in step) saved.add(step.save);
+    const script = /^npx tsx ([\w.-]+\.ts)$/.exec(step.command ?? '')?.[1];
+    if (script && !saved.has(script))
+      throw new Error(
+        `${file}:${step.line}: \`${step.command}\` runs ${script} before any guide has given it`,
+      );
+  }
+}
+
 /** A script the guides give but never run would be a snippet nobody checks. */
 function assertEveryScriptRuns(files, templates, plans) {
-  const ran = new Set(plans.flatMap((plan) => plan.runs.map((step) => step.args[2])));
+  const commands = plans.flatMap((plan) => plan.steps.map((step) => step.command).filter(Boolean));
+  const ran = new Set(
+    commands.map((command) => /^npx tsx ([\w.-]+\.ts)$/.exec(command)?.[1]).filter(Boolean),
+  );
   const imported = [...files.values()].join('\n');
   for (const name of files.keys()) {
     if (!name.endsWith('.ts') || name.endsWith('.test.ts') || templates.has(name) || ran.has(name)) continue;
     if (imported.includes(`'./${name.replace(/\.ts$/, '.js')}'`)) continue;
     throw new Error(`the guides give ${name} but print no \`npx tsx ${name}\` that runs it`);
   }
-  for (const { runs } of plans) {
-    for (const { args } of runs) {
-      if (args[1] === 'tsx' && !files.has(args[2]))
-        throw new Error(`\`${args.join(' ')}\`: no guide gives ${args[2]}`);
-    }
+  for (const name of ran) {
+    if (!files.has(name)) throw new Error(`\`npx tsx ${name}\`: no guide gives ${name}`);
   }
-}
-
-/**
- * Writes the files into `projectDir`, type-checks them if a guide says how, then runs the guides' commands in
- * order against one mock server. Every command must exit 0 within the time limit and print what its
- * `// → ` comments promise.
- *
- * @returns {Promise<string[]>} one line per guide with what ran, and one for the type check.
- */
-export async function runGuides(projectDir, plan) {
-  for (const [name, content] of plan.files) await writeFile(path.join(projectDir, name), content);
-  const lines = [];
-  if (plan.typecheck) {
-    await runStep(projectDir, ['npx', 'tsc'], cleanEnv({ NODE_OPTIONS: '' }), 'the type check');
-    lines.push(`npx tsc: ${plan.files.size} files type-check`);
-  }
-  const mock = await startMockCli(projectDir, cleanEnv({ NODE_OPTIONS: '' }));
-  const env = cleanEnv({ NODE_OPTIONS: '', NO_COLOR: '1', ...mockEnv(mock.summary) });
-  try {
-    for (const guide of plan.guides.filter(({ runs }) => runs.length > 0))
-      lines.push(await runGuide(projectDir, guide, env));
-  } finally {
-    await mock.stop();
-  }
-  return lines;
-}
-
-async function runGuide(projectDir, guide, env) {
-  const started = performance.now();
-  const done = [];
-  let promised = 0;
-  for (const { line, args, promises } of guide.runs) {
-    const where = `${guide.file}:${line}`;
-    const { stdout } = await runStep(projectDir, args, env, where);
-    const unmet = unmetPromise(promises, stdout);
-    if (unmet) throw new Error(`${where}: \`${args.join(' ')}\` ${unmet}`);
-    promised += promises.length;
-    const tests = /Tests\s+(\d+) passed/.exec(stdout)?.[1];
-    done.push(tests ? `${args.join(' ')} (${tests} tests passed)` : args.slice(2).join(' '));
-  }
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  return `${guide.file}: ${done.length} runs, ${promised} promised lines printed, in ${seconds} s: ${done.join(', ')}`;
 }
 
 const PROMISE = /\/\/ → (.+)$/;
@@ -185,12 +246,4 @@ export function readmeQuickStarts(root, packageDirs, codeBlocks) {
     const block = codeBlocks(readFileSync(path.join(root, file), 'utf8')).find((b) => b.lang === 'ts');
     return block ? [{ file, name: dir, code: block.code, line: block.line }] : [];
   });
-}
-
-async function runStep(projectDir, [command, ...args], env, where) {
-  try {
-    return await run(command, args, { cwd: projectDir, env, timeoutMs: RUN_TIMEOUT_MS });
-  } catch (error) {
-    throw new Error(`${where}: ${error.message}`);
-  }
 }

@@ -1,23 +1,19 @@
 // The install recipe exactly as Getting started prints it: the commands run in a clone (build, then pack the
-// workspaces into a folder) and the commands that set up a fresh project around the tarballs. The checks run
-// these commands rather than their own, so the guide cannot drift from what works.
+// workspaces into a folder) and the commands that set up a fresh project around the tarballs. The packing
+// step packs with that command, and the install-by-name rehearsal sets its project up with those commands;
+// the guides themselves run as written, in one shell (scripts/packaging/guide-runner.mjs).
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { shellCommands } from '../docs/markdown.mjs';
-
-/** Clone commands `npm test` has already run on this checkout before the packaging checks. */
-const DONE_BEFORE = {
-  'npm ci': 'the workspace is installed from the lockfile before `npm test`',
-  'npm run build': '`npm test` builds before `check:packages`, and the `built` step checks the build',
-};
+import { DONE_BEFORE } from './guide-snippets.mjs';
 
 /**
  * Finds the recipe in the guides' shell blocks: the block with `npm pack` (commands in the clone) and the block
- * with `npm init` (a project for the snippets), plus every other guide's `npm install` of a dependency.
+ * with `npm init` (a project for the snippets).
  *
- * @returns {{ pack: string[], packagesDir: string, projectName: string, setup: string[][], projectCommands: number }} `pack` is the
- *   arguments of `npm pack …` after `npm`, `packagesDir` its documented destination, `setup` the project's commands as argument
- *   lists, in order.
+ * @returns {{ pack: string[], packagesDir: string, projectName: string, setup: string[][] }} `pack` is the
+ *   arguments of `npm pack …` after `npm`, `packagesDir` its documented destination, `setup` the project's
+ *   commands as argument lists, in order.
  */
 export function installRecipe(guides) {
   const blocks = guides.flatMap((guide) =>
@@ -50,38 +46,7 @@ export function installRecipe(guides) {
     if (!/^npm (init|pkg set|install) /.test(command)) throw unknownCommand(projectBlock, command);
     return words(command);
   });
-  // Getting started's own commands come first; `projectCommands` counts them.
-  const projectCommands = setup.length;
-  // Other guides' dependencies (vitest, msw…). Installs of @company-data packages by name wait for them to be
-  // on npm: the tarballs of the recipe stand in for them, for a package the project does not have yet (an
-  // add-on such as the Redis gate, which its own guide installs).
-  for (const { block } of blocks) {
-    if (block === projectBlock.block) continue;
-    for (const command of shellCommands(block)) {
-      if (!command.startsWith('npm install ')) continue;
-      const args = command.includes('@company-data/')
-        ? asTarballs(words(command), packagesDir, setup)
-        : words(command);
-      if (args !== undefined && !setup.some((known) => known.join(' ') === args.join(' '))) setup.push(args);
-    }
-  }
-  return { pack, packagesDir, projectName, setup, projectCommands };
-}
-
-/**
- * An `npm install` of @company-data packages by name, as the install of their tarballs from the packages
- * folder; `undefined` when the project's commands already install each of them.
- */
-function asTarballs(args, packagesDir, setup) {
-  const installed = (tarball) => setup.some((known) => known.some((arg) => arg.startsWith(tarball)));
-  let added = false;
-  const mapped = args.map((arg) => {
-    if (!arg.startsWith('@company-data/')) return arg;
-    const tarball = `${packagesDir}/company-data-${arg.slice('@company-data/'.length)}-`;
-    if (!installed(tarball)) added = true;
-    return `${tarball}*.tgz`;
-  });
-  return added ? mapped : undefined;
+  return { pack, packagesDir, projectName, setup };
 }
 
 /**

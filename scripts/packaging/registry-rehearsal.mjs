@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { shellCommands } from '../docs/markdown.mjs';
+import { codeBlocks, shellCommands } from '../docs/markdown.mjs';
 import { assertDependencyKinds } from './consumer.mjs';
 import { mockEnv, startMockCli } from './mock-cli.mjs';
 import { binScript, cleanEnv, run } from './process.mjs';
@@ -181,8 +181,8 @@ export function installByNameCommands(root) {
     .sort();
   for (const file of [...first, ...guides]) {
     const text = readFileSync(path.join(root, file), 'utf8');
-    for (const match of text.matchAll(/^```sh\n([\s\S]*?)^```/gm)) {
-      for (const command of shellCommands({ code: match[1] })) {
+    for (const block of codeBlocks(text).filter((b) => b.lang === 'sh')) {
+      for (const command of shellCommands(block)) {
         if (/^npm install /.test(command) && / @company-data\//.test(command) && !command.includes('.tgz'))
           commands.push({ file, command });
       }
@@ -205,7 +205,7 @@ export async function installByName(root, projectDir, registryUrl, versions, rec
   await writeFile(path.join(projectDir, '.npmrc'), npmrc(registryUrl));
   const env = cleanEnv({ NODE_OPTIONS: '' });
   const lines = [];
-  for (const args of recipe.setup.slice(0, recipe.projectCommands)) {
+  for (const args of recipe.setup) {
     const [, command] = args;
     // Getting started's project setup, without the from-a-clone tarballs (their by-name commands follow).
     if (command === 'install' && args.some((arg) => arg.includes('.tgz'))) continue;

@@ -1,0 +1,183 @@
+// Follows the guides as a newcomer does: the steps of scripts/packaging/guide-snippets.mjs, in one shell
+// session (scripts/packaging/guide-shell.mjs) that starts in an empty home folder. Each command runs as
+// written, its placeholders filled as the reader fills them (scripts/packaging/placeholders.mjs); a server
+// a guide starts keeps running for the guides after it, as in a second terminal, until the end. The first
+// command that fails (a non-zero exit, an unmet `// → ` promise, a server that does not start) fails the run,
+// named by guide and line: the reader would have stopped there too.
+//
+// The environment is a reader's: `HOME` is the empty folder (so `~/company-data-packages` lands there), with
+// two settings a reader's machine may well have: npm's cache and user config are the caller's (installs stay
+// fast and reach the caller's registry), and `~/.curlrc` says `fail-with-body`, so that an HTTP error a
+// reader would see in curl's output fails the command here.
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openShell, shellQuote as quote } from './guide-shell.mjs';
+import { unmetPromise } from './guide-snippets.mjs';
+import { fillPlaceholders } from './placeholders.mjs';
+
+// An install may take a while; anything else must finish within the snippets' old limit.
+const INSTALL_TIMEOUT_MS = 150_000;
+const COMMAND_TIMEOUT_MS = 90_000;
+const SERVER_START_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs the plan's guides in order, then type-checks every file if a guide prints `npx tsc`.
+ *
+ * @param {{ plan: ReturnType<typeof import('./guide-snippets.mjs').snippetPlan>, home: string,
+ *   cloneDir: string, env: Record<string, string>, sessionDir: string }} options `home` is the reader's
+ *   empty home folder (where the shell starts), `cloneDir` the clone of the repository, `env` the shell's
+ *   whole environment (its HOME set to `home`), `sessionDir` a folder for the session's files.
+ * @returns {Promise<{ lines: string[], projectDir: string }>} one line per guide, and the folder the reader
+ *   ends in (the project).
+ * @throws {Error} `<guide>:<line>: <what failed>` for the first command that fails.
+ */
+export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
+  await mkdir(sessionDir, { recursive: true });
+  const shell = await openShell({ cwd: home, env, dir: sessionDir });
+  const lines = [];
+  let projectDir;
+  let failure;
+  try {
+    const state = { printed: undefined, before: undefined };
+    for (const guide of plan.guides) lines.push(await runGuide(shell, guide, state, cloneDir));
+    if (plan.typecheck) {
+      const where = 'every file the guides give';
+      await runCommand(shell, { command: 'npx tsc', promises: [] }, where);
+      lines.push(`npx tsc: ${plan.files.size} files type-check`);
+    }
+    projectDir = shell.cwd;
+  } catch (error) {
+    failure = error;
+  }
+  try {
+    await shell.close();
+  } catch (error) {
+    failure ??= new Error(`a server the guides started did not stop: ${error.message}`);
+  }
+  if (failure) throw failure;
+  return { lines, projectDir };
+}
+
+async function runGuide(shell, guide, state, cloneDir) {
+  const started = performance.now();
+  let commands = 0;
+  let saved = 0;
+  let promised = 0;
+  const servers = [];
+  const skipped = [];
+  for (const step of guide.steps) {
+    const where = `${guide.file}:${step.line}`;
+    if ('save' in step) {
+      await writeFile(path.join(shell.cwd, step.save), step.content);
+      saved += 1;
+      continue;
+    }
+    if (step.inClone && state.before === undefined) {
+      state.before = shell.cwd;
+      await runCommand(shell, { command: `cd ${quote(cloneDir)}`, promises: [] }, `${where} (to the clone)`);
+    } else if (!step.inClone && state.before !== undefined) {
+      await leaveClone(shell, state, where);
+    }
+    if (step.doneBefore) {
+      skipped.push(`${step.command} (${step.doneBefore})`);
+      continue;
+    }
+    let command;
+    try {
+      command = fillPlaceholders(step.command, state.printed);
+    } catch (error) {
+      throw new Error(`${where}: \`${step.command}\`: ${error.message}`);
+    }
+    if (step.mode === 'run') {
+      await runCommand(shell, { command, promises: step.promises }, where);
+      promised += step.promises.length;
+    } else {
+      let server;
+      try {
+        server = await shell.start(command, { timeoutMs: SERVER_START_TIMEOUT_MS });
+      } catch (error) {
+        throw new Error(`${where}: \`${step.command}\` ${error.message}`);
+      }
+      state.printed = server.output;
+      if (step.mode === 'until-ctrl-c') {
+        await server.stop().catch((error) => {
+          throw new Error(`${where}: \`${step.command}\` ${error.message}`);
+        });
+        servers.push(`${oneLine(step.command)} (started, then Ctrl+C)`);
+      } else {
+        servers.push(`${oneLine(step.command)} (left running)`);
+      }
+    }
+    commands += 1;
+  }
+  if (state.before !== undefined) await leaveClone(shell, state, `${guide.file} (end)`);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const details = [
+    `${commands} commands`,
+    `${saved} files saved`,
+    `${promised} promised lines printed`,
+    ...(servers.length > 0 ? [`servers: ${servers.join(', ')}`] : []),
+    ...(skipped.length > 0 ? [`done before the check: ${skipped.join(', ')}`] : []),
+  ];
+  return `${guide.file}: ${details.join('; ')}, in ${seconds} s`;
+}
+
+async function leaveClone(shell, state, where) {
+  await runCommand(
+    shell,
+    { command: `cd ${quote(state.before)}`, promises: [] },
+    `${where} (back from the clone)`,
+  );
+  state.before = undefined;
+}
+
+/** Runs one command in the shell; throws, naming the place, when it fails or breaks a promise. */
+async function runCommand(shell, { command, promises }, where) {
+  let result;
+  try {
+    const timeoutMs = command.startsWith('npm ') ? INSTALL_TIMEOUT_MS : COMMAND_TIMEOUT_MS;
+    result = await shell.run(command, { timeoutMs });
+  } catch (error) {
+    throw new Error(`${where}: \`${command}\` ${error.message}`);
+  }
+  if (result.code !== 0) {
+    const output = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-40).join('\n');
+    throw new Error(
+      `${where}: \`${command}\` exited with code ${result.code} (in ${shell.cwd})${output ? `\n--- last output ---\n${output}` : ''}`,
+    );
+  }
+  const unmet = unmetPromise(promises, result.stdout);
+  if (unmet) throw new Error(`${where}: \`${command}\` ${unmet}`);
+  return result;
+}
+
+/** A command continued over lines (`\` at their ends), shown on one. */
+const oneLine = (command) => command.replace(/\s*\\\n\s*/g, ' ');
+
+/**
+ * The reader's environment for the session: the caller's, without any COMPANY_DATA_ variable (a newcomer
+ * has none set), its HOME the empty folder `home` (created, with the `~/.curlrc` above), npm's cache and
+ * user config the caller's, and quiet installs that reuse cached registry metadata.
+ *
+ * @returns {Promise<Record<string, string>>}
+ */
+export async function readerEnv(home, callerEnv) {
+  await mkdir(home, { recursive: true });
+  await writeFile(path.join(home, '.curlrc'), 'fail-with-body\n');
+  const env = Object.fromEntries(
+    Object.entries(callerEnv).filter(([name]) => !name.startsWith('COMPANY_DATA_')),
+  );
+  return {
+    ...env,
+    HOME: home,
+    NODE_OPTIONS: '',
+    NO_COLOR: '1',
+    npm_config_cache: callerEnv.npm_config_cache ?? path.join(os.homedir(), '.npm'),
+    npm_config_userconfig: callerEnv.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc'),
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+}

@@ -1,0 +1,187 @@
+// The guide runner follows guides as a reader does, in one bash session: what a command leaves behind is
+// there for the next guide, a server started "in another terminal" keeps serving until the end, and the
+// first command that fails stops the run, named by guide and line. No network: servers listen on port 0 of
+// loopback, and npm runs offline.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { codeBlocks } from '../docs/markdown.mjs';
+import { readerEnv, runGuides } from './guide-runner.mjs';
+import type { Guide } from './guide-snippets.mjs';
+import { snippetPlan } from './guide-snippets.mjs';
+
+const FENCE = '```';
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const temps: string[] = [];
+
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function guide(name: string, ...lines: string[]): Guide {
+  const text = lines.join('\n');
+  return { file: `docs/${name}.md`, name, text, blocks: codeBlocks(text) };
+}
+
+/** Runs the guides from an empty home folder, npm offline with an empty cache. */
+async function follow(guides: Guide[]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'guide-runner-test-'));
+  temps.push(dir);
+  const home = path.join(dir, 'home');
+  const env = await readerEnv(home, {
+    ...process.env,
+    npm_config_offline: 'true',
+    npm_config_cache: path.join(dir, 'npm-cache'),
+  });
+  const run = runGuides({
+    plan: snippetPlan(guides),
+    home,
+    cloneDir: ROOT,
+    env,
+    sessionDir: path.join(dir, 'shell'),
+  });
+  return { home, run };
+}
+
+// A server as a guide gives one: it prints its address, serves, and stops on Ctrl+C (SIGINT). It notes its
+// pid, and that it stopped, so the test can tell.
+const SERVER = [
+  "import { appendFileSync, writeFileSync } from 'node:fs';",
+  "import { createServer } from 'node:http';",
+  "const server = createServer((request, response) => response.end(process.env.GREETING + ' from ' + process.pid));",
+  "server.listen(0, '127.0.0.1', () => {",
+  "  const url = 'http://127.0.0.1:' + server.address().port + '/';",
+  "  appendFileSync('pids.txt', process.pid + '\\n');",
+  "  writeFileSync('url.txt', url);",
+  "  console.log('listening on ' + url);",
+  '});',
+  "process.on('SIGINT', () => {",
+  "  appendFileSync('stopped.txt', process.pid + '\\n');",
+  '  server.close(() => process.exit(0));',
+  '});',
+];
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('runGuides', () => {
+  it('keeps one shell across guides, and a server from a guide running for the next, until the end', async () => {
+    const { home, run } = await follow([
+      guide(
+        'first',
+        `${FENCE}sh`,
+        'mkdir app && cd app',
+        'export GREETING=hello',
+        'COUNT=1',
+        FENCE,
+        'Save this as `server.mjs`:',
+        `${FENCE}js`,
+        ...SERVER,
+        FENCE,
+        'Leave it running:',
+        `${FENCE}sh keeps-running`,
+        'node server.mjs',
+        FENCE,
+      ),
+      guide(
+        'second',
+        `${FENCE}sh`,
+        'test "$GREETING" = hello && test "$COUNT" = 1 && test "$(basename "$PWD")" = app',
+        'curl -s "$(cat url.txt)" | grep "^hello from "',
+        'cp url.txt first-url.txt',
+        FENCE,
+        'Try another, then Ctrl+C:',
+        `${FENCE}sh until-ctrl-c`,
+        'node server.mjs',
+        FENCE,
+        `${FENCE}sh`,
+        'test "$(wc -l < stopped.txt)" -eq 1',
+        'curl -s "$(cat first-url.txt)" | grep "^hello from "',
+        FENCE,
+      ),
+    ]);
+    const { lines, projectDir } = await run;
+
+    expect(projectDir).toBe(path.join(home, 'app'));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^docs\/first\.md: 4 commands; 1 files saved; .*servers: node server\.mjs \(left running\)/,
+      ),
+      expect.stringMatching(
+        /^docs\/second\.md: 6 commands; .*servers: node server\.mjs \(started, then Ctrl\+C\)/,
+      ),
+    ]);
+    const pids = readFileSync(path.join(projectDir, 'pids.txt'), 'utf8').trim().split('\n').map(Number);
+    expect(pids).toHaveLength(2);
+    // Both stopped with Ctrl+C: the second when the guide said so, the first at the end.
+    expect(readFileSync(path.join(projectDir, 'stopped.txt'), 'utf8').trim().split('\n').map(Number)).toEqual(
+      [pids[1], pids[0]],
+    );
+    expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('stops at the first command that fails, naming its guide and line', async () => {
+    const { home, run } = await follow([
+      guide('steps', 'Then:', `${FENCE}sh`, 'true', 'ls no-such-file', 'touch after', FENCE),
+    ]);
+    await expect(run).rejects.toThrow(
+      /^docs\/steps\.md:4: `ls no-such-file` exited with code 2 .*\n--- last output ---\n.*no-such-file/,
+    );
+    expect(existsSync(path.join(home, 'after'))).toBe(false);
+  });
+
+  it('fails on a server that exits before it is ready, and stops the servers already started', async () => {
+    const { home, run } = await follow([
+      guide(
+        'servers',
+        'Save this as `server.mjs`:',
+        `${FENCE}js`,
+        ...SERVER,
+        FENCE,
+        `${FENCE}sh keeps-running`,
+        'node server.mjs',
+        FENCE,
+        `${FENCE}sh keeps-running`,
+        "node -e 'process.exit(3)'",
+        FENCE,
+      ),
+    ]);
+    const line = SERVER.length + 8;
+    await expect(run).rejects.toThrow(
+      new RegExp(
+        `^docs/servers\\.md:${line}: \`node -e 'process\\.exit\\(3\\)'\` exited before it was ready`,
+      ),
+    );
+    const [pid] = readFileSync(path.join(home, 'pids.txt'), 'utf8').trim().split('\n').map(Number);
+    expect(alive(pid ?? 0)).toBe(false);
+  });
+
+  it('reports a by-name install planted in a copy of Getting started as the failing command, with guide and line', async () => {
+    const original = readFileSync(path.join(ROOT, 'docs', 'getting-started.md'), 'utf8');
+    const planted = original.replace(
+      '## Install\n',
+      `## Install\n\n${FENCE}sh\nnpm install @company-data/not-a-package\n${FENCE}\n`,
+    );
+    expect(planted).not.toBe(original);
+    const line = planted.split('\n').indexOf('npm install @company-data/not-a-package') + 1;
+    const copy = guide('getting-started', ...planted.split('\n'));
+
+    const { home, run } = await follow([copy]);
+
+    await expect(run).rejects.toThrow(
+      new RegExp(
+        `^docs/getting-started\\.md:${line}: \`npm install @company-data/not-a-package\` exited with code 1 `,
+      ),
+    );
+    // The reader stops there: nothing after it ran (no tarballs packed, no project).
+    expect(existsSync(path.join(home, 'company-data-packages'))).toBe(false);
+    expect(existsSync(path.join(home, 'company-data-try'))).toBe(false);
+  });
+});
