@@ -6,13 +6,15 @@
 // engine or a reader who blocks scripts); then, in a real headless Chromium with JavaScript on, the page
 // shows (typedoc's script hides the body until it runs), its sidebar lists the packages, and a screenshot
 // is taken, saved for a person to look at and checked not to be blank (a blank page compresses to a few
-// kilobytes). Chromium is Debian's `chromium`: under CI (CI set) the script installs it with apt-get when
-// missing; elsewhere it says LOUDLY that the browser part was skipped, and still checks the HTML.
-import { execFileSync, spawnSync } from 'node:child_process';
+// kilobytes). Chromium is Debian's `chromium`, which `npm test` installs first (scripts/system-packages.mjs)
+// where it may; when it is missing, this script fails under CI and elsewhere says LOUDLY that the browser
+// part was skipped, and still checks the HTML.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { programOrSkip } from './system-packages.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SITE = path.join(ROOT, 'docs', 'api');
@@ -62,16 +64,8 @@ for (const page of PAGES) {
     problems.push(`${page.file}: the breadcrumb repeats a name: ${crumbs.trim()}`);
 }
 
-const chromium = findChromium();
-if (chromium === undefined) {
-  console.log(
-    '\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n' +
-      '!!  check-docs-site: SKIPPED the browser checks: no `chromium` on this machine.\n' +
-      '!!  Install it (apt-get install -y chromium) to take and check the screenshots;\n' +
-      '!!  under CI (CI set) this script installs it itself.\n' +
-      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n',
-  );
-} else {
+const chromium = programOrSkip('chromium', { log: console.log });
+if (chromium !== undefined) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'docs-site-profile-'));
   try {
     for (const page of PAGES) checkInBrowser(chromium, profile, page);
@@ -149,18 +143,4 @@ function textOf(html) {
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/\s+/g, ' ');
-}
-
-/** Debian's chromium, installed under CI when missing; undefined elsewhere when missing. */
-function findChromium() {
-  const which = () =>
-    spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim() || undefined;
-  const found = which();
-  if (found || !process.env.CI) return found;
-  console.log('check-docs-site: CI without chromium: apt-get install -y chromium');
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  return which();
 }
