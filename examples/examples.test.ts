@@ -2,11 +2,11 @@
 // its real output against the mock's data and state.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '@company-data/mock-server';
 import type { Call, Pagination, Recording, RecordingTranscript, User } from '@company-data/sdk';
 import { request } from 'undici';
@@ -373,6 +373,42 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       expect(run.stderr).toMatch(/line 2: rejected: .*phone or email/);
       expect(run.stderr).toMatch(/line 3: rejected: .*not a valid phone number/);
       expect(mock.members(mock.tokens.audience).map((member) => member.first_name)).toEqual(['Good']);
+    });
+  });
+
+  describe('npx tsx examples/<file>', () => {
+    it('runs from a clone before any build: tsx resolves every workspace package to its sources', async ({
+      expect,
+    }) => {
+      // Each code entry point of each package, and the source its `@company-data/source` condition names.
+      const expected: Record<string, string> = {};
+      for (const folder of readdirSync(join(ROOT, 'packages'))) {
+        const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', folder, 'package.json'), 'utf8'));
+        for (const [subpath, target] of Object.entries<Record<string, string>>(manifest.exports)) {
+          const source = target['@company-data/source'];
+          if (source !== undefined)
+            expected[`${manifest.name}${subpath.slice(1)}`] = pathToFileURL(
+              join(ROOT, 'packages', folder, source),
+            ).href;
+        }
+      }
+      expect(Object.keys(expected)).toEqual(
+        expect.arrayContaining(['@company-data/sdk', '@company-data/mock-server/msw']),
+      );
+      // A script in the clone, run the way the README says (`npx tsx <file>` from the clone's root).
+      const dir = mkdtempSync(join(ROOT, '.tsx-probe-'));
+      try {
+        const probe = join(dir, 'probe.mjs');
+        writeFileSync(
+          probe,
+          `console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(Object.keys(expected))}.map((name) => [name, import.meta.resolve(name)]))));`,
+        );
+        const run = await finish(await start([join(ROOT, 'node_modules/tsx/dist/cli.mjs'), probe], {}));
+        expect(run.code, run.stderr).toBe(0);
+        expect(JSON.parse(run.stdout)).toEqual(expected);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 
