@@ -64,7 +64,13 @@ for (const page of PAGES) {
     problems.push(`${page.file}: the breadcrumb repeats a name: ${crumbs.trim()}`);
 }
 
-const chromium = programOrSkip('chromium', { log: console.log });
+let chromium;
+try {
+  chromium = programOrSkip('chromium', { log: console.log });
+} catch (error) {
+  console.error(`check-docs-site: ${error.message}`);
+  process.exit(1);
+}
 if (chromium !== undefined) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'docs-site-profile-'));
   try {

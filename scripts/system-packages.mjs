@@ -128,7 +128,9 @@ export function programOrSkip(program, { env = process.env, log = console.warn }
   if (found !== undefined) return found;
   const hint = `run \`${installHint([entry.debianPackage])}\` (or \`node scripts/system-packages.mjs\` as root)`;
   if (isCI(env))
-    throw new Error(`${entry.neededBy} needs ${program}, missing under CI, which skips nothing: ${hint}`);
+    throw new Error(
+      `cannot run ${entry.neededBy}: no ${program} on this machine, and CI skips nothing: ${hint}`,
+    );
   log(`!!!! SKIPPED ${entry.neededBy}: no ${program} on this machine; ${hint}`);
   return undefined;
 }

@@ -75,7 +75,7 @@ describe('programOrSkip (what a test or check that needs a program calls)', () =
 
   it('missing under CI: throws, so the test fails instead of skipping', () => {
     expect(() => programOrSkip('chromium', { env: { ...empty, CI: 'true' }, log: () => undefined })).toThrow(
-      /check:docs-site needs chromium, missing under CI/,
+      /cannot run the browser checks of check:docs-site: no chromium on this machine, and CI skips nothing/,
     );
   });
 
