@@ -2,11 +2,12 @@
 // its real output against the mock's data and state.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '@company-data/mock-server';
 import type { Call, Pagination, Recording, RecordingTranscript, User } from '@company-data/sdk';
 import { request } from 'undici';
@@ -376,7 +377,98 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
     });
   });
 
+  describe('npx tsx examples/<file>', () => {
+    it('runs from a clone before any build: tsx resolves every workspace package to its sources', async ({
+      expect,
+    }) => {
+      // Each code entry point of each package, and the source its `@company-data/source` condition names.
+      const expected: Record<string, string> = {};
+      for (const folder of readdirSync(join(ROOT, 'packages'))) {
+        const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', folder, 'package.json'), 'utf8'));
+        for (const [subpath, target] of Object.entries<Record<string, string>>(manifest.exports)) {
+          const source = target['@company-data/source'];
+          if (source !== undefined)
+            expected[`${manifest.name}${subpath.slice(1)}`] = pathToFileURL(
+              join(ROOT, 'packages', folder, source),
+            ).href;
+        }
+      }
+      expect(Object.keys(expected)).toEqual(
+        expect.arrayContaining(['@company-data/sdk', '@company-data/mock-server/msw']),
+      );
+      // A script in the clone, run the way the README says (`npx tsx <file>` from the clone's root).
+      const dir = mkdtempSync(join(ROOT, '.tsx-probe-'));
+      try {
+        const probe = join(dir, 'probe.mjs');
+        writeFileSync(
+          probe,
+          `console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(Object.keys(expected))}.map((name) => [name, import.meta.resolve(name)]))));`,
+        );
+        const run = await finish(await start([join(ROOT, 'node_modules/tsx/dist/cli.mjs'), probe], {}));
+        expect(run.code, run.stderr).toBe(0);
+        expect(JSON.parse(run.stdout)).toEqual(expected);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
   describe('with-mock.mjs', () => {
+    it('Ctrl+C stops a server example cleanly and exits 0, even pressed again while it stops', async ({
+      expect,
+    }) => {
+      // A terminal's Ctrl+C sends SIGINT to the whole foreground process group: with-mock, the mock and the
+      // example alike. Its own process group (detached) lets the test do the same. A second one while the
+      // example stops (pressed again, or passed on late) must not kill it mid-stop.
+      const child = spawn(
+        process.execPath,
+        ['examples/with-mock.mjs', 'examples/lead-form-server.ts', '--port', '0'],
+        { cwd: ROOT, env: envWith({}), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+      );
+      const exited = finish(child);
+      const group = -(child.pid as number);
+      const stdout = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+      let origin: URL | undefined;
+      for await (const line of stdout) {
+        const found = /^Lead form on (http:\/\/\S+)/.exec(line)?.[1];
+        if (found) {
+          origin = new URL(found);
+          // A request still arriving (its headers not complete) keeps the server stopping until it ends.
+          const socket = connect(Number(origin.port), origin.hostname);
+          await once(socket, 'connect');
+          socket.write(`POST /leads HTTP/1.1\r\nhost: ${origin.host}\r\n`);
+          process.kill(group, 'SIGINT');
+          // Stopping: Ctrl+C again; then the request goes away and the example ends.
+          for await (const next of stdout) if (next === 'SIGINT received, stopping') break;
+          process.kill(group, 'SIGINT');
+          socket.destroy();
+          break;
+        }
+      }
+      expect(origin).toBeDefined();
+      const run = await exited;
+      expect({ code: run.code, signal: run.signal }, run.stderr).toEqual({ code: 0, signal: null });
+      expect(run.stdout).toMatch(/SIGINT received, stopping\nStopped\n$/);
+    });
+
+    it('a SIGINT or SIGTERM sent to with-mock alone reaches the example, which stops and exits 0', async ({
+      expect,
+    }) => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        const child = await start(
+          ['examples/with-mock.mjs', 'examples/lead-form-server.ts', '--port', '0'],
+          {},
+        );
+        const exited = finish(child);
+        const stdout = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+        for await (const line of stdout) if (line.startsWith('Lead form on ')) break;
+        child.kill(signal);
+        const run = await exited;
+        expect({ code: run.code, signal: run.signal }, run.stderr).toEqual({ code: 0, signal: null });
+        expect(run.stdout).toMatch(new RegExp(`${signal} received, stopping\nStopped\n$`));
+      }
+    });
+
     it('runs an example against a throwaway mock server, as the README shows', async ({ expect }) => {
       const run = await finish(await start(['examples/with-mock.mjs', 'examples/list-active-users.ts'], {}));
       expect(run.code, run.stderr).toBe(0);

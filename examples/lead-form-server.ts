@@ -140,7 +140,12 @@ const server = createServer(async (request, response) => {
   console.log(`${request.method} ${pathname} ${response.statusCode}`);
 });
 
+let stopping = false;
 function stop(signal: NodeJS.Signals): void {
+  // Once is enough: a Ctrl+C can arrive twice (from the terminal and from a runner that passes it on, as
+  // examples/with-mock.mjs does), and the second must not kill the process while it stops.
+  if (stopping) return;
+  stopping = true;
   console.log(`${signal} received, stopping`);
   // Stop accepting connections, let requests in progress finish, then release the SDK's sockets.
   server.close(async () => {
@@ -149,8 +154,8 @@ function stop(signal: NodeJS.Signals): void {
   });
   server.closeIdleConnections();
 }
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
 
 server.listen(Number(values.port), values.host, () => {
   const { port } = server.address() as AddressInfo;

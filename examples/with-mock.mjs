@@ -50,12 +50,27 @@ const child = spawn(process.execPath, [...typescript, example, ...args], {
     COMPANY_DATA_LEAD_WEBHOOK: `${apiRoot}/messaging-agent/webhook/${tokens.lead}/`,
   },
 });
-// Ctrl+C reaches the example (and the mock server) directly; this process waits for the example to end.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// Ctrl+C in a terminal reaches the whole process group, the example and the mock server included: passing
+// it on at once would deliver it twice. So a SIGINT is passed on only if the example still runs a while
+// later (it was sent to this process alone); a SIGTERM, which a harness sends to one process, at once.
+// This process waits for the example to end, and ends as it did.
+const SIGINT_GRACE_MS = 1_000;
+const relay = (signal) => {
+  if (signal === 'SIGTERM') child.kill(signal);
+  else
+    setTimeout(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    }, SIGINT_GRACE_MS).unref();
+};
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, relay);
 
 const [code, signal] = await once(child, 'exit');
-if (mock.exitCode === null) {
+if (mock.exitCode === null && mock.signalCode === null) {
   mock.kill('SIGTERM');
   await once(mock, 'exit');
 }
-process.exitCode = code ?? (signal ? 1 : 0);
+if (signal) {
+  // Killed by a signal: end by the same signal, so the shell (and `$?`) sees what happened.
+  for (const name of ['SIGINT', 'SIGTERM']) process.off(name, relay);
+  process.kill(process.pid, signal);
+} else process.exitCode = code;

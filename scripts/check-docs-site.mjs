@@ -9,16 +9,17 @@
 // screenshot is taken, saved for a person to look at and checked not to be blank (a blank page compresses
 // to a few kilobytes). The landing page points to the tarball route before its first install by name (which
 // fails until the packages are published). And the search: a word only a guide's body text has, typed into
-// the search box of the landing page, lists that guide (screenshot too). Chromium is Debian's `chromium`:
-// under CI (CI set) the script installs it with apt-get when missing; elsewhere it says LOUDLY that the
-// browser part was skipped, and still checks the HTML.
-import { execFileSync, spawnSync } from 'node:child_process';
+// the search box of the landing page, lists that guide (screenshot too). Chromium is Debian's `chromium`,
+// which `npm test` installs first (scripts/system-packages.mjs) where it may; when it is missing, this
+// script fails under CI and elsewhere says LOUDLY that the browser part was skipped, and still checks the HTML.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openTab } from './docs/chromium-pipe.mjs';
 import { frontMatter } from './docs/markdown.mjs';
+import { programOrSkip } from './system-packages.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SITE = path.join(ROOT, 'docs', 'api');
@@ -83,16 +84,14 @@ for (const page of PAGES) {
 }
 checkTarballRouteFirst();
 
-const chromium = findChromium();
-if (chromium === undefined) {
-  console.log(
-    '\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n' +
-      '!!  check-docs-site: SKIPPED the browser checks: no `chromium` on this machine.\n' +
-      '!!  Install it (apt-get install -y chromium) to take and check the screenshots;\n' +
-      '!!  under CI (CI set) this script installs it itself.\n' +
-      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n',
-  );
-} else {
+let chromium;
+try {
+  chromium = programOrSkip('chromium', { log: console.log });
+} catch (error) {
+  console.error(`check-docs-site: ${error.message}`);
+  process.exit(1);
+}
+if (chromium !== undefined) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'docs-site-profile-'));
   try {
     for (const page of PAGES) checkInBrowser(chromium, profile, page);
@@ -267,18 +266,4 @@ function textOf(html) {
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/\s+/g, ' ');
-}
-
-/** Debian's chromium, installed under CI when missing; undefined elsewhere when missing. */
-function findChromium() {
-  const which = () =>
-    spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim() || undefined;
-  const found = which();
-  if (found || !process.env.CI) return found;
-  console.log('check-docs-site: CI without chromium: apt-get install -y chromium');
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  return which();
 }

@@ -1,7 +1,14 @@
 // The tsup build of a package that is both a library and a command (the mock server, the CLI).
 import type { Options } from 'tsup';
 
-const shared: Options = { sourcemap: true, target: 'node20', tsconfig: '../../tsconfig.base.json' };
+// keepNames: esbuild renames a class that refers to itself (`class _MockServer`); keep the source's names,
+// as stacks and `constructor.name` show them.
+const shared: Options = {
+  sourcemap: true,
+  target: 'node20',
+  keepNames: true,
+  tsconfig: '../../tsconfig.base.json',
+};
 
 /**
  * The library (its entry points, `src/index.ts` by default: ESM, CJS and declarations) and the command

@@ -5,6 +5,8 @@ const shared: Options = {
   dts: true,
   sourcemap: true,
   target: 'node20',
+  // The source's names, not esbuild's renamings (`_Foo`), in stacks and `constructor.name` (as the SDK's build).
+  keepNames: true,
   tsconfig: '../../tsconfig.base.json',
 };
 

@@ -7,5 +7,8 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // esbuild renames a class that refers to itself (`class _CompanyDataError`); keep the source's names, so an
+  // uncaught error, its stack and `constructor.name` say `CompanyDataError`.
+  keepNames: true,
   tsconfig: '../../tsconfig.base.json',
 });

@@ -14,6 +14,7 @@ export * from './openapi.js';
 export * from './paths.js';
 export * from './query.js';
 export * from './query-wire.js';
+export * from './request-limits.js';
 export * from './schemas/envelopes.js';
 export * from './schemas/errors.js';
 export * from './schemas/open-object.js';

@@ -17,6 +17,7 @@ import {
 } from './endpoints.js';
 import { rootPath } from './paths.js';
 import { BOOLEAN_QUERY_VALUES } from './query-wire.js';
+import { MAX_REQUEST_HEAD_BYTES } from './request-limits.js';
 import { Pagination } from './schemas/envelopes.js';
 import { ApiErrorBody, FlatErrorBody } from './schemas/errors.js';
 import {
@@ -160,6 +161,10 @@ function responses(endpoint: EndpointDefinition, ids: Map<z.ZodType, string>): J
     }
     result[status] = response;
   }
+  // Any operation's request can be too large to read at all: answered before the endpoint sees it.
+  result[431] = {
+    description: `Request header fields too large: the request line and headers exceed ${MAX_REQUEST_HEAD_BYTES / 1024} KiB (${MAX_REQUEST_HEAD_BYTES} bytes), e.g. a query string that long. Answered before the request is read, with no body; shorten the request.`,
+  };
   // Any operation can meet a server error, or an error page from a proxy in front of the API; the mock
   // server answers them when a fault asks (its default fault mix: 500, 503 and an HTML 502).
   result['5XX'] = {

@@ -24,3 +24,4 @@ export * from './error-details.js';
 export * from './list-limits.js';
 export type { OperationMeta } from './operation-meta.js';
 export * from './paths.js';
+export * from './request-limits.js';

@@ -5,6 +5,8 @@ import {
   compileWireQuery,
   endpointList,
   endpoints,
+  LIST_LIMITS,
+  MAX_REQUEST_HEAD_BYTES,
 } from '../src/index.js';
 
 type Operation = {
@@ -136,6 +138,40 @@ describe('each operation describes its own 400, and GETs say they answer HEAD', 
       expect(badRequest).toMatch(/query parameter/);
       expect(badRequest).not.toMatch(/body/);
       expect(op.description).toMatch(/HEAD on this path is answered as GET is/);
+    }
+  });
+});
+
+describe('the bounds a client can rely on', () => {
+  it("a list response's pagination.page_size is bounded as the page_size parameter is (LIST_LIMITS)", () => {
+    const pagination = document.components.schemas.Pagination as {
+      properties: Record<string, { minimum?: number; maximum?: number }>;
+    };
+    expect(pagination.properties.page_size).toMatchObject({
+      minimum: LIST_LIMITS.minPageSize,
+      maximum: LIST_LIMITS.maxPageSize,
+    });
+    expect(pagination.properties.page).toMatchObject({ minimum: LIST_LIMITS.minPage });
+    const parameter = operation('get', '/v1/calls/').parameters.find(
+      (p) => p.name === 'page_size',
+    ) as unknown as {
+      schema: { minimum: number; maximum: number };
+    };
+    expect(parameter.schema).toMatchObject({
+      minimum: LIST_LIMITS.minPageSize,
+      maximum: LIST_LIMITS.maxPageSize,
+    });
+  });
+
+  it('every operation lists 431, with the request head limit and no body', () => {
+    for (const endpoint of endpointList) {
+      const method = endpoint.method.toLowerCase();
+      const op = Object.values(document.paths).find(
+        (path) => path[method]?.operationId === endpoint.operationId,
+      )?.[method];
+      expect(op?.responses[431], endpoint.operationId).toEqual({
+        description: expect.stringContaining(`${MAX_REQUEST_HEAD_BYTES} bytes`),
+      });
     }
   });
 });

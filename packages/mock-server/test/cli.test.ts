@@ -440,6 +440,38 @@ describe('runCli with a fixture file', () => {
     }
   });
 
+  it("shows each fixture key's own quota in the banner's quota line and in --json's quota.keys", async () => {
+    const dir = tempDir();
+    const fixture = sampleFixture();
+    const company = fixture.companies[0] as (typeof fixture.companies)[number];
+    company.keys = [
+      ...(company.keys ?? []),
+      { value: 'svc_live_slow', throttle: { limit: 2, window_seconds: 10 } },
+      { value: 'svc_live_unlimited', throttle: false },
+      { value: 'svc_live_overridden', throttle: { limit: 3, window_seconds: 3 } },
+    ];
+    writeFileSync(join(dir, 'quotas.json'), JSON.stringify(fixture));
+    const args = ['--port', '0', '--fixture', 'quotas.json', '--throttle-key', 'svc_live_overridden=7/7'];
+    const { out, io } = capture();
+    const server = serving(await runCli(args, io, dir));
+    try {
+      expect(out.join('')).toMatch(
+        /Quota +none per key by default; own quotas: throttled 5\/5 s, svc_live_slow 2\/10 s, svc_live_unlimited off, svc_live_overridden 7\/7 s\n/,
+      );
+      expect(out.join('')).toMatch(/ {4}svc_live_slow {3}API key \(.*; own quota 2\/10 s\)/);
+    } finally {
+      await server.close();
+    }
+    const json = capture();
+    await serving(await runCli([...args, '--json'], json.io, dir)).close();
+    expect(JSON.parse(json.out.join('')).quota.keys).toEqual({
+      throttled: THROTTLED_KEY_QUOTA,
+      svc_live_slow: { limit: 2, windowSeconds: 10 },
+      svc_live_unlimited: false,
+      svc_live_overridden: { limit: 7, windowSeconds: 7 },
+    });
+  });
+
   it('names the absolute path of a missing file, a directory or an unreadable file, and what to do', async () => {
     const dir = tempDir();
     expect(await fails(['--fixture', 'missing.json'], dir)).toBe(

@@ -3,11 +3,12 @@ import {
   type EndpointDefinition,
   endpointList,
   fillPath,
+  MAX_REQUEST_HEAD_BYTES,
   rootPath,
 } from '@company-data/contract';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createMockServer, DEFAULT_FAULT_MIX, type FaultAction, type MockServer } from '../src/index.js';
+import { DEFAULT_FAULT_MIX, type FaultAction, type MockServer, startMockServer } from '../src/index.js';
 
 // For every operation, provoke each answer the mock server can give it, and check the OpenAPI document
 // lists that status for that operation: a client generated from the document, or a contract test such as
@@ -46,6 +47,8 @@ interface Attempt {
   contentType?: string;
   /** Use up a quota of one request first. */
   quotaUsed?: boolean;
+  /** A request head (request line and headers) over the limit, sent over a real socket: the listener's 431. */
+  headTooLarge?: boolean;
 }
 
 async function statusOf(
@@ -58,10 +61,12 @@ async function statusOf(
   const headers: Record<string, string> = { 'content-type': attempt.contentType ?? 'application/json' };
   const key = attempt.key === undefined ? server.keys.valid : attempt.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
+  if (attempt.headTooLarge) headers['x-padding'] = 'x'.repeat(MAX_REQUEST_HEAD_BYTES);
   const path = attempt.path ?? validPath(server, endpoint);
   const response = await request(`${server.apiRoot}${path}${attempt.search ? `?${attempt.search}` : ''}`, {
     method: endpoint.method,
-    dispatcher: server.dispatcher,
+    // In-process, except what only a socket meets.
+    ...(attempt.headTooLarge ? {} : { dispatcher: server.dispatcher }),
     headers,
     body:
       endpoint.method === 'POST'
@@ -91,6 +96,7 @@ const DATA_ATTEMPTS: Record<string, Attempt> = {
   'quota used': { quotaUsed: true },
   'bad query parameter': { search: 'page=0' },
   'unknown query parameter': { search: 'pagesize=5' },
+  'request head too large': { headTooLarge: true },
 };
 
 const WEBHOOK_ATTEMPTS: Record<string, Attempt> = {
@@ -100,13 +106,15 @@ const WEBHOOK_ATTEMPTS: Record<string, Attempt> = {
   'malformed JSON': { body: '{' },
   'not JSON': { contentType: 'text/plain' },
   'body too large': { body: JSON.stringify({ notes: 'x'.repeat(2 * 1024 * 1024) }) },
+  'request head too large': { headTooLarge: true },
 };
 
 describe('every status the mock server answers is documented for its operation', () => {
   it.each(endpointList.map((endpoint) => [endpoint.operationId, endpoint] as const))(
     '%s',
     async (_name, endpoint) => {
-      const server = createMockServer({ clock: 'frozen' });
+      // Listening too, for the statuses only a socket meets (431).
+      const server = await startMockServer({ port: 0, clock: 'frozen' });
       try {
         for (const resource of ['users', 'teams', 'recordings', 'calls']) {
           const listed = await request(`${server.baseURL}/${resource}/?page_size=1`, {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { type MockServer, startMockServer } from '@company-data/mock-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { programOrSkip } from '../../../scripts/system-packages.mjs';
 import { defaultGateName, RedisRateGate } from '../src/index.js';
 import { type RedisServer, startRedis } from './support/redis.js';
 import type { WorkerConfig, WorkerEvent } from './support/worker.js';
@@ -80,166 +81,176 @@ const sharedAtStart = (finished: Finished) =>
 const logs = (finished: Finished, level: string) =>
   finished.events.filter((event) => event.type === 'log' && event.level === level);
 
-describe('many worker processes, one key, one gate in Redis', { timeout: 60_000 }, () => {
-  let redis: RedisServer;
-  let mock: MockServer;
-  let allIds: string[];
+// Without redis-server: a loud line saying what to run, and this file skips (under CI it fails instead).
+const redisServer = programOrSkip('redis-server');
 
-  beforeAll(async () => {
-    [redis, mock] = await Promise.all([startRedis(), startMockServer({ port: 0, sizes: { calls: CALLS } })]);
-    allIds = [];
-    const key = mock.createKey();
-    for (let page = 1; page <= PAGES; page++) {
-      const response = await fetch(`${mock.baseURL}/calls/?page=${page}&page_size=${PAGE_SIZE}`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      const { data } = (await response.json()) as { data: { id: string }[] };
-      allIds.push(...data.map((call) => call.id));
+describe.skipIf(redisServer === undefined)(
+  'many worker processes, one key, one gate in Redis',
+  { timeout: 60_000 },
+  () => {
+    let redis: RedisServer;
+    let mock: MockServer;
+    let allIds: string[];
+
+    beforeAll(async () => {
+      [redis, mock] = await Promise.all([
+        startRedis(),
+        startMockServer({ port: 0, sizes: { calls: CALLS } }),
+      ]);
+      allIds = [];
+      const key = mock.createKey();
+      for (let page = 1; page <= PAGES; page++) {
+        const response = await fetch(`${mock.baseURL}/calls/?page=${page}&page_size=${PAGE_SIZE}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        const { data } = (await response.json()) as { data: { id: string }[] };
+        allIds.push(...data.map((call) => call.id));
+      }
+    });
+    afterAll(async () => {
+      await Promise.all([redis?.stop(), mock?.close()]);
+    });
+
+    /** The workers' configs: a fresh key with its own quota, the pages split between them. */
+    let fleets = 0;
+    function fleet(count: number, mode: WorkerConfig['mode'], limit: number, windowSeconds: number) {
+      const apiKey = mock.createKey({ throttle: { limit, windowSeconds } });
+      const fleetName = `fleet${++fleets}`;
+      return ranges(count).map(
+        (pages, index): WorkerConfig => ({
+          baseURL: mock.baseURL,
+          apiKey,
+          worker: `${fleetName}-w${index}`,
+          mode,
+          redis: redis.url,
+          // The margin absorbs the latency spread of processes that share two cores with the test runner.
+          quota: { requests: limit, perSeconds: windowSeconds, marginMs: 250 },
+          pages,
+          pageSize: PAGE_SIZE,
+          timeoutMs: 5_000,
+        }),
+      );
     }
-  });
-  afterAll(async () => {
-    await Promise.all([redis?.stop(), mock?.close()]);
-  });
 
-  /** The workers' configs: a fresh key with its own quota, the pages split between them. */
-  let fleets = 0;
-  function fleet(count: number, mode: WorkerConfig['mode'], limit: number, windowSeconds: number) {
-    const apiKey = mock.createKey({ throttle: { limit, windowSeconds } });
-    const fleetName = `fleet${++fleets}`;
-    return ranges(count).map(
-      (pages, index): WorkerConfig => ({
-        baseURL: mock.baseURL,
-        apiKey,
-        worker: `${fleetName}-w${index}`,
-        mode,
-        redis: redis.url,
-        // The margin absorbs the latency spread of processes that share two cores with the test runner.
-        quota: { requests: limit, perSeconds: windowSeconds, marginMs: 250 },
-        pages,
-        pageSize: PAGE_SIZE,
-        timeoutMs: 5_000,
-      }),
-    );
-  }
-
-  /** Journal entries of one key's workers, with who sent them and when they arrived. */
-  function arrivals(configs: WorkerConfig[]) {
-    const workers = new Set(configs.map((config) => config.worker));
-    // The mock's clock runs from its own start date: its journal times, moved onto the workers' clock.
-    const offset = mock.clock.now().getTime() - Date.now();
-    return mock
-      .journal()
-      .filter((entry) => workers.has(String(entry.headers['x-worker'])))
-      .map((entry) => ({
-        worker: String(entry.headers['x-worker']),
-        at: Date.parse(entry.at) - offset,
-        status: entry.status,
-      }));
-  }
-
-  it('a 429 in one process pauses the others; every id arrives exactly once across them', async () => {
-    // Workers that send every 500 ms: without the broadcast, each would send into a pause the others
-    // are in (and meet its own 429); with it, they hold back.
-    const configs = fleet(4, 'gate', 5, 1).map((config) => ({ ...config, paceMs: 500 }));
-    const finished = await runWorkers(configs);
-    for (const run of finished) {
-      expect(run.code, run.stderr).toBe(0);
-      expect(sharedAtStart(run)).toBe(true);
+    /** Journal entries of one key's workers, with who sent them and when they arrived. */
+    function arrivals(configs: WorkerConfig[]) {
+      const workers = new Set(configs.map((config) => config.worker));
+      // The mock's clock runs from its own start date: its journal times, moved onto the workers' clock.
+      const offset = mock.clock.now().getTime() - Date.now();
+      return mock
+        .journal()
+        .filter((entry) => workers.has(String(entry.headers['x-worker'])))
+        .map((entry) => ({
+          worker: String(entry.headers['x-worker']),
+          at: Date.parse(entry.at) - offset,
+          status: entry.status,
+        }));
     }
-    const ids = finished.flatMap(idsOf);
-    expect(ids).toHaveLength(CALLS);
-    expect([...ids].sort()).toEqual([...allIds].sort());
 
-    const sent = arrivals(configs);
-    expect(sent.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
-    // While a pause taken by one worker is in force, the others send nothing new: allow 250 ms after the
-    // 429 for requests already past the gate and for the broadcast to arrive (on two busy cores), and 100 ms
-    // at the end.
-    const violations = finished.flatMap((run, index) =>
-      run.events.flatMap((event) =>
-        event.type !== 'paused'
-          ? []
-          : sent.filter(
-              (entry) =>
-                entry.worker !== configs[index]?.worker &&
-                entry.at > event.at + 250 &&
-                entry.at < event.at + event.waitMs - 100,
-            ),
-      ),
-    );
-    expect(violations).toEqual([]);
-  });
-
-  it("with a shared quota the fleet stays under the server's: hardly a 429, every id once", async () => {
-    const configs = fleet(3, 'quota', 10, 1);
-    const finished = await runWorkers(configs);
-    for (const run of finished) {
-      expect(run.code, run.stderr).toBe(0);
-      expect(sharedAtStart(run)).toBe(true);
-    }
-    expect([...finished.flatMap(idsOf)].sort()).toEqual([...allIds].sort());
-    const sent = arrivals(configs);
-    expect(sent.filter((entry) => entry.status === 429).length).toBeLessThanOrEqual(2);
-    // No window of the server's length holds more than its limit (give or take the latency spread).
-    const times = sent.map((entry) => entry.at).sort((a, b) => a - b);
-    for (let index = 10; index < times.length; index++) {
-      expect((times[index] as number) - (times[index - 10] as number)).toBeGreaterThanOrEqual(1_000 - 250);
-    }
-  });
-
-  it('a process that starts during a pause waits for it (the pause is stored, not only broadcast)', async () => {
-    const [config] = fleet(1, 'gate', 100, 1) as [WorkerConfig];
-    const gate = new RedisRateGate({ redis: redis.url, name: defaultGateName(config.apiKey) });
-    try {
-      gate.attach({ apiKey: config.apiKey, logger: console });
-      await gate.wait(undefined, () => new Error('aborted'));
-      expect(gate.shared).toBe(true);
-      const pausedAt = Date.now();
-      gate.pause(4_000);
-      const [run] = (await runWorkers([{ ...config, pages: [1, 1] }])) as [Finished];
-      expect(run.code, run.stderr).toBe(0);
-      const started = run.events.find((event) => event.type === 'started');
-      // The worker joined while the pause was in force, after it was broadcast.
-      expect(started?.at).toBeLessThan(pausedAt + 4_000);
-      const [first] = arrivals([config]);
-      expect(first?.at).toBeGreaterThanOrEqual(pausedAt + 4_000 - 50);
-    } finally {
-      await gate.close();
-    }
-  });
-
-  it('Redis killed mid-run: each process falls back, says so once, and the run completes', async () => {
-    const own = await startRedis();
-    try {
-      // A quota of 3 a second: the first burst is 3 requests, so when Redis is killed right after it, each
-      // worker still has pages left (at least 4 of its 7 or 8) and must meet the outage itself.
-      const configs = fleet(2, 'quota', 3, 1).map((config) => ({ ...config, redis: own.url }));
-      const name = defaultGateName(configs[0]?.apiKey as string);
-      // Kill Redis once the workers are under way, sharing the quota through it.
-      let sharedSlots = 0;
-      const killing = (async () => {
-        for (let tries = 0; tries < 400 && arrivals(configs).length < 3; tries++) await sleep(25);
-        const probe = new Redis(own.url, { lazyConnect: true });
-        await probe.connect();
-        sharedSlots = await probe.zcard(`company-data:{${name}}:log`);
-        probe.disconnect();
-        await own.kill();
-      })();
+    it('a 429 in one process pauses the others; every id arrives exactly once across them', async () => {
+      // Workers that send every 500 ms: without the broadcast, each would send into a pause the others
+      // are in (and meet its own 429); with it, they hold back.
+      const configs = fleet(4, 'gate', 5, 1).map((config) => ({ ...config, paceMs: 500 }));
       const finished = await runWorkers(configs);
-      await killing;
-      expect(sharedSlots).toBeGreaterThan(0);
-      expect(arrivals(configs).length).toBeGreaterThan(PAGES / 2);
       for (const run of finished) {
         expect(run.code, run.stderr).toBe(0);
         expect(sharedAtStart(run)).toBe(true);
-        const warnings = logs(run, 'warn').filter(
-          (event) => event.type === 'log' && event.message.includes('Redis unreachable'),
-        );
-        expect(warnings).toHaveLength(1);
+      }
+      const ids = finished.flatMap(idsOf);
+      expect(ids).toHaveLength(CALLS);
+      expect([...ids].sort()).toEqual([...allIds].sort());
+
+      const sent = arrivals(configs);
+      expect(sent.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
+      // While a pause taken by one worker is in force, the others send nothing new: allow 250 ms after the
+      // 429 for requests already past the gate and for the broadcast to arrive (on two busy cores), and 100 ms
+      // at the end.
+      const violations = finished.flatMap((run, index) =>
+        run.events.flatMap((event) =>
+          event.type !== 'paused'
+            ? []
+            : sent.filter(
+                (entry) =>
+                  entry.worker !== configs[index]?.worker &&
+                  entry.at > event.at + 250 &&
+                  entry.at < event.at + event.waitMs - 100,
+              ),
+        ),
+      );
+      expect(violations).toEqual([]);
+    });
+
+    it("with a shared quota the fleet stays under the server's: hardly a 429, every id once", async () => {
+      const configs = fleet(3, 'quota', 10, 1);
+      const finished = await runWorkers(configs);
+      for (const run of finished) {
+        expect(run.code, run.stderr).toBe(0);
+        expect(sharedAtStart(run)).toBe(true);
       }
       expect([...finished.flatMap(idsOf)].sort()).toEqual([...allIds].sort());
-    } finally {
-      await own.stop();
-    }
-  });
-});
+      const sent = arrivals(configs);
+      expect(sent.filter((entry) => entry.status === 429).length).toBeLessThanOrEqual(2);
+      // No window of the server's length holds more than its limit (give or take the latency spread).
+      const times = sent.map((entry) => entry.at).sort((a, b) => a - b);
+      for (let index = 10; index < times.length; index++) {
+        expect((times[index] as number) - (times[index - 10] as number)).toBeGreaterThanOrEqual(1_000 - 250);
+      }
+    });
+
+    it('a process that starts during a pause waits for it (the pause is stored, not only broadcast)', async () => {
+      const [config] = fleet(1, 'gate', 100, 1) as [WorkerConfig];
+      const gate = new RedisRateGate({ redis: redis.url, name: defaultGateName(config.apiKey) });
+      try {
+        gate.attach({ apiKey: config.apiKey, logger: console });
+        await gate.wait(undefined, () => new Error('aborted'));
+        expect(gate.shared).toBe(true);
+        const pausedAt = Date.now();
+        gate.pause(4_000);
+        const [run] = (await runWorkers([{ ...config, pages: [1, 1] }])) as [Finished];
+        expect(run.code, run.stderr).toBe(0);
+        const started = run.events.find((event) => event.type === 'started');
+        // The worker joined while the pause was in force, after it was broadcast.
+        expect(started?.at).toBeLessThan(pausedAt + 4_000);
+        const [first] = arrivals([config]);
+        expect(first?.at).toBeGreaterThanOrEqual(pausedAt + 4_000 - 50);
+      } finally {
+        await gate.close();
+      }
+    });
+
+    it('Redis killed mid-run: each process falls back, says so once, and the run completes', async () => {
+      const own = await startRedis();
+      try {
+        // A quota of 3 a second: the first burst is 3 requests, so when Redis is killed right after it, each
+        // worker still has pages left (at least 4 of its 7 or 8) and must meet the outage itself.
+        const configs = fleet(2, 'quota', 3, 1).map((config) => ({ ...config, redis: own.url }));
+        const name = defaultGateName(configs[0]?.apiKey as string);
+        // Kill Redis once the workers are under way, sharing the quota through it.
+        let sharedSlots = 0;
+        const killing = (async () => {
+          for (let tries = 0; tries < 400 && arrivals(configs).length < 3; tries++) await sleep(25);
+          const probe = new Redis(own.url, { lazyConnect: true });
+          await probe.connect();
+          sharedSlots = await probe.zcard(`company-data:{${name}}:log`);
+          probe.disconnect();
+          await own.kill();
+        })();
+        const finished = await runWorkers(configs);
+        await killing;
+        expect(sharedSlots).toBeGreaterThan(0);
+        expect(arrivals(configs).length).toBeGreaterThan(PAGES / 2);
+        for (const run of finished) {
+          expect(run.code, run.stderr).toBe(0);
+          expect(sharedAtStart(run)).toBe(true);
+          const warnings = logs(run, 'warn').filter(
+            (event) => event.type === 'log' && event.message.includes('Redis unreachable'),
+          );
+          expect(warnings).toHaveLength(1);
+        }
+        expect([...finished.flatMap(idsOf)].sort()).toEqual([...allIds].sort());
+      } finally {
+        await own.stop();
+      }
+    });
+  },
+);

@@ -31,6 +31,8 @@ interface Shared {
   readonly gate: RateGateLike;
   /** The client's own gate, which `close()` ends; undefined when the gate was given (its owner closes it). */
   readonly ownGate: RateGate | undefined;
+  /** Where the key came from, in words; derived clients keep the key, so they keep its source too. */
+  readonly apiKeySource: string | undefined;
 }
 
 // How withOptions() hands the parent's pool and gate to the new client, out of sight of the public options.
@@ -88,7 +90,7 @@ export class CompanyData {
     const inherited = (options as InheritingOptions)[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
     checkOptions(CLIENT_OPTION_RULES, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
-    const { apiKey, baseURL } = connectionSettings(options);
+    const { apiKey, apiKeySource, baseURL } = connectionSettings(options);
     this.baseURL = baseURL;
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
     this.#options = { ...options, apiKey, baseURL: this.baseURL, apiRoot: this.apiRoot };
@@ -100,10 +102,11 @@ export class CompanyData {
     const logger = createLogger(options.logger ?? console, readLogLevel(options.logLevel), () =>
       apiKey ? [apiKey] : [],
     );
-    this.#shared = inherited ?? this.#share(options, { sleep, now, apiKey, logger });
+    this.#shared = inherited ?? this.#share(options, { sleep, now, apiKey, apiKeySource, logger });
     const { transport, gate } = this.#shared;
     const core = new Core({
       apiKey,
+      apiKeySource: this.#shared.apiKeySource,
       baseURL: this.baseURL,
       apiRoot: this.apiRoot,
       timeout: options.timeout ?? DEFAULTS.timeout,
@@ -132,16 +135,23 @@ export class CompanyData {
   /** The pool and gate of a new (not derived) client: its own gate, or the one given, adopted here. */
   #share(
     options: ClientOptions,
-    context: { sleep: Sleep; now: () => number; apiKey: string | undefined; logger: SdkLogger },
+    context: {
+      sleep: Sleep;
+      now: () => number;
+      apiKey: string | undefined;
+      apiKeySource: string | undefined;
+      logger: SdkLogger;
+    },
   ): Shared {
+    const { apiKeySource } = context;
     const transport = new Transport(options.dispatcher, options.fetch);
     const given = options.gate;
     if (given === undefined) {
       const own = new RateGate({ quota: options.quota, sleep: context.sleep, now: context.now });
-      return { transport, gate: own, ownGate: own };
+      return { transport, gate: own, ownGate: own, apiKeySource };
     }
     given.attach?.({ apiKey: context.apiKey, logger: context.logger });
-    return { transport, gate: given, ownGate: undefined };
+    return { transport, gate: given, ownGate: undefined, apiKeySource };
   }
 
   /**

@@ -353,7 +353,7 @@ function isPagination(value: unknown): boolean {
     !(
       Number.isSafeInteger(object.page_size) &&
       (object.page_size as number) >= 1 &&
-      (object.page_size as number) <= 9007199254740991
+      (object.page_size as number) <= 100
     )
   )
     return false;

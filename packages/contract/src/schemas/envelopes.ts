@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_LIMITS } from '../list-limits.js';
 import { openObject } from './open-object.js';
 
 /**
@@ -11,8 +12,8 @@ import { openObject } from './open-object.js';
  */
 export const Pagination = openObject({
   count: z.int().min(0),
-  page: z.int().min(1),
-  page_size: z.int().min(1),
+  page: z.int().min(LIST_LIMITS.minPage),
+  page_size: z.int().min(LIST_LIMITS.minPageSize).max(LIST_LIMITS.maxPageSize),
   total_pages: z.int().min(0),
 });
 /** The pagination object of every list response. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_REQUEST_HEAD_BYTES } from '@company-data/contract';
 import type { AbortSource, BodyDelivery, MockEngine } from '../engine/engine.js';
 import { serverError } from '../http/responses.js';
 import type { MockRequest } from '../http/types.js';
@@ -28,7 +29,8 @@ export async function listen(
   engine: MockEngine,
   options: { port: number; host: string; maxBodyBytes: number },
 ): Promise<Listener> {
-  const server = createServer((req, res) => {
+  // Node answers a larger request head 431 itself; the limit is the contract's (its OpenAPI lists the 431).
+  const server = createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, (req, res) => {
     serve(engine, options.maxBodyBytes, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(serverError(error).body);

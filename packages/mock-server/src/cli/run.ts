@@ -2,6 +2,7 @@ import { activitySpecText } from '../activity/spec.js';
 import { describeServer } from '../admin/summary.js';
 import type { FaultRateSpec } from '../engine/faults.js';
 import type { LatencyDistribution } from '../engine/latency.js';
+import { toThrottle } from '../fixture/build.js';
 import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../request-log.js';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
@@ -76,7 +77,7 @@ export async function runCli(
   }
   output.out(
     request.json
-      ? `${JSON.stringify({ pid: process.pid, version: MOCK_SERVER_VERSION, ...describeServer(server), quota: quotas(request), adminToken: server.adminToken })}\n`
+      ? `${JSON.stringify({ pid: process.pid, version: MOCK_SERVER_VERSION, ...describeServer(server), quota: quotas(request, options.fixture), adminToken: server.adminToken })}\n`
       : banner(server, request, options.fixture),
   );
   return { kind: 'serving', server, request };
@@ -96,12 +97,22 @@ function quotaText(quota: ThrottleConfig | false | undefined): string {
   return quota ? `${quota.limit} requests per ${quota.windowSeconds} s` : 'none';
 }
 
-/** The quotas in force: that of keys without their own, then each key's own (the throttled key's, and those set with --throttle-key). */
-function quotas(request: CliRequest): {
+/**
+ * The quotas in force: that of keys without their own, then each key's own: the throttled key's, the
+ * fixture keys' (by value), and those set with --throttle-key (which win over the others).
+ */
+function quotas(
+  request: CliRequest,
+  fixture: Fixture | undefined,
+): {
   default: ThrottleConfig | false;
   keys: Record<string, ThrottleConfig | false>;
 } {
   const own = new Map<string, ThrottleConfig | false>([['throttled', THROTTLED_KEY_QUOTA]]);
+  for (const key of (fixture?.companies ?? []).flatMap((company) => company.keys ?? [])) {
+    const throttle = toThrottle(key.throttle);
+    if (throttle !== undefined) own.set(key.value, throttle);
+  }
   for (const { key, throttle } of request.keyThrottles) own.set(key, throttle);
   return { default: request.options.throttle ?? DEFAULT_THROTTLE, keys: Object.fromEntries(own) };
 }
@@ -122,11 +133,16 @@ function troubleLine({ options: { latency, faultRate } }: CliRequest): string {
   return parts.length === 0 ? '' : `  Trouble    ${parts.join('; ')} (seeded by --seed)\n`;
 }
 
+/** One key's own quota, short: `2/10 s` or `off`. */
+function ownQuotaText(throttle: ThrottleConfig | false | undefined): string {
+  return throttle ? `${throttle.limit}/${throttle.windowSeconds} s` : 'off';
+}
+
 /** The default quota, then each key's own, in words. */
-function quotaLine(request: CliRequest): string {
-  const { default: quota, keys } = quotas(request);
+function quotaLine(request: CliRequest, fixture: Fixture | undefined): string {
+  const { default: quota, keys } = quotas(request, fixture);
   const own = Object.entries(keys)
-    .map(([key, throttle]) => `${key} ${throttle ? `${throttle.limit}/${throttle.windowSeconds} s` : 'off'}`)
+    .map(([key, throttle]) => `${key} ${ownQuotaText(throttle)}`)
     .join(', ');
   return `${quotaText(quota)} per key by default; own quotas: ${own}`;
 }
@@ -140,6 +156,7 @@ function fixtureKeyLines(fixture: Fixture | undefined): string {
         key.permissions === undefined ? undefined : `reads ${key.permissions.join(', ') || 'nothing'}`,
         key.revoked ? 'revoked' : undefined,
         key.expires_at ? `expires ${key.expires_at}` : undefined,
+        key.throttle === undefined ? undefined : `own quota ${ownQuotaText(toThrottle(key.throttle))}`,
       ].filter((note) => note !== undefined);
       return `    ${key.value}   ${key.name ?? 'API key'} (${notes.join('; ')})`;
     }),
@@ -176,7 +193,7 @@ function banner(server: MockServer, request: CliRequest, fixture?: Fixture): str
   OpenAPI    ${openapiURL}
   Clock      ${clock}
   Activity   ${activityLine(server)}
-  Quota      ${quotaLine(request)}
+  Quota      ${quotaLine(request, fixture)}
 ${troubleLine(request)}
   API keys (Authorization: Bearer <key>)
     valid           ${keys.valid}

@@ -52,7 +52,7 @@ export async function startRedis(): Promise<RedisServer> {
       clearTimeout(timer);
       reject(
         new Error(
-          `redis-server could not start (is it installed? apt-get install redis-server): ${error.message}`,
+          `redis-server could not start (is it installed? node scripts/system-packages.mjs installs it): ${error.message}`,
         ),
       );
     });

@@ -115,12 +115,20 @@ export function readConnectionSettings(
  */
 export function connectionSettings(options: { apiKey?: string | undefined; baseURL?: string | undefined }): {
   apiKey: string | undefined;
+  apiKeySource: string | undefined;
   baseURL: string | undefined;
 } {
   const { apiKey, baseURL } = readConnectionSettings(options);
   if (apiKey.error) throw apiKey.error;
   if (baseURL.error) throw baseURL.error;
-  return { apiKey: apiKey.value, baseURL: baseURL.value };
+  return { apiKey: apiKey.value, apiKeySource: settingInWords(apiKey.from), baseURL: baseURL.value };
+}
+
+/** Where a setting was read, in words for a message: `the COMPANY_DATA_API_KEY environment variable` or `the \`apiKey\` option`. */
+function settingInWords(from: string | undefined): string | undefined {
+  if (from === undefined) return undefined;
+  const variables: readonly string[] = Object.values(ENVIRONMENT_VARIABLES);
+  return variables.includes(from) ? `the ${from} environment variable` : `the \`${from}\` option`;
 }
 
 /** A setting as found: its value, and the option or environment variable it came from. */

@@ -80,11 +80,14 @@ function isJson(headers: ResponseHeaders): boolean {
  * @param response - status, headers and raw body.
  * @param request - method and URL, webhook tokens redacted, e.g. `GET https://api.example.com/v1/users/`.
  * @param retryAfterSeconds - the wait the server asked for on a 429, if any.
+ * @param keySource - where the refused key came from, in words (`the COMPANY_DATA_API_KEY environment
+ * variable`): a 401's message ends by saying to check it.
  */
 export function errorFromResponse(
   response: ErrorResponse,
   request: string,
   retryAfterSeconds?: number,
+  keySource?: string,
 ): CompanyDataError {
   const { status, headers } = response;
   const { parsed, detail } = readErrorBody(response.body, headers);
@@ -95,7 +98,8 @@ export function errorFromResponse(
   if (status === 400) return new BadRequestError(message, init);
   if (status === 401) {
     const expired = detail === ERROR_DETAILS.expiredKey;
-    return new AuthenticationError(expired ? 'expired_key' : 'invalid_key', message, init);
+    const hint = keySource === undefined ? '' : `: check the API key in ${keySource}`;
+    return new AuthenticationError(expired ? 'expired_key' : 'invalid_key', `${message}${hint}`, init);
   }
   if (status === 403) return new PermissionDeniedError(message, init);
   if (status === 404) return new NotFoundError(message, init);

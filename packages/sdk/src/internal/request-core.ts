@@ -25,6 +25,8 @@ import { toValidationIssues } from './validation-issues.js';
 /** Everything the core needs, resolved from the client options. */
 export interface CoreConfig {
   apiKey: string | undefined;
+  /** Where the key came from, in words (`the COMPANY_DATA_API_KEY environment variable`), for a 401's hint. */
+  apiKeySource: string | undefined;
   baseURL: string | undefined;
   apiRoot: string | undefined;
   timeout: number;
@@ -190,7 +192,7 @@ export class Core {
         await this.#pauseForRateLimit(response, current, retriesLeft);
         continue;
       }
-      const error = errorFromResponse(response, request);
+      const error = errorFromResponse(response, request, undefined, this.#keySource(headers));
       if (retryClass === 'never' || !retriesLeft) throw error;
       await this.#backoff(error, current, options.signal, aborted);
     }
@@ -288,6 +290,15 @@ export class Core {
     if (!plain || call.endpoint.auth !== 'apiKey') return this.#buildHeaders(call, options);
     this.#keyedHeaders ??= this.#buildHeaders(call, options);
     return this.#keyedHeaders;
+  }
+
+  /** Where the key a request sent came from, in words: the client's setting, or a header the caller set. */
+  #keySource(headers: Readonly<Record<string, string>>): string | undefined {
+    const sent = headers.authorization;
+    if (sent === undefined) return undefined;
+    return sent === `Bearer ${this.#config.apiKey}`
+      ? this.#config.apiKeySource
+      : 'the `authorization` header you set';
   }
 
   #buildHeaders(call: PreparedCall, options: RequestOptions): Record<string, string> {

@@ -36,6 +36,22 @@ describe.each(targets)('client configuration ($name)', (target: Target) => {
     await client.close();
   });
 
+  it('a refused key read from COMPANY_DATA_API_KEY: the 401 says to check that variable (derived clients too)', async () => {
+    vi.stubEnv('COMPANY_DATA_API_KEY', mock.keys.revoked);
+    const client = new CompanyData({ baseURL: mock.baseURL, dispatcher: target.dispatcher(mock) });
+    const hint = ': check the API key in the COMPANY_DATA_API_KEY environment variable';
+    await expect(client.users.list()).rejects.toThrow(
+      `401 Invalid API key. (GET ${mock.baseURL}/users/?page=1)${hint}`,
+    );
+    await expect(client.withOptions({ maxRetries: 0 }).teams.list()).rejects.toThrow(hint);
+    // A key the caller sent in its own header is that header's to check.
+    const own = client.withOptions({ defaultHeaders: { Authorization: `Bearer ${mock.keys.expired}` } });
+    await expect(own.calls.list()).rejects.toThrow(
+      /^401 API key has expired\. \(GET .*\): check the API key in the `authorization` header you set$/,
+    );
+    await client.close();
+  });
+
   it('reports a missing key, naming COMPANY_DATA_API_KEY, at the first call that needs one', async () => {
     vi.stubEnv('COMPANY_DATA_API_KEY', '');
     const client = new CompanyData({ baseURL: mock.baseURL, dispatcher: target.dispatcher(mock) });

@@ -34,12 +34,19 @@ describe.each(targets)('errors from the server ($name)', (target: Target) => {
       detail: 'Invalid API key.',
     });
     expect(error.headers['content-type']).toContain('application/json');
+    // The message says which setting to check: here the key was given as the `apiKey` option.
+    expect(error.message).toBe(
+      `401 Invalid API key. (GET ${mock.baseURL}/users/?page=1): check the API key in the \`apiKey\` option`,
+    );
   });
 
   it('401 for an expired key: AuthenticationError, reason expired_key', async () => {
     const error = await caught(client(mock.keys.expired).calls.list());
     expect(error).toMatchObject({ status: 401, reason: 'expired_key', code: 'expired_api_key' });
     expect(error.detail).toBe('API key has expired.');
+    expect(error.message).toMatch(
+      /^401 API key has expired\. \(GET .*\): check the API key in the `apiKey` option$/,
+    );
   });
 
   it('a key expired by the clock is told apart too', async () => {

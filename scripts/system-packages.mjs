@@ -1,0 +1,167 @@
+// The programs the tests need beyond npm, and the one rule for when they are missing. `npm test` runs this
+// script first, so `npm ci && npm test` proves the project on a fresh Debian machine with only Node and npm:
+//
+//   node scripts/system-packages.mjs
+//
+// - Every program present: says nothing.
+// - Some missing, and the rights to install (root, or `sudo -n` works) on a machine with apt-get: installs
+//   them from Debian's packages, quietly, saying in one line what it does.
+// - Some missing, no rights: under CI (CI=true) it FAILS, since CI must run every test; elsewhere it says in
+//   one loud line what to run, and the parts that need a missing program skip loudly (`programOrSkip`).
+//
+// The test files and scripts that need a program import `programOrSkip` from here, so the list of programs,
+// the install command and the skip rule are written once.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+
+/** Each program the tests need beyond npm: its Debian package, and the part of `npm test` that needs it. */
+export const SYSTEM_PROGRAMS = [
+  {
+    program: 'redis-server',
+    debianPackage: 'redis-server',
+    neededBy: 'the Redis fleet test (packages/redis-gate)',
+  },
+  { program: 'chromium', debianPackage: 'chromium', neededBy: 'the browser checks of check:docs-site' },
+];
+
+/** Waits for another apt-get to finish instead of failing on its lock (several shells may run this at once). */
+const APT_OPTIONS = ['-o', 'DPkg::Lock::Timeout=300'];
+
+/**
+ * The commands that install `packages` from Debian's packages, as argument lists.
+ * @param {readonly string[]} packages
+ * @param {{ sudo: boolean }} options
+ */
+export function installSteps(packages, { sudo }) {
+  const prefix = sudo ? ['sudo', '-n'] : [];
+  return [
+    [...prefix, 'apt-get', ...APT_OPTIONS, 'update', '-qq'],
+    [...prefix, 'apt-get', ...APT_OPTIONS, 'install', '-y', '-qq', '--no-install-recommends', ...packages],
+  ];
+}
+
+/**
+ * What a person runs to install `packages` themselves, in one line.
+ * @param {readonly string[]} packages
+ */
+export function installHint(packages) {
+  return `sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`;
+}
+
+/**
+ * The decision, from the facts: which programs are missing, the rights to install, and whether this is CI.
+ * @param {{ missing: readonly string[], rights: 'root' | 'sudo' | 'none', ci: boolean }} facts
+ * @returns {{ action: 'none' } | { action: 'install', packages: string[], steps: string[][], line: string }
+ *   | { action: 'fail' | 'skip', packages: string[], line: string }}
+ */
+export function decide({ missing, rights, ci }) {
+  const entries = SYSTEM_PROGRAMS.filter((entry) => missing.includes(entry.program));
+  if (entries.length === 0) return { action: 'none' };
+  const packages = entries.map((entry) => entry.debianPackage);
+  if (rights !== 'none') {
+    return {
+      action: 'install',
+      packages,
+      steps: installSteps(packages, { sudo: rights === 'sudo' }),
+      line: `system-packages: installing ${packages.join(', ')} from Debian's packages (apt-get${rights === 'sudo' ? ' through sudo' : ''}), needed by ${entries.map((entry) => entry.neededBy).join(' and ')}`,
+    };
+  }
+  const fix = `run \`${installHint(packages)}\``;
+  const needed = entries.map((entry) => entry.neededBy).join(' and ');
+  if (ci) {
+    return {
+      action: 'fail',
+      packages,
+      line: `system-packages: FAILED: CI must run every test, but ${packages.join(', ')} ${packages.length > 1 ? 'are' : 'is'} missing and this user cannot install (not root, no sudo without a password): ${fix}, or run CI as root`,
+    };
+  }
+  return {
+    action: 'skip',
+    packages,
+    line: `!!!! system-packages: ${packages.join(', ')} missing and not installable here (not root, no sudo without a password): ${fix}; until then ${needed} ${entries.length > 1 ? 'are' : 'is'} SKIPPED`,
+  };
+}
+
+/**
+ * The full path of `program` on the PATH, or undefined.
+ * @param {string} program
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function findProgram(program, env = process.env) {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const candidate = path.join(dir, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** Whether this user may install Debian packages: as root, through `sudo -n` (no password asked), or not at all. */
+export function installRights(env = process.env) {
+  if (findProgram('apt-get', env) === undefined) return 'none';
+  if (process.getuid?.() === 0) return 'root';
+  if (findProgram('sudo', env) === undefined) return 'none';
+  return spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore', env }).status === 0 ? 'sudo' : 'none';
+}
+
+/** Under CI (CI set to anything but "false" or "0") nothing may be skipped. */
+export function isCI(env = process.env) {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+}
+
+/**
+ * The path of `program` (one of SYSTEM_PROGRAMS) for a test or check that needs it. When it is missing:
+ * under CI, throws (CI never skips); elsewhere, prints one loud line saying what to run and returns
+ * undefined, and the caller skips the part that needs it.
+ * @param {string} program
+ * @param {{ env?: NodeJS.ProcessEnv, log?: (line: string) => void }} [options]
+ * @returns {string | undefined}
+ */
+export function programOrSkip(program, { env = process.env, log = console.warn } = {}) {
+  const entry = SYSTEM_PROGRAMS.find((candidate) => candidate.program === program);
+  if (entry === undefined) throw new Error(`system-packages: ${program} is not in SYSTEM_PROGRAMS`);
+  const found = findProgram(program, env);
+  if (found !== undefined) return found;
+  const hint = `run \`${installHint([entry.debianPackage])}\` (or \`node scripts/system-packages.mjs\` as root)`;
+  if (isCI(env))
+    throw new Error(
+      `cannot run ${entry.neededBy}: no ${program} on this machine, and CI skips nothing: ${hint}`,
+    );
+  log(`!!!! SKIPPED ${entry.neededBy}: no ${program} on this machine; ${hint}`);
+  return undefined;
+}
+
+/** Runs the decision on this machine; the exit code is 1 only when it fails. */
+function main() {
+  const missing = SYSTEM_PROGRAMS.map((entry) => entry.program).filter((program) => !findProgram(program));
+  const decision = decide({ missing, rights: missing.length > 0 ? installRights() : 'none', ci: isCI() });
+  if (decision.action === 'none') return 0;
+  console.log(decision.line);
+  if (decision.action === 'skip') return 0;
+  if (decision.action === 'fail') return 1;
+  for (const [command, ...args] of decision.steps) {
+    const run = spawnSync(command, args, {
+      encoding: 'utf8',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (run.status !== 0) {
+      console.log(`${run.stdout ?? ''}${run.stderr ?? ''}${run.error?.message ?? ''}`);
+      console.log(
+        `system-packages: FAILED: \`${[command, ...args].join(' ')}\` exited ${run.status ?? run.signal}`,
+      );
+      return 1;
+    }
+  }
+  const still = missing.filter((program) => !findProgram(program));
+  if (still.length > 0) {
+    console.log(`system-packages: FAILED: installed, yet still not on the PATH: ${still.join(', ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) process.exitCode = main();

@@ -1,0 +1,92 @@
+// The rule for the programs the tests need beyond npm: install where it may, fail under CI where it may not,
+// and elsewhere skip loudly, saying what to run.
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decide, findProgram, isCI, programOrSkip, SYSTEM_PROGRAMS } from './system-packages.mjs';
+
+const all = SYSTEM_PROGRAMS.map((entry) => entry.program);
+
+describe('decide', () => {
+  it('does nothing when every program is installed, whatever the rights', () => {
+    for (const rights of ['root', 'sudo', 'none'] as const)
+      for (const ci of [true, false]) expect(decide({ missing: [], rights, ci })).toEqual({ action: 'none' });
+  });
+
+  it('installs exactly the missing ones from Debian with apt-get, through sudo -n when not root', () => {
+    expect(all).toEqual(['redis-server', 'chromium']);
+    const asRoot = decide({ missing: ['redis-server'], rights: 'root', ci: true });
+    expect(asRoot).toMatchObject({ action: 'install', packages: ['redis-server'] });
+    if (asRoot.action !== 'install') throw new Error('unreachable');
+    expect(asRoot.steps.map((step) => step.join(' '))).toEqual([
+      'apt-get -o DPkg::Lock::Timeout=300 update -qq',
+      'apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends redis-server',
+    ]);
+    expect(asRoot.line).toContain("installing redis-server from Debian's packages");
+    expect(asRoot.line).not.toContain('\n');
+
+    const withSudo = decide({ missing: all, rights: 'sudo', ci: false });
+    if (withSudo.action !== 'install') throw new Error(`expected install, got ${withSudo.action}`);
+    expect(withSudo.steps.every((step) => step[0] === 'sudo' && step[1] === '-n')).toBe(true);
+    expect(withSudo.steps[1]?.slice(-2)).toEqual(['redis-server', 'chromium']);
+  });
+
+  it('without the rights, outside CI: one loud line with the command to run, and says what is skipped', () => {
+    const decision = decide({ missing: all, rights: 'none', ci: false });
+    expect(decision.action).toBe('skip');
+    if (decision.action === 'none') throw new Error('unreachable');
+    expect(decision.line).not.toContain('\n');
+    expect(decision.line).toContain('`sudo apt-get update && sudo apt-get install -y redis-server chromium`');
+    expect(decision.line).toMatch(/^!!!!/);
+    expect(decision.line).toContain('the Redis fleet test (packages/redis-gate)');
+    expect(decision.line).toContain('SKIPPED');
+  });
+
+  it('without the rights, under CI: fails, never skips', () => {
+    const decision = decide({ missing: ['chromium'], rights: 'none', ci: true });
+    expect(decision.action).toBe('fail');
+    if (decision.action === 'none') throw new Error('unreachable');
+    expect(decision.line).toContain('`sudo apt-get update && sudo apt-get install -y chromium`');
+  });
+});
+
+describe('programOrSkip (what a test or check that needs a program calls)', () => {
+  const bin = mkdtempSync(join(tmpdir(), 'system-packages-'));
+  afterAll(() => rmSync(bin, { recursive: true, force: true }));
+  const empty = { PATH: join(bin, 'nothing-here') };
+
+  it('finds an installed program on the PATH', () => {
+    writeFileSync(join(bin, 'redis-server'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'redis-server'), 0o755);
+    expect(findProgram('redis-server', { PATH: bin })).toBe(join(bin, 'redis-server'));
+    expect(programOrSkip('redis-server', { env: { PATH: bin }, log: () => expect.fail('logged') })).toBe(
+      join(bin, 'redis-server'),
+    );
+  });
+
+  it('missing outside CI: returns undefined after one loud line saying what to run', () => {
+    const lines: string[] = [];
+    expect(programOrSkip('redis-server', { env: empty, log: (line) => lines.push(line) })).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('SKIPPED the Redis fleet test (packages/redis-gate): no redis-server');
+    expect(lines[0]).toContain('`sudo apt-get update && sudo apt-get install -y redis-server`');
+  });
+
+  it('missing under CI: throws, so the test fails instead of skipping', () => {
+    expect(() => programOrSkip('chromium', { env: { ...empty, CI: 'true' }, log: () => undefined })).toThrow(
+      /cannot run the browser checks of check:docs-site: no chromium on this machine, and CI skips nothing/,
+    );
+  });
+
+  it('knows only the listed programs, and reads CI as CI services set it', () => {
+    expect(() => programOrSkip('nginx', { env: empty })).toThrow(/not in SYSTEM_PROGRAMS/);
+    expect([
+      isCI({ CI: 'true' }),
+      isCI({ CI: '1' }),
+      isCI({ CI: 'false' }),
+      isCI({ CI: '' }),
+      isCI({}),
+    ]).toEqual([true, true, false, false, false]);
+  });
+});
