@@ -188,13 +188,10 @@ describe('cached pages follow record changes precisely', () => {
         update(resource: string, id: string, fields: object): unknown;
         delete(resource: string, id: string): void;
       };
-      const record =
-        kind === 'created'
-          ? records.create(resource, {})
-          : (kind === 'updated'
-              ? records.update(resource, target.id, update)
-              : records.delete(resource, target.id),
-            target);
+      let record = target;
+      if (kind === 'created') record = records.create(resource, {});
+      else if (kind === 'updated') records.update(resource, target.id, update);
+      else records.delete(resource, target.id);
       const stored = vi.spyOn(PageCache.prototype, 'set');
       const missed: string[] = [];
       for (const page of targets) {
