@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '@company-data/mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyData } from '../../src/index.js';
 import { clientFor, clientWithHook, type RequestHook, type Target, targets } from '../support/harness.js';
 
@@ -72,7 +72,8 @@ describe.each(targets)('sync under random interleavings ($name)', (target: Targe
       const stopAfter = changing && rand() < 0.4 ? Math.floor(rand() * 12) : Number.POSITIVE_INFINITY;
       let taken = 0;
       for await (const change of run) {
-        if (change.type === 'created') delivered.set(change.record.id, (delivered.get(change.record.id) ?? 0) + 1);
+        if (change.type === 'created')
+          delivered.set(change.record.id, (delivered.get(change.record.id) ?? 0) + 1);
         if (++taken >= stopAfter) break;
       }
       checkpoint = run.checkpoint;
