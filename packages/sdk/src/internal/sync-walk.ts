@@ -292,10 +292,14 @@ export class SyncWalk<Item> {
     const old = state.window;
     const covered = old !== null && (end === 'end' || Date.parse(old.from) >= this.#bound);
     const removed = this.#lookBack > 0 && covered ? Object.keys(old.fingerprints) : [];
+    // Each removal leaves the old window as it is yielded: a run stopped among them resumes with the rest.
+    for (const id of removed) {
+      delete old?.fingerprints[id];
+      yield { change: { type: 'removed', id } };
+    }
     state.mark = walk ? newer(walk.top, state.mark) : state.mark;
     state.window = this.#window(walk);
     state.walk = null;
-    for (const id of removed) yield { change: { type: 'removed', id } };
     yield { pageDone: 0 };
   }
 
