@@ -226,8 +226,8 @@ export interface MockServer {
    *
    * @example
    * ```ts
-   * server.records.delete('calls', id);
-   * expect(server.changes().at(-1)).toMatchObject({ resource: 'calls', id, kind: 'deleted', origin: 'control' });
+   * server.records.delete('calls', callId);
+   * expect(server.changes().at(-1)).toMatchObject({ resource: 'calls', id: callId, kind: 'deleted', origin: 'control' });
    * ```
    */
   changes(): readonly DataChange[];

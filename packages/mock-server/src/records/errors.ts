@@ -3,7 +3,11 @@
  *
  * @example
  * ```ts
- * try { server.records.delete('calls', id); } catch (error) { if (error instanceof RecordNotFoundError) … }
+ * try {
+ *   server.records.delete('calls', callId);
+ * } catch (error) {
+ *   if (!(error instanceof RecordNotFoundError)) throw error; // already gone: nothing to do
+ * }
  * ```
  */
 export class RecordNotFoundError extends Error {

@@ -11,8 +11,9 @@ export type DataChangeOrigin = 'control' | 'activity';
  *
  * @example
  * ```ts
- * server.records.update('users', id, { is_active: false });
- * expect(server.changes().at(-1)).toMatchObject({ resource: 'users', id, kind: 'updated', fields: ['is_active'] });
+ * const user = server.records.create('users');
+ * server.records.update('users', user.id, { is_active: false });
+ * expect(server.changes().at(-1)).toMatchObject({ resource: 'users', id: user.id, kind: 'updated', fields: ['is_active'] });
  * ```
  */
 export interface DataChange {
