@@ -39,7 +39,12 @@ export function progressPathOf(file: string): string {
   return `${file}.checkpoint`;
 }
 
-/** Reads a progress file; undefined when there is none. */
+/**
+ * Reads a progress file.
+ *
+ * @returns the progress, or undefined when there is none.
+ * @throws CopyError when the file is not one these examples wrote.
+ */
 export async function readProgress(path: string): Promise<Progress | undefined> {
   let text: string;
   try {
@@ -61,7 +66,8 @@ function parseProgress(text: string): Progress | undefined {
     const value = JSON.parse(text) as Partial<Progress>;
     const { checkpoint, bytes, records, complete } = value;
     if (typeof checkpoint !== 'string' || typeof complete !== 'boolean') return undefined;
-    if (!Number.isSafeInteger(bytes) || !Number.isSafeInteger(records)) return undefined;
+    const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+    if (!count(bytes) || !count(records)) return undefined;
     return { checkpoint, bytes: bytes as number, records: records as number, complete };
   } catch {
     return undefined;
