@@ -41,6 +41,16 @@ export type {
 } from './inventory.js';
 export { OPENAPI_PATH } from './openapi.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
+export type { RecordControls, RecordOptions, UpdateFields } from './records/controls.js';
+export type { CreateFields } from './records/editor.js';
+export { RecordNotFoundError } from './records/errors.js';
+export {
+  CHANGE_JOURNAL_LIMIT,
+  type DataChange,
+  type DataChangeKind,
+  type DataChangeOrigin,
+} from './records/journal.js';
+export { MUTABLE_FIELDS, type RecordOf } from './records/rules.js';
 export {
   formatRequestJson,
   formatRequestText,

@@ -34,6 +34,9 @@ import {
   type MockServerOptions,
   type MockSizes,
 } from './options.js';
+import { type RecordControls, recordControls } from './records/controls.js';
+import { RecordEditor } from './records/editor.js';
+import { ChangeJournal, type DataChange } from './records/journal.js';
 import { requestEvent } from './request-log.js';
 import { RESOLVERS } from './resolvers/table.js';
 import type { Conversation, Lead } from './store/leads.js';
@@ -89,8 +92,8 @@ export interface MockServer {
    */
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
   /**
-   * Back to the initial data, keys, quotas and clock (its initial time, running or frozen); no armed faults,
-   * empty journal; the options' latency profile and fault rates, their streams started again.
+   * Back to the initial data (every record change undone), keys, quotas and clock (its initial time, running
+   * or frozen); no armed faults, empty request and change journals; the options' latency profile and fault rates, their streams started again.
    */
   reset(): void;
   /**
@@ -175,12 +178,38 @@ export interface MockServer {
    * @throws RangeError when `times` is not a positive integer.
    */
   injectLeadFailure(times?: number): void;
+  /**
+   * Creates, updates, deletes and reads the records of every company: lists, counts and by-id endpoints
+   * follow at once, and each change is journaled ({@link MockServer.changes}).
+   *
+   * @example
+   * ```ts
+   * const call = server.records.create('calls', { source: 'voice_agent' });
+   * server.records.update('calls', call.id, { is_excused: true });
+   * ```
+   */
+  readonly records: RecordControls;
+  /**
+   * The change journal: every record created, updated or deleted (by a control or the activity) since the
+   * last reset, reseed, fixture load or {@link MockServer.clearChanges}, oldest first (the newest
+   * `CHANGE_JOURNAL_LIMIT` kept).
+   *
+   * @example
+   * ```ts
+   * server.records.delete('calls', id);
+   * expect(server.changes().at(-1)).toMatchObject({ resource: 'calls', id, kind: 'deleted', origin: 'control' });
+   * ```
+   */
+  changes(): readonly DataChange[];
+  /** Forgets the change journal's entries (`seq` starts at 1 again); the records stay as they are. */
+  clearChanges(): void;
   /** The requests received, oldest first. */
   journal(): readonly JournalEntry[];
   /** Forgets the journal's entries. */
   clearJournal(): void;
   /**
-   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and journal stay).
+   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and request journal stay;
+   * the change journal empties).
    * The fixture becomes what {@link MockServer.reset} returns to.
    *
    * @param fixture - the fixture, e.g. parsed from a JSON file; validated first.
@@ -188,7 +217,8 @@ export interface MockServer {
    */
   loadFixture(fixture: unknown): void;
   /**
-   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and journal stay).
+   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and request journal
+   * stay; the change journal empties).
    *
    * @param options - seed (default: the current one) and sizes (default: the defaults).
    * @throws RangeError for invalid sizes.
@@ -282,6 +312,10 @@ class MockServerImpl implements MockServer {
   readonly #throttle: Throttle;
   readonly #faults = new FaultQueue();
   readonly #journal: Journal;
+  readonly #changes = new ChangeJournal();
+  /** The one path every record change takes (controls, admin API, activity). */
+  readonly #editor: RecordEditor;
+  readonly records: RecordControls;
   readonly #engine: MockEngine;
   #latency: LatencyTable | undefined;
   #faultRates: FaultRateTable | undefined;
@@ -307,6 +341,12 @@ class MockServerImpl implements MockServer {
     this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
     this.#journal = new Journal(options.journalLimit);
     this.#seeded = this.#build();
+    this.#editor = new RecordEditor({
+      store: () => this.#seeded.store,
+      nowMs: () => this.clock.nowMs(),
+      journal: this.#changes,
+    });
+    this.records = recordControls(this.#editor);
     this.#applyChaos();
     if (origin !== undefined) this.#origin = checkOrigin(origin);
     const server = this;
@@ -390,6 +430,7 @@ class MockServerImpl implements MockServer {
     this.#throttle.configure(this.#options.throttle ?? DEFAULT_THROTTLE);
     this.#faults.clear();
     this.#journal.clear();
+    this.#changes.clear();
     this.#leadFailures = 0;
     this.#applyChaos();
   }
@@ -447,6 +488,14 @@ class MockServerImpl implements MockServer {
     this.#leadFailures += times;
   }
 
+  changes(): readonly DataChange[] {
+    return this.#changes.entries();
+  }
+
+  clearChanges(): void {
+    this.#changes.clear();
+  }
+
   journal(): readonly JournalEntry[] {
     return this.#journal.entries();
   }
@@ -464,6 +513,7 @@ class MockServerImpl implements MockServer {
     // Built completely before it replaces anything: a failure leaves the current data in place.
     this.#seeded = this.#build(source);
     this.#source = source;
+    this.#changes.clear();
   }
 
   reseed(options: { seed?: number; sizes?: MockSizes } = {}): void {
@@ -473,6 +523,7 @@ class MockServerImpl implements MockServer {
     };
     this.#seeded = this.#build(source);
     this.#source = source;
+    this.#changes.clear();
   }
 
   members(audienceToken: string): readonly AudienceMember[] {

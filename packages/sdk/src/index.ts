@@ -82,6 +82,8 @@ export {
   readConnectionSettings,
   type SettingsSource,
 } from './core/settings.js';
+export type { SyncBatch, SyncChange, SyncOptions, SyncRequestOptions } from './core/sync-changes.js';
+export { SyncRun } from './core/sync-run.js';
 export { SDK_VERSION } from './core/version.js';
 export { MAX_CONCURRENCY } from './internal/page-stream.js';
 export { Audiences } from './resources/audiences.js';

@@ -1,5 +1,6 @@
 import type {
   Call,
+  CallSource,
   CallTranscript,
   CallTranscriptSegment,
   CustomField,
@@ -13,7 +14,9 @@ import type {
 } from '@company-data/contract';
 import { hashInts, Prng } from '../random/prng.js';
 import { RecordIdCodec } from '../random/record-ids.js';
-import type { CompanyData } from '../store/company.js';
+import { type CompanyData, createdTranscripts } from '../store/company.js';
+import { idKey } from '../store/id-key.js';
+import { LiveTable } from '../store/live-table.js';
 import { GeneratedTable } from '../store/table.js';
 import { isoSeconds, Timeline } from './time.js';
 import {
@@ -66,7 +69,7 @@ interface Derivation {
 }
 
 /** Picks a user of the company for a record's `user` field. */
-type UserPicker = (random: Prng) => UserRef;
+export type UserPicker = (random: Prng) => UserRef;
 
 /**
  * Derives a company whose records are computed from (secret, kind, position) on demand.
@@ -87,16 +90,26 @@ export function generateCompany(spec: GeneratedCompanySpec): CompanyData {
     return { id: user.id, full_name: user.full_name };
   };
   const { rng } = derivation;
+  const created = createdTranscripts();
   return {
     id: spec.id,
     name: spec.name,
-    users,
-    teams: teamTable(derivation),
-    recordings: recordingTable(derivation, userRef),
-    calls: callTable(derivation, userRef),
-    recordingTranscript: (recording) =>
-      recordingTranscript(recording, rng(KIND.recording, 0, hashOf(recording.id))),
-    callTranscript: (call) => callTranscript(call, rng(KIND.call, 0, hashOf(call.id))),
+    domain: spec.domain,
+    users: new LiveTable(users),
+    teams: new LiveTable(teamTable(derivation)),
+    recordings: new LiveTable(recordingTable(derivation, userRef)),
+    calls: new LiveTable(callTable(derivation, userRef)),
+    createdTranscripts: created,
+    recordingTranscript: (recording) => {
+      const own = created.recordings.get(idKey(recording.id));
+      if (own !== undefined) return { id: recording.id, transcript: own };
+      return recordingTranscript(recording, rng(KIND.recording, 0, hashOf(recording.id)));
+    },
+    callTranscript: (call) => {
+      const own = created.calls.get(idKey(call.id));
+      if (own !== undefined) return { id: call.id, transcript: own };
+      return callTranscript(call, rng(KIND.call, 0, hashOf(call.id)));
+    },
   };
 }
 
@@ -121,13 +134,52 @@ function userTable({ spec, rng, percent }: Derivation): GeneratedTable<User> {
         email: `${first}.${last}${suffix}@${spec.domain}`.toLowerCase(),
         first_name: first,
         last_name: last,
-        full_name: `${first} ${last}`,
+        full_name: fullName(first, last),
         is_active: isActive(position),
         permissions: [...random.pick(PERMISSION_SETS)],
         created_at: isoSeconds(times.at(position, random.next())),
       };
     },
   });
+}
+
+/**
+ * The fields of a user created at `createdMs` in a company whose e-mails end in `domain`, drawn from
+ * `random` from the seeded data's names, permission sets and share of active users.
+ */
+export function userFields(
+  random: Prng,
+  id: string,
+  createdMs: number,
+  domain: string,
+  names: { first_name?: string | undefined; last_name?: string | undefined } = {},
+): User {
+  const first = names.first_name ?? random.pick(FIRST_NAMES);
+  const last = names.last_name ?? random.pick(LAST_NAMES);
+  // A number tells apart the namesakes the seeded users may already have.
+  const suffix = random.between(2, 99);
+  const local = `${first}.${last}${suffix}`.toLowerCase().replace(/[^a-z0-9.]/g, '');
+  return {
+    id,
+    email: `${local}@${domain}`,
+    first_name: first,
+    last_name: last,
+    full_name: fullName(first, last),
+    is_active: random.chance(0.85),
+    permissions: [...random.pick(PERMISSION_SETS)],
+    created_at: isoSeconds(createdMs),
+  };
+}
+
+/** A user's `full_name`, from the first and last names. */
+export function fullName(first: string, last: string): string {
+  return `${first} ${last}`;
+}
+
+/** The fields of a team created at `createdMs`, drawn from `random` from the seeded data's teams. */
+export function teamFields(random: Prng, id: string, createdMs: number): Team {
+  const [name, description] = random.pick(TEAMS);
+  return { id, name, description, created_at: isoSeconds(createdMs) };
 }
 
 function teamTable({ spec, rng }: Derivation): GeneratedTable<Team> {
@@ -161,28 +213,41 @@ function recordingTable({ spec, rng }: Derivation, userRef: UserPicker): Generat
     derive: (position) => {
       const random = rng(KIND.recording, position);
       const created = times.at(position, random.next());
-      const duration = random.between(240, 5400);
-      const start = created - duration * 1000 - random.between(5, 180) * 60_000;
-      return {
-        id: ids.encode(position),
-        name: `${random.pick(VISIT_KINDS)} – ${random.between(1, 999)} ${random.pick(STREETS)}`,
-        start_time: isoSeconds(start),
-        end_time: isoSeconds(start + duration * 1000),
-        audio_duration_seconds: duration,
-        score: Math.round(random.next() * 1000) / 10,
-        user: userRef(random),
-        created_at: isoSeconds(created),
-        custom_fields: customFields(random),
-      };
+      return recordingFields(random, ids.encode(position), created, userRef);
     },
   });
+}
+
+/**
+ * The fields of a recording created at `createdMs`, drawn from `random` as the seeded data is (a created
+ * recording reuses it).
+ */
+export function recordingFields(
+  random: Prng,
+  id: string,
+  createdMs: number,
+  userRef: UserPicker,
+): RecordingDetail {
+  const duration = random.between(240, 5400);
+  const start = createdMs - duration * 1000 - random.between(5, 180) * 60_000;
+  return {
+    id,
+    name: `${random.pick(VISIT_KINDS)} – ${random.between(1, 999)} ${random.pick(STREETS)}`,
+    start_time: isoSeconds(start),
+    end_time: isoSeconds(start + duration * 1000),
+    audio_duration_seconds: duration,
+    score: Math.round(random.next() * 1000) / 10,
+    user: userRef(random),
+    created_at: isoSeconds(createdMs),
+    custom_fields: customFields(random),
+  };
 }
 
 function callTable({ spec, rng, percent }: Derivation, userRef: UserPicker): GeneratedTable<Call> {
   const { secret, sizes, endMs } = spec;
   const ids = new RecordIdCodec(secret, KIND.call);
   const times = new Timeline(sizes.calls, 365, endMs);
-  const source = (position: number) => (percent(FACET.source, position) < 70 ? 'integration' : 'voice_agent');
+  const source = (position: number) => callSource(percent(FACET.source, position));
   return new GeneratedTable<Call>({
     size: sizes.calls,
     ids,
@@ -190,33 +255,52 @@ function callTable({ spec, rng, percent }: Derivation, userRef: UserPicker): Gen
     derive: (position) => {
       const random = rng(KIND.call, position);
       const created = times.at(position, random.next());
-      const duration = random.between(30, 1800);
-      const start = created - duration * 1000 - random.between(1, 30) * 1000;
-      const excused = random.chance(0.1);
-      const qualified = random.chance(0.6);
-      const cancellation = random.chance(0.05);
-      return {
-        id: ids.encode(position),
-        start_time: isoSeconds(start),
-        end_time: isoSeconds(start + duration * 1000),
-        audio_duration_seconds: duration,
-        direction: 'inbound',
-        source: source(position),
-        sentiment: random.pick(SENTIMENTS),
-        score: Math.round(random.next() * 1000) / 10,
-        summary: random.pick(CALL_SUMMARIES),
-        is_qualified: qualified,
-        is_booked: qualified && random.chance(0.55),
-        is_excused: excused,
-        excused_at: excused ? isoSeconds(created + random.between(10, 2880) * 60_000) : null,
-        excuse_reason: excused ? random.pick(EXCUSE_REASONS) : null,
-        is_cancellation: cancellation,
-        has_cancellation: cancellation || random.chance(0.04),
-        user: userRef(random),
-        created_at: isoSeconds(created),
-      };
+      return callFields(random, ids.encode(position), created, source(position), userRef);
     },
   });
+}
+
+/**
+ * The fields of a call created at `createdMs`, drawn from `random` as the seeded data is (a created call
+ * reuses it).
+ */
+export function callFields(
+  random: Prng,
+  id: string,
+  createdMs: number,
+  source: CallSource,
+  userRef: UserPicker,
+): Call {
+  const duration = random.between(30, 1800);
+  const start = createdMs - duration * 1000 - random.between(1, 30) * 1000;
+  const excused = random.chance(0.1);
+  const qualified = random.chance(0.6);
+  const cancellation = random.chance(0.05);
+  return {
+    id,
+    start_time: isoSeconds(start),
+    end_time: isoSeconds(start + duration * 1000),
+    audio_duration_seconds: duration,
+    direction: 'inbound',
+    source,
+    sentiment: random.pick(SENTIMENTS),
+    score: Math.round(random.next() * 1000) / 10,
+    summary: random.pick(CALL_SUMMARIES),
+    is_qualified: qualified,
+    is_booked: qualified && random.chance(0.55),
+    is_excused: excused,
+    excused_at: excused ? isoSeconds(createdMs + random.between(10, 2880) * 60_000) : null,
+    excuse_reason: excused ? random.pick(EXCUSE_REASONS) : null,
+    is_cancellation: cancellation,
+    has_cancellation: cancellation || random.chance(0.04),
+    user: userRef(random),
+    created_at: isoSeconds(createdMs),
+  };
+}
+
+/** A call's `source` as the seeded data spreads it: 70 % integration. */
+export function callSource(percent: number): CallSource {
+  return percent < 70 ? 'integration' : 'voice_agent';
 }
 
 function hashOf(id: string): number {
@@ -270,7 +354,8 @@ function speak(random: Prng, text: string, speaker: string, startMs: number): Tr
   return words;
 }
 
-function recordingTranscript(recording: RecordingDetail, random: Prng): RecordingTranscript {
+/** A recording's transcript, drawn from `random` (the seeded data's and a created recording's). */
+export function recordingTranscript(recording: RecordingDetail, random: Prng): RecordingTranscript {
   const segments: RecordingTranscriptSegment[] = [];
   const count = random.between(4, VISIT_LINES.length);
   let at = random.between(200, 3000);
@@ -286,7 +371,8 @@ function recordingTranscript(recording: RecordingDetail, random: Prng): Recordin
   return { id: recording.id, transcript: segments };
 }
 
-function callTranscript(call: Call, random: Prng): CallTranscript {
+/** A call's transcript, drawn from `random` (the seeded data's and a created call's). */
+export function callTranscript(call: Call, random: Prng): CallTranscript {
   const segments: CallTranscriptSegment[] = [];
   const count = random.between(4, CALL_LINES.length);
   let at = random.between(0, 1500);

@@ -2,7 +2,8 @@ import { jsonText } from '../http/responses.js';
 import type { Resolved } from '../http/types.js';
 import type { CompanyData } from '../store/company.js';
 import { idKey } from '../store/id-key.js';
-import type { PositionIndex, RecordTable, RecordView } from '../store/table.js';
+import type { ListFilter, LiveTable } from '../store/live-table.js';
+import type { RecordView, StoredRecord } from '../store/table.js';
 import { pageCacheOf } from './page-cache.js';
 import type { DataResolver } from './types.js';
 
@@ -12,7 +13,7 @@ const recordingListItem: RecordView<{ custom_fields?: unknown }> = {
   project: ({ custom_fields: _omitted, ...item }) => item,
 };
 
-type TableOf = (company: CompanyData) => RecordTable<unknown>;
+type TableOf = (company: CompanyData) => LiveTable<StoredRecord>;
 
 /** Tells the pages of each resolver apart in a company's cache (two resolvers may read one table). */
 let resolvers = 0;
@@ -23,9 +24,16 @@ function list(table: TableOf, view: RecordView<never>): DataResolver {
     const page = query.page as number;
     const pageSize = query.page_size as number;
     const ordering = query.ordering as string;
-    // The page depends on nothing else: the operation, these three and the filters as `filtered` reads them
-    // (each value length-prefixed, so no value can pass for two).
-    let key = `${operation} ${page} ${pageSize} ${ordering}`;
+    const given: ListFilter[] = [];
+    for (const name of filters) {
+      const value = query[name];
+      if (value !== undefined) given.push([name, String(value)]);
+    }
+    const records = table(company);
+    // The page depends on nothing else: the operation, these three, the filters as given (each value
+    // length-prefixed, so no value can pass for two) and the version of the list they select (which a
+    // change outside that list leaves as it was).
+    let key = `${operation} ${page} ${pageSize} ${ordering} ${records.version(given)}`;
     for (const name of filters) {
       const value = query[name];
       if (value === undefined) key += ' -';
@@ -37,68 +45,34 @@ function list(table: TableOf, view: RecordView<never>): DataResolver {
     const cache = pageCacheOf(company);
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
-    const descending = ordering.startsWith('-');
-    const records = table(company);
-    const index = filtered(records, query, filters);
-    const count = index ? index.length : records.size;
-    const totalPages = Math.ceil(count / pageSize);
-    // Pages past the last (any page up to 2^53 − 1) are empty: the loop below does not run.
+    // Pages past the last (any page up to 2^53 − 1) are empty: no record is read.
     const first = (page - 1) * pageSize;
-    const last = Math.min(count, first + pageSize);
-    let body = '{"data":[';
-    for (let rank = first; rank < last; rank++) {
-      // Ascending order reads the index forwards, descending backwards: no sort per request.
-      const slot = descending ? count - 1 - rank : rank;
-      const position = index ? (index[slot] as number) : slot;
-      if (rank > first) body += ',';
-      body += records.json(position, view as RecordView<unknown>);
-    }
-    body += `],"pagination":{"count":${count},"page":${page},"page_size":${pageSize},"total_pages":${totalPages}}}`;
+    const { count, items } = records.page(
+      given,
+      first,
+      first + pageSize,
+      ordering.startsWith('-'),
+      view as RecordView<StoredRecord>,
+    );
+    const totalPages = Math.ceil(count / pageSize);
+    const body = `{"data":[${items}],"pagination":{"count":${count},"page":${page},"page_size":${pageSize},"total_pages":${totalPages}}}`;
     const resolved: Resolved = { response: jsonText(200, body), outcome: 'served' };
     cache.set(key, resolved);
     return resolved;
   };
 }
 
-/** The positions matching every filter given (a record's field equals the value), or undefined for none. */
-function filtered(
-  records: RecordTable<unknown>,
-  query: Readonly<Record<string, unknown>>,
-  filters: readonly string[],
-): PositionIndex | undefined {
-  let index: PositionIndex | undefined;
-  for (const name of filters) {
-    const value = query[name];
-    if (value === undefined) continue;
-    const matching = records.positions(name, String(value));
-    index = index === undefined ? matching : intersect(index, matching);
-  }
-  return index;
-}
-
-/** Positions in both ascending indexes. */
-function intersect(a: PositionIndex, b: PositionIndex): PositionIndex {
-  const both: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    const x = a[i] as number;
-    const y = b[j] as number;
-    if (x === y) both.push(x);
-    if (x <= y) i++;
-    if (y <= x) j++;
-  }
-  return both;
-}
-
 function retrieve(table: TableOf, render: (company: CompanyData, record: never) => string): DataResolver {
   const operation = ++resolvers;
   return (company, params) => {
     const id = idKey(params.id ?? '');
-    const key = `${operation} ${id}`;
+    const records = table(company);
+    const key = `${operation} ${id} ${records.revision(id)}`;
     const cache = pageCacheOf(company);
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
     // A non-uuid id simply matches nothing: 404, like an unknown id.
-    const record = table(company).find(id);
+    const record = records.find(id);
     if (record === undefined) return undefined;
     const resolved: Resolved = {
       response: jsonText(200, `{"data":${render(company, record as never)}}`),

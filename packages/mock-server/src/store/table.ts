@@ -14,6 +14,10 @@ export interface RecordTable<Item> {
   at(position: number): Item;
   /** The record with this id (lower-case uuid), if the table holds it. */
   find(id: string): Item | undefined;
+  /** The position of the record with this id (lower-case uuid), if the table holds it. */
+  positionOf(id: string): number | undefined;
+  /** The field `facet` of the record at `position`, as a string (what {@link RecordTable.positions} compares). */
+  value(position: number, facet: string): string;
   /**
    * Positions of the records whose field `facet` equals `value` (as a string), built once then cached.
    * Any field works: a list filter parameter names the field it filters on.
@@ -41,9 +45,24 @@ abstract class BaseTable<Item> implements RecordTable<Item> {
   abstract readonly size: number;
   readonly #indexes = new Map<string, Map<string, Int32Array>>();
   readonly #json = new Map<string, (string | undefined)[]>();
+  readonly #readers = new Map<string, FacetReader>();
 
   abstract at(position: number): Item;
-  abstract find(id: string): Item | undefined;
+  abstract positionOf(id: string): number | undefined;
+
+  find(id: string): Item | undefined {
+    const position = this.positionOf(id);
+    return position === undefined ? undefined : this.at(position);
+  }
+
+  value(position: number, facet: string): string {
+    let read = this.#readers.get(facet);
+    if (read === undefined) {
+      read = this.facet(facet);
+      this.#readers.set(facet, read);
+    }
+    return read(position);
+  }
 
   /** Reads a field of the record at a position, as a string. Tables may know a cheaper way. */
   protected facet(name: string): FacetReader {
@@ -140,9 +159,9 @@ export class GeneratedTable<Item> extends BaseTable<Item> {
     return item;
   }
 
-  find(id: string): Item | undefined {
+  positionOf(id: string): number | undefined {
     const position = this.#options.ids.decode(id);
-    return position !== undefined && position < this.size ? this.at(position) : undefined;
+    return position !== undefined && position < this.size ? position : undefined;
   }
 
   protected override facet(name: string): FacetReader {
@@ -158,28 +177,35 @@ export interface StoredRecord {
 }
 
 /**
+ * The order of every list: `created_at` (epoch ms) then id, as strings compare. Negative when `a` comes first.
+ */
+export function compareRecords(timeA: number, idA: string, timeB: number, idB: string): number {
+  return timeA - timeB || (idA < idB ? -1 : idA > idB ? 1 : 0);
+}
+
+/**
  * A table of records given up front (a fixture), sorted once by `created_at` then id.
  */
 export class MaterializedTable<Item extends StoredRecord> extends BaseTable<Item> {
   readonly size: number;
   readonly #items: Item[];
-  readonly #byId: Map<string, Item>;
+  readonly #byId: Map<string, number>;
 
   constructor(items: readonly Item[]) {
     super();
     this.#items = items
       .map((item) => ({ item, time: Date.parse(item.created_at) }))
-      .sort((a, b) => a.time - b.time || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0))
+      .sort((a, b) => compareRecords(a.time, a.item.id, b.time, b.item.id))
       .map(({ item }) => item);
     this.size = this.#items.length;
-    this.#byId = new Map(this.#items.map((item) => [idKey(item.id), item]));
+    this.#byId = new Map(this.#items.map((item, position) => [idKey(item.id), position]));
   }
 
   at(position: number): Item {
     return this.#items[position] as Item;
   }
 
-  find(id: string): Item | undefined {
+  positionOf(id: string): number | undefined {
     return this.#byId.get(id);
   }
 }

@@ -37,9 +37,10 @@ export const SDK_METHODS = {
  * The SDK method that calls an endpoint, as messages name it, e.g. `client.calls.list()`.
  *
  * @param endpoint - a row of the endpoint table.
+ * @param method - another method of the same resource built on the endpoint (`sync` rides on `list`).
  * @returns the method, as messages name it.
  */
-export function methodName(endpoint: Pick<OperationMeta, 'operationId'>): string {
-  const [resource, method] = SDK_METHODS[endpoint.operationId];
-  return `client.${resource}.${method}()`;
+export function methodName(endpoint: Pick<OperationMeta, 'operationId'>, method?: string): string {
+  const [resource, own] = SDK_METHODS[endpoint.operationId];
+  return `client.${resource}.${method ?? own}()`;
 }

@@ -2,6 +2,7 @@ import type { EndpointDefinition, Endpoints, Pagination } from '@company-data/co
 import {
   DEFAULT_ORDERING,
   fillPath,
+  LIST_LIMITS,
   OPERATIONS,
   type OperationId,
   type OperationMeta,
@@ -11,9 +12,11 @@ import {
 import type { z } from 'zod';
 import { APIPromise } from '../core/api-promise.js';
 import { ConfigurationError, ValidationError } from '../core/errors.js';
-import { methodName } from '../core/methods.js';
+import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
-import { type ListPageFetch, Page, PagePromise } from '../core/pagination.js';
+import { defaultReadAhead, type ListPageFetch, Page, PagePromise } from '../core/pagination.js';
+import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
+import { SyncRun } from '../core/sync-run.js';
 import { checkOptions, type InputRules, parseInput } from './input-check.js';
 import { endpointWithSchemas } from './lazy-contract.js';
 import {
@@ -21,11 +24,16 @@ import {
   LIST_OPTION_RULES,
   LIST_OPTIONS,
   REQUEST_OPTION_RULES,
+  SYNC_OPTION_RULES,
+  SYNC_REQUEST_OPTION_RULES,
   WEBHOOK_OPTION_RULES,
   WEBHOOK_OPTIONS,
 } from './option-rules.js';
 import type { Core, Exchange, PreparedCall } from './request-core.js';
 import type { AttemptSlots } from './request-slots.js';
+import { decodeCheckpoint, emptyState } from './sync-checkpoint.js';
+import type { FetchWalkPage, WalkPage } from './sync-pages.js';
+import { SyncWalk } from './sync-walk.js';
 import type { ValueRule } from './value-rules.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
@@ -83,6 +91,79 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
   return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger });
 }
 
+/**
+ * A sync method, read off the endpoint table of its list: a {@link SyncRun} whose walk reads the list
+ * newest first from the checkpoint given (see `internal/sync-walk.ts`). Its input is checked when the run
+ * is iterated: a refusal rejects the first step, nothing sent.
+ *
+ * @typeParam Id - the list operation: its row of the endpoint table types the method.
+ */
+export function syncOperation<Id extends OperationIdOf<'list'>>(
+  core: Core,
+  id: Id,
+  options: SyncOptions<z.input<(Endpoints[Id] & ListEndpoint)['query']>> = {},
+  requestOptions: SyncRequestOptions = {},
+): SyncRun<ItemOf<Endpoints[Id]>> {
+  type Item = ItemOf<Endpoints[Id]>;
+  const operation: OperationMeta = OPERATIONS[id];
+  const method = methodName(operation, 'sync');
+  const [list] = SDK_METHODS[operation.operationId];
+  const given = (options as { params?: unknown }).params;
+  const filters = syncFilters(given);
+  let state = emptyState(list, filters);
+  let refusal: unknown;
+  try {
+    checkOptions(SYNC_OPTION_RULES, options, { noun: 'option', of: method });
+    checkGivenOptions(SYNC_REQUEST_OPTION_RULES, requestOptions, method);
+    checkListBudgets(requestOptions, {}, method);
+    if (options.checkpoint !== undefined) state = decodeCheckpoint(options.checkpoint, list, filters, method);
+  } catch (error) {
+    refusal = error;
+  }
+  const walk = () => {
+    if (refusal !== undefined) throw refusal;
+    const params = { ...(given as Record<string, unknown>) };
+    for (const name of SYNC_OWN_PARAMETERS) {
+      if (name in params) {
+        const message = `${method} reads the list newest first from page 1 and sets \`${name}\` itself: leave it out of \`params\`.`;
+        throw new ValidationError(message, [{ code: 'custom', message, path: ['params', name] }]);
+      }
+    }
+    const pageSize = typeof params.page_size === 'number' ? params.page_size : LIST_LIMITS.maxPageSize;
+    const query = { ...params, ordering: DEFAULT_ORDERING, page_size: pageSize };
+    let request: PageRequest;
+    try {
+      request = pageRequest(core, operation, query, requestOptions, method);
+    } catch (error) {
+      request = () => Promise.reject(error);
+    }
+    const fetch: FetchWalkPage<Item> = async (page, signal, slots) => {
+      const { data } = await core.parse(await request(page, signal, slots));
+      return data as WalkPage<Item>;
+    };
+    const { concurrency = 1, signal } = requestOptions;
+    const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
+    const lookBack = options.lookBack ?? 0;
+    return new SyncWalk<Item>(state, { fetch, pageSize, lookBack, concurrency, readAhead, signal });
+  };
+  return new SyncRun<Item>({ state, walk, method });
+}
+
+/** The parameters a sync sets itself. */
+const SYNC_OWN_PARAMETERS = ['page', 'ordering'] as const;
+
+/** The filters of a sync's parameters, as its checkpoint keeps them: all but `page_size`, none undefined. */
+function syncFilters(params: unknown): Record<string, string | number | boolean> {
+  const filters: Record<string, string | number | boolean> = {};
+  if (typeof params !== 'object' || params === null) return filters;
+  for (const [name, value] of Object.entries(params)) {
+    if (name === 'page_size' || value === undefined) continue;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      filters[name] = value;
+  }
+  return filters;
+}
+
 /** Sends the request of one page of a list, its attempts sharing the list's request slots when given. */
 type PageRequest = (
   page: number,
@@ -101,8 +182,8 @@ function pageRequest(
   operation: OperationMeta,
   given: Record<string, unknown>,
   options: ListOptions,
+  method = methodName(operation),
 ): PageRequest {
-  const method = methodName(operation);
   checkGivenOptions(LIST_OPTION_RULES, options, method, () =>
     belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
   );

@@ -7,6 +7,7 @@ import type {
   RequestOptions,
   WebhookOptions,
 } from '../core/options.js';
+import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { MAX_CONCURRENCY, MAX_READ_AHEAD } from './page-stream.js';
 import { type OptionRules, type ValueRule, valueTypeName } from './value-rules.js';
 
@@ -86,6 +87,23 @@ export const LIST_OPTION_RULES: OptionRules<ListOptions> = {
   ordered: typed('boolean'),
   lastPage: integer(1),
   onCountChange: aFunction,
+};
+
+/** The second argument of `sync()`: the list options but those the sync sets itself. */
+export const SYNC_REQUEST_OPTION_RULES: OptionRules<SyncRequestOptions> = {
+  ...requestRules,
+  concurrency: LIST_OPTION_RULES.concurrency,
+  readAhead: LIST_OPTION_RULES.readAhead,
+};
+
+/** The first argument of `sync()`. */
+export const SYNC_OPTION_RULES: OptionRules<SyncOptions<unknown>> = {
+  checkpoint: typed('string'),
+  lookBack: custom(
+    (value) => Number.isSafeInteger(value) && (value as number) >= 0,
+    'Expected a whole number of milliseconds of at least 0',
+  ),
+  params: custom(isPlainObject, 'Expected an object of list parameters'),
 };
 
 /** Per-request options of webhook methods. */

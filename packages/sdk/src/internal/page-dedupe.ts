@@ -8,6 +8,12 @@ interface Identified {
   created_at?: unknown;
 }
 
+/** Where an ordered iteration stands: the `created_at` of its last item (epoch ms) and the ids at it. */
+export interface DedupeCursor {
+  readonly at: number;
+  readonly ids: readonly unknown[];
+}
+
 /** Drops the items of a page that an iteration has already yielded on another page. */
 export interface PageDeduper {
   /**
@@ -35,13 +41,39 @@ export class PageBoundaryDeduper implements PageDeduper {
   /** How many items were dropped so far. */
   skipped = 0;
 
-  /** @param ordering - the list's ordering; `-created_at` (the API's default) is descending. */
-  constructor(ordering: string) {
+  /**
+   * @param ordering - the list's ordering; `-created_at` (the API's default) is descending.
+   * @param cursor - where an earlier iteration stopped (a sync resumed from its checkpoint).
+   */
+  constructor(ordering: string, cursor?: DedupeCursor) {
     this.#direction = ordering.startsWith('-') ? -1 : 1;
+    if (cursor !== undefined) {
+      this.#boundary = cursor.at;
+      for (const id of cursor.ids) remember(this.#boundaryIds, id, BOUNDARY_IDS);
+    }
+  }
+
+  /** The cursor: the `created_at` of the last item accepted (epoch ms) and the ids accepted at it. */
+  get cursor(): DedupeCursor | undefined {
+    return Number.isNaN(this.#boundary) ? undefined : { at: this.#boundary, ids: [...this.#boundaryIds] };
   }
 
   keep<Item>(_page: number, items: Item[]): Item[] {
     return items.filter((item) => this.accept(item));
+  }
+
+  /**
+   * Whether `item` sorts at or before the cursor (accepted already, or created after the iteration
+   * began), without remembering anything; `false` while no item was accepted, and for an item at the
+   * cursor's instant not accepted yet (it may sort on either side of those that were).
+   */
+  passed(item: unknown): boolean {
+    const { id, created_at } = (typeof item === 'object' && item !== null ? item : {}) as Identified;
+    const time = typeof created_at === 'string' ? Date.parse(created_at) : Number.NaN;
+    if (Number.isNaN(time)) return id !== undefined && this.#recentIds.has(id);
+    if (Number.isNaN(this.#boundary)) return false;
+    const position = (time - this.#boundary) * this.#direction;
+    return position < 0 || (position === 0 && this.#boundaryIds.has(id));
   }
 
   /** Whether to yield `item`; remembers it when so. */
@@ -49,10 +81,7 @@ export class PageBoundaryDeduper implements PageDeduper {
     const { id, created_at } = (typeof item === 'object' && item !== null ? item : {}) as Identified;
     const time = typeof created_at === 'string' ? Date.parse(created_at) : Number.NaN;
     if (Number.isNaN(time)) return this.#acceptById(id);
-    if (!Number.isNaN(this.#boundary)) {
-      const position = (time - this.#boundary) * this.#direction;
-      if (position < 0 || (position === 0 && this.#boundaryIds.has(id))) return this.#skip();
-    }
+    if (this.passed(item)) return this.#skip();
     if (time !== this.#boundary) {
       this.#boundary = time;
       this.#boundaryIds.clear();
