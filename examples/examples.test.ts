@@ -216,7 +216,7 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    it('takes only the new calls of a living company, run after run, and reports late excusals', async ({
+    it('takes only the new calls of a living company, run after run, and reports late excusals and deletions', async ({
       expect,
       onTestFinished,
     }) => {
@@ -232,9 +232,10 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       const first = await sync();
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toContain(`No checkpoint in ${file}.checkpoint: a first run, so a full export.`);
-      expect(first.stderr).toContain('Synced: 240 new calls, 0 changed within 1h');
+      expect(first.stderr).toContain('Synced: 240 new calls; 0 changed and 0 removed within 1h');
 
       let seen = 240;
+      const arrivedEarlier = new Set<string>();
       for (let round = 0; round < 2; round++) {
         const since = mock.clock.nowMs();
         mock.clock.advance(10 * 60_000);
@@ -247,15 +248,25 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
         const arrived = [...created].filter((id) => !deleted.has(id));
         // Excused after the last run, created before it: a change only the look-back window sees.
         const late = [...ofKind('updated')].filter((id) => !created.has(id) && !deleted.has(id));
+        // Deleted after the last run, created by the activity minutes before it: within the window too.
+        const gone = [...deleted].filter((id) => arrivedEarlier.has(id));
         expect(arrived.length).toBeGreaterThan(0);
 
         const next = await sync();
         expect(next.code, next.stderr).toBe(0);
-        expect(next.stderr).toContain(
-          `Synced: ${arrived.length} new calls, ${late.length} changed within 1h`,
+        const summary = /Synced: (\d+) new calls; (\d+) changed and (\d+) removed within 1h/.exec(
+          next.stderr,
         );
-        const reported = lines(next.stderr).filter((line) => line.startsWith('changed '));
-        expect(reported.map((line) => line.split(' ')[1]).sort()).toEqual([...late].sort());
+        expect(summary?.slice(1, 3).map(Number), next.stderr).toEqual([arrived.length, late.length]);
+        const reported = (word: string) =>
+          lines(next.stderr)
+            .filter((line) => line.startsWith(`${word} `))
+            .map((line) => line.split(' ')[1]);
+        expect(reported('changed').sort()).toEqual([...late].sort());
+        // Removals the window sees: every deletion of a recent call, and only deletions.
+        expect(reported('removed')).toEqual(expect.arrayContaining(gone));
+        for (const id of reported('removed')) expect(deleted.has(id)).toBe(true);
+        for (const id of arrived) arrivedEarlier.add(id);
         seen += arrived.length;
       }
       expect(mock.changes().some((change) => change.kind === 'updated')).toBe(true);
@@ -282,7 +293,7 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       const again = await runExample('sync-calls.ts', ['--checkpoint', checkpoint], apiEnv(mock));
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toBe('');
-      expect(again.stderr).toContain('Synced: 0 new calls, 0 changed within 0s');
+      expect(again.stderr).toContain('Synced: 0 new calls; 0 changed and 0 removed within 0s');
     });
 
     it('says how to call it when the arguments are wrong', async ({ expect, onTestFinished }) => {

@@ -10,9 +10,9 @@
 // missing and none twice (exit code 130 when a signal stopped it, 1 on another failure, 2 on bad arguments).
 //
 // `--look-back 24h` (`s`, `m`, `h` or `d`) also re-reads the calls created within that window before the
-// checkpoint and reports, on stderr, those whose content changed since (a call excused late). What it cannot
-// see: changes to older calls, and deletions (the API has no change feed). See the guide "Keeping a copy up to
-// date".
+// checkpoint and reports, on stderr, those whose content changed since (a call excused late) and those that
+// left the list (deleted). What it cannot see: changes to older calls and their deletion (the API has no
+// change feed). See the guide "Keeping a copy up to date".
 import { parseArgs } from 'node:util';
 import { type Call, CompanyData, CompanyDataError } from '@company-data/sdk';
 import { INTERRUPTED_EXIT_CODE, listenForInterrupt } from './lib/interrupt.js';
@@ -58,6 +58,7 @@ const client = new CompanyData();
 let copy: NdjsonCopy | undefined;
 let created = 0;
 let changed = 0;
+let removed = 0;
 
 /** One line on stderr per call that changed within the look-back window. */
 function reportChanged(call: Call): void {
@@ -75,16 +76,20 @@ try {
   for await (const batch of run.pages()) {
     created += (await copy.write(batch)).length;
     for (const change of batch.changes) {
-      if (change.type !== 'changed') continue;
-      changed++;
-      reportChanged(change.record);
+      if (change.type === 'changed') {
+        changed++;
+        reportChanged(change.record);
+      } else if (change.type === 'removed') {
+        removed++;
+        console.error(`removed ${change.id}`);
+      }
     }
     if (interrupt.received) break;
   }
   if (!interrupt.received) {
     await copy.complete(run.checkpoint);
     console.error(
-      `Synced: ${created} new calls, ${changed} changed within ${lookBackText}; checkpoint saved in ${checkpointFile}.`,
+      `Synced: ${created} new calls; ${changed} changed and ${removed} removed within ${lookBackText}; checkpoint saved in ${checkpointFile}.`,
     );
   }
 } catch (error) {

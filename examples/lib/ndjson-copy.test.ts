@@ -22,7 +22,11 @@ describe('NdjsonCopy', () => {
     expect(copy.resumed).toBeUndefined();
     expect(copy.checkpoint).toBeUndefined();
     const written = await copy.write({
-      changes: [...created('a', 'b'), { type: 'changed', record: { id: 'old' } }],
+      changes: [
+        ...created('a', 'b'),
+        { type: 'changed', record: { id: 'old' } },
+        { type: 'removed', id: 'gone' },
+      ],
       checkpoint: 'cp-1',
     });
     expect(written).toEqual([{ id: 'a' }, { id: 'b' }]);

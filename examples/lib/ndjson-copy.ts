@@ -10,6 +10,7 @@
 import { once } from 'node:events';
 import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { SyncBatch } from '@company-data/sdk';
 
 /** A problem with the output or its progress file, told in words that say how to fix it. */
 export class CopyError extends Error {
@@ -26,12 +27,6 @@ export interface Progress {
   records: number;
   /** True once a run reached the end of the list: the checkpoint then stands for "everything so far". */
   complete: boolean;
-}
-
-/** One page of a sync run, as `run.pages()` yields it (only what the copy needs). */
-export interface SyncBatch<T> {
-  readonly changes: readonly { readonly type: 'created' | 'changed'; readonly record: T }[];
-  readonly checkpoint: string;
 }
 
 /** The progress file of an output file: beside it, named after it. */
@@ -169,15 +164,14 @@ export class NdjsonCopy {
   }
 
   /**
-   * Writes the created records of one page, then records the page's checkpoint.
+   * Writes the created records of one page (a batch of `run.pages()`), then records the page's checkpoint.
    *
    * @param complete - true for the last page of a run that reached the end.
    * @returns the records written.
    */
-  async write<T>(batch: SyncBatch<T>, complete = false): Promise<T[]> {
-    const created = batch.changes
-      .filter((change) => change.type === 'created')
-      .map((change) => change.record);
+  async write<T>(batch: Pick<SyncBatch<T>, 'changes' | 'checkpoint'>, complete = false): Promise<T[]> {
+    // Only what is new goes into the file: a changed or removed record is the caller's to report.
+    const created = batch.changes.flatMap((change) => (change.type === 'created' ? [change.record] : []));
     const text = created.map((record) => `${JSON.stringify(record)}\n`).join('');
     const bytes = (this.#progress?.bytes ?? 0) + Buffer.byteLength(text);
     if (this.#sink.kind === 'file') {
