@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { DATA_RESOURCES, decodeSegment } from '@company-data/contract';
+import { closestName, DATA_RESOURCES, type DataResource, decodeSegment } from '@company-data/contract';
 import { z } from 'zod';
 import type { SideRoute } from '../engine/engine.js';
 import { FAULT_ACTION_FIELDS, FAULT_TIMES, faultRateFields } from '../engine/faults.js';
@@ -9,6 +9,7 @@ import { bearerToken } from '../http/bearer.js';
 import { readJsonBody } from '../http/body.js';
 import { errorJson, json, methodNotAllowed, notFound } from '../http/responses.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
+import { RecordNotFoundError } from '../records/errors.js';
 import type { MockServer } from '../server.js';
 import { QuotaSchema } from '../store/throttle.js';
 import { ADMIN_PREFIX, ADMIN_TOKEN_SEGMENT } from './prefix.js';
@@ -42,6 +43,9 @@ export type AdminTarget = Pick<
   | 'leads'
   | 'loadFixture'
   | 'reseed'
+  | 'records'
+  | 'changes'
+  | 'clearChanges'
 >;
 
 const Time = z.union([z.string(), z.number()]);
@@ -87,7 +91,16 @@ const Bodies = {
   }),
 } as const;
 
-type Action = (target: AdminTarget, body: unknown, param: string) => MockResponse;
+/**
+ * An admin action: the server, the body (`{}` when none), the path's `*` segments decoded, and the query.
+ */
+type Action = (
+  target: AdminTarget,
+  body: unknown,
+  param: string,
+  query: URLSearchParams,
+  params: readonly string[],
+) => MockResponse;
 
 class AdminInputError extends Error {}
 
@@ -109,6 +122,26 @@ function routed<Rule extends { path?: string | undefined; pathPattern?: string |
   if (pathPattern === undefined) return rule as Omit<Rule, 'pathPattern' | 'path'>;
   if (rule.path !== undefined) throw new AdminInputError('Give path or pathPattern, not both');
   return { ...(rule as Omit<Rule, 'pathPattern' | 'path'>), path: new RegExp(pathPattern) };
+}
+
+/** The first segment of the record controls' paths: `records/{resource}` and `records/{resource}/{id}`. */
+const RECORDS_SEGMENT = 'records';
+/** Methods whose body the admin API reads. */
+const BODY_METHODS = new Set(['POST', 'PATCH']);
+
+/** A path's resource segment as a data resource. */
+function dataResource(name: string): DataResource {
+  if ((DATA_RESOURCES as readonly string[]).includes(name)) return name as DataResource;
+  const closest = closestName(name, DATA_RESOURCES);
+  throw new AdminInputError(
+    `Unknown resource "${name}"${closest ? ` (did you mean "${closest}"?)` : ''}; one of ${DATA_RESOURCES.join(', ')}`,
+  );
+}
+
+/** The `?company=` of a record control (id or name). */
+function recordOptions(query: URLSearchParams): { company?: string } {
+  const company = query.get('company');
+  return company === null ? {} : { company };
 }
 
 const ok = (value: unknown = { ok: true }, status = 200) => json(status, value);
@@ -193,6 +226,24 @@ const ROUTES: Record<string, Action> = {
     return ok();
   },
   'GET webhooks': (target) => ok(target.webhooks()),
+  [`POST ${RECORDS_SEGMENT}/*`]: (target, body, resource, query) =>
+    ok({ data: target.records.create(dataResource(resource), body as never, recordOptions(query)) }, 201),
+  [`GET ${RECORDS_SEGMENT}/*/*`]: (target, _body, resource, query, [, id = '']) => {
+    const record = target.records.get(dataResource(resource), id, recordOptions(query));
+    if (record === undefined) throw new RecordNotFoundError(`No record of ${resource} has id "${id}"`);
+    return ok({ data: record });
+  },
+  [`PATCH ${RECORDS_SEGMENT}/*/*`]: (target, body, resource, query, [, id = '']) =>
+    ok({ data: target.records.update(dataResource(resource), id, body as never, recordOptions(query)) }),
+  [`DELETE ${RECORDS_SEGMENT}/*/*`]: (target, _body, resource, query, [, id = '']) => {
+    target.records.delete(dataResource(resource), id, recordOptions(query));
+    return ok();
+  },
+  'GET changes': (target) => ok({ data: target.changes() }),
+  'DELETE changes': (target) => {
+    target.clearChanges();
+    return ok();
+  },
   [`GET ${ADMIN_TOKEN_SEGMENT}/*/members`]: (target, _body, token) => ok({ data: target.members(token) }),
   'GET conversations': (target) => ok({ data: target.conversations() }),
   'GET leads': (target) => ok({ data: target.leads() }),
@@ -236,6 +287,7 @@ export function createAdminApi(
     try {
       return answer(request);
     } catch (caught) {
+      if (caught instanceof RecordNotFoundError) return errorJson(404, caught.message);
       if (caught instanceof FixtureError)
         return errorJson(400, caught.message, { extra: { issues: caught.issues } });
       return errorJson(400, caught instanceof Error ? caught.message : String(caught));
@@ -246,11 +298,15 @@ export function createAdminApi(
     if (!authorized(request.headers.authorization)) return errorJson(401, 'Invalid admin token.');
     const rest = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
     const segments = rest === '' ? [] : rest.split('/');
-    let param = '';
+    const params: string[] = [];
     const shape = segments
       .map((segment, index) => {
-        if (segments[0] === ADMIN_TOKEN_SEGMENT && index === 1) {
-          param = decodeSegment(segment);
+        // Segments after these names are values: a token, a resource and a record id.
+        if (
+          (segments[0] === ADMIN_TOKEN_SEGMENT && index === 1) ||
+          (segments[0] === RECORDS_SEGMENT && (index === 1 || index === 2))
+        ) {
+          params.push(decodeSegment(segment));
           return '*';
         }
         return segment;
@@ -266,11 +322,11 @@ export function createAdminApi(
     }
     let body: unknown;
     // An oversize body is refused on any method (readJsonBody answers 413 before anything else).
-    if (request.bodyTooLarge || (request.method === 'POST' && request.body !== undefined)) {
+    if (request.bodyTooLarge || (BODY_METHODS.has(request.method) && request.body !== undefined)) {
       const read = readJsonBody(request, maxBodyBytes);
       if (!read.ok) return errorJson(read.status, read.message);
       body = read.value;
     }
-    return action(target, body ?? {}, param);
+    return action(target, body ?? {}, params[0] ?? '', new URLSearchParams(request.search), params);
   }
 }

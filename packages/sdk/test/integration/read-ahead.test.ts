@@ -1,7 +1,14 @@
 import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Call } from '../../src/index.js';
-import { clientFor, inFakeTime, manualTime, type Target, targets } from '../support/harness.js';
+import {
+  clientFor,
+  clientWithHook,
+  inFakeTime,
+  manualTime,
+  type Target,
+  targets,
+} from '../support/harness.js';
 
 // Exports that keep moving while one page fails or hangs: the oldest page's trouble must not stop the
 // other requests from fetching ahead (within `readAhead`), in order or as pages arrive.
@@ -112,6 +119,31 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
       expect(mock.journal().filter((entry) => entry.fault?.fromRate).length).toBeGreaterThan(3);
     },
   );
+
+  it('reads again a page fetched before records arrived once the pages before it were read after: no gap', async () => {
+    const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: PAGES * PAGE_SIZE } });
+    opened.push(mock);
+    const { client: reader } = clientFor(target, mock);
+    opened.push(reader);
+    const sequential = (await reader.calls.list({ page_size: 100 }).toArray()).map((call) => call.id);
+    mock.clearJournal();
+    // Page 2 goes out late: pages 3 and 4 are read first, then three calls arrive at the head, then page 2
+    // is read. Pages 3 and 4 are stale by the time their turn comes (the list grew since they were read),
+    // and read again.
+    const { client } = clientWithHook(target, mock, ({ path, page }) => {
+      if (path !== '/v1/calls/' || page !== 2 || pagesRequested(mock).includes(2)) return undefined;
+      return (async () => {
+        await until(() => [3, 4].every((number) => pagesRequested(mock).includes(number)));
+        for (let n = 0; n < 3; n++) mock.records.create('calls');
+      })();
+    });
+    opened.push(client);
+    const ids = (
+      await client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 3, readAhead: 3 }).toArray()
+    ).map((call) => call.id);
+    expect(ids).toEqual(sequential);
+    expect(pagesRequested(mock).filter((page) => page === 3)).toHaveLength(2);
+  });
 
   it('reads a part of a list: page … lastPage, and nothing past it', async () => {
     const { mock, client, sequential } = await setup();

@@ -4,6 +4,7 @@ import {
   type MockServerOptions,
   startMockServer,
 } from '@company-data/mock-server';
+import { Agent, type Dispatcher } from 'undici';
 import { vi } from 'vitest';
 import { type ClientOptions, CompanyData, CompanyDataError, type Logger } from '../../src/index.js';
 
@@ -125,4 +126,49 @@ export async function caught(promise: PromiseLike<unknown>): Promise<CompanyData
     throw error;
   }
   throw new Error('expected the call to fail');
+}
+
+/** A request as it goes out: its path, and the `page` of a list request. */
+export interface OutgoingRequest {
+  readonly path: string;
+  readonly page: number | undefined;
+}
+
+/**
+ * Runs before each request goes out, so a test changes the mock's data between two page requests
+ * deterministically (the server reads the list after the hook returned). A promise returned holds the
+ * request until it settles (a page made late on purpose).
+ */
+export type RequestHook = (request: OutgoingRequest) => undefined | Promise<void>;
+
+/**
+ * A client wired to the mock (as {@link clientFor}) whose requests pass `hook` first; its `close()` also
+ * closes the connection pool of a loopback target.
+ */
+export function clientWithHook(
+  target: Target,
+  mock: MockServer,
+  hook: RequestHook,
+  options: ClientOptions = {},
+): ReturnType<typeof clientFor> {
+  const agent = target.dispatcher(mock) === undefined ? new Agent() : undefined;
+  const base = (target.dispatcher(mock) ?? agent) as Dispatcher;
+  const dispatcher = base.compose(
+    (dispatch) =>
+      (request: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean => {
+        const url = new URL(request.path, 'http://mock.invalid');
+        const page = url.searchParams.get('page');
+        const held = hook({ path: url.pathname, page: page === null ? undefined : Number(page) });
+        if (held === undefined) return dispatch(request, handler);
+        void held.then(() => dispatch(request, handler));
+        return true;
+      },
+  );
+  const harness = clientFor(target, mock, { dispatcher, ...options });
+  const close = harness.client.close.bind(harness.client);
+  harness.client.close = async () => {
+    await close();
+    await agent?.close();
+  };
+  return harness;
 }
