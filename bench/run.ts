@@ -3,9 +3,11 @@
  * the two cores), then writes `bench/results/latest.md` and `latest.json`.
  *
  * Flags: `--quick` (fewer, shorter runs; results go to a temporary directory), `--only=id,id` (a subset;
- * also written to a temporary directory), `--out=dir` (where to write).
+ * also written to a temporary directory), `--out=dir` (where to write), `--merge` (with `--only`: put the
+ * subset's results into the committed `latest.{md,json}` in place of those figures' previous results,
+ * keeping every other figure's as it was, each merged figure saying when and at which commit it ran).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +77,28 @@ async function runFigure(spec: FigureSpec, timeoutMs: number, quick: boolean): P
   return outcome;
 }
 
+/**
+ * The committed full run with `figures` in place of its results for the same figures (added in the order of
+ * {@link FIGURES} when new), each saying it ran alone, when and at which commit.
+ */
+function mergeIntoLatest(
+  resultsDir: string,
+  figures: readonly FigureResult[],
+  env: RunResult['environment'],
+): RunResult {
+  const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as RunResult;
+  const byId = new Map(latest.figures.map((figure) => [figure.id, figure]));
+  for (const figure of figures) {
+    figure.notes.push(
+      `Run alone on ${env.date} at commit ${env.commit} (npm run bench -- --only=${figure.id} --merge) and merged into the results of the full run above; the other figures were not re-run.`,
+    );
+    byId.set(figure.id, figure);
+  }
+  const order = FIGURES.map((spec) => spec.id);
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  return { ...latest, figures: [...byId.values()].sort((a, b) => rank(a.id) - rank(b.id)) };
+}
+
 async function main(): Promise<void> {
   const quick = flag('quick') !== undefined;
   const only = flag('only')?.split(',').filter(Boolean);
@@ -82,6 +106,9 @@ async function main(): Promise<void> {
   if (only && selected.length !== only.length) {
     throw new Error(`unknown figure in --only; known: ${FIGURES.map((f) => f.id).join(', ')}`);
   }
+  const merge = flag('merge') !== undefined;
+  if (merge && (only === undefined || quick))
+    throw new Error('--merge needs --only=<figures> and a full run (no --quick)');
   const partial = quick || only !== undefined;
   const outDir =
     flag('out') ||
@@ -118,6 +145,15 @@ async function main(): Promise<void> {
   writeFileSync(path.join(outDir, `${base}.md`), toMarkdown(run));
   writeFileSync(path.join(outDir, `${base}.json`), toJson(run));
   process.stdout.write(toMarkdown(run));
+  if (merge) {
+    const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+    const merged = mergeIntoLatest(resultsDir, figures, env);
+    writeFileSync(path.join(resultsDir, 'latest.md'), toMarkdown(merged));
+    writeFileSync(path.join(resultsDir, 'latest.json'), toJson(merged));
+    process.stderr.write(
+      `Merged ${figures.map((f) => f.id).join(', ')} into latest.md and latest.json in ${resultsDir}\n`,
+    );
+  }
   process.stderr.write(`\nWrote ${base}.md and ${base}.json to ${outDir}\n`);
 }
 

@@ -30,6 +30,12 @@ export const FIGURES: readonly FigureSpec[] = [
     nodeArgs: ['--max-old-space-size=6144'],
     timeoutMs: 120_000,
   },
+  {
+    id: 'mock-lists-arriving',
+    title: '4d. Lists while 100 calls a second arrive (1,000,000 calls)',
+    nodeArgs: [],
+    timeoutMs: 180_000,
+  },
   { id: 'webhooks', title: '5. Webhook integrity under load', nodeArgs: [], timeoutMs: 90_000 },
   { id: 'import-cost', title: '6. Import cost', nodeArgs: [], built: true, timeoutMs: 120_000 },
   { id: 'export-under-faults', title: '7. Export under faults', nodeArgs: [], timeoutMs: 240_000 },

@@ -1,7 +1,7 @@
 /**
  * Child-process entry that hosts one HTTP server for the benchmark, so load generators and clients in the
  * parent never share an event loop (or a core) with the server they measure. Commands arrive over IPC:
- * `start` (kind and options), `injectFault`, `setFaultRate`, `members`, `conversations`, `journalLength`,
+ * `start` (kind and options), `injectFault`, `setActivity`, `setFaultRate`, `members`, `conversations`, `journalLength`,
  * `createKey`, `keyTraffic`, `profileStart`, `profileStop`, `close`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,7 +21,12 @@ export interface StartArgs {
   /** For `bare`: the response body, base64. */
   bodyBase64?: string;
   /** For `mock` and `msw-naive`: plain (IPC-serialisable) mock options. */
-  mockOptions?: { seed?: number; sizes?: Record<string, number>; throttle?: false };
+  mockOptions?: {
+    seed?: number;
+    sizes?: Record<string, number>;
+    throttle?: false;
+    activity?: Parameters<MockServer['setActivity']>[0];
+  };
 }
 
 /** What `start` answers. */
@@ -150,6 +155,12 @@ serveIpc({
   injectFault: (fault) => {
     requireMock().injectFault(fault as Parameters<MockServer['injectFault']>[0]);
     return true;
+  },
+  // Returns the activity in force (as `server.activity()`).
+  setActivity: (activity) => {
+    const hosted = requireMock();
+    hosted.setActivity(activity as Parameters<MockServer['setActivity']>[0]);
+    return hosted.activity();
   },
   setFaultRate: (rates) => {
     requireMock().setFaultRate(rates as Parameters<MockServer['setFaultRate']>[0]);

@@ -60,6 +60,11 @@ export interface MockClockOptions {
   mode?: ClockMode | undefined;
   /** The real time it runs with, in epoch ms (default `Date.now`, read on every call, so fake timers drive it). */
   realNow?: (() => number) | undefined;
+  /**
+   * Told before {@link MockClock.set} moves the time (forwards or backwards), while the clock still reads the
+   * old time: a server applies what happened up to then first, so a jump back never skips it.
+   */
+  beforeSet?: (() => void) | undefined;
 }
 
 /**
@@ -80,6 +85,7 @@ export class MockClock {
   readonly #initial: number;
   readonly #initialMode: ClockMode;
   readonly #realNow: () => number;
+  readonly #beforeSet: (() => void) | undefined;
   /** Mock time minus real time while running. */
   #offset = 0;
   /** The mock time while frozen; undefined while running. */
@@ -96,6 +102,7 @@ export class MockClock {
     if (this.#initialMode !== 'running' && this.#initialMode !== 'frozen')
       throw new RangeError(`clock must be "running" or "frozen", got ${JSON.stringify(options.mode)}`);
     this.#realNow = options.realNow ?? (() => Date.now());
+    this.#beforeSet = options.beforeSet;
     this.reset();
   }
 
@@ -142,6 +149,7 @@ export class MockClock {
    */
   set(time: TimeInput): void {
     const ms = toEpochMs(time);
+    this.#beforeSet?.();
     if (this.#frozenAt === undefined) this.#offset = ms - this.#realNow();
     else this.#frozenAt = ms;
   }

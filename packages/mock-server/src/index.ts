@@ -5,6 +5,7 @@
  * @module @company-data/mock-server
  * @mergeModuleWith <project>
  */
+export { type ActivityOptions, DEFAULT_ACTIVITY, type ResolvedActivity } from './activity/options.js';
 export { ADMIN_PREFIX } from './admin/prefix.js';
 export type { ServerSummary } from './admin/summary.js';
 export {

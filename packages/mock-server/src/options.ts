@@ -1,3 +1,4 @@
+import type { ActivityOptions } from './activity/options.js';
 import type { ClockMode, TimeInput } from './clock.js';
 import type { FaultRates } from './engine/faults.js';
 import type { LatencyProfile } from './engine/latency.js';
@@ -45,6 +46,14 @@ export interface MockServerOptions {
    * later with {@link MockServer.setFaultRate}; armed next-N faults win over it.
    */
   faultRate?: FaultRates;
+  /**
+   * A company that lives by the clock: calls arriving at a rate, a share of them excused later, recordings
+   * arriving, users deactivated and calls deleted now and then (default: none; `{}` gives the defaults of
+   * {@link ActivityOptions}). A function of the seed and the clock: with `clock: 'frozen'`,
+   * `clock.advance(10 * 60_000)` creates exactly those ten minutes' records. Change it later with
+   * {@link MockServer.setActivity}.
+   */
+  activity?: ActivityOptions | false;
   /**
    * Told of every request once answered (admin and OpenAPI requests included), e.g. to write a
    * request log with {@link formatRequestText}. Runs on the request path: keep it quick.

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type AudienceMember, baseUrlOf } from '@company-data/contract';
 import type { Dispatcher } from 'undici';
+import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
+import { applyActivityEvent } from './activity/apply.js';
+import { ActivityRunner } from './activity/runner.js';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
 import { listen } from './adapters/listener.js';
 import { adminRoute } from './admin/api.js';
@@ -93,7 +96,9 @@ export interface MockServer {
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
   /**
    * Back to the initial data (every record change undone), keys, quotas and clock (its initial time, running
-   * or frozen); no armed faults, empty request and change journals; the options' latency profile and fault rates, their streams started again.
+   * or frozen); no armed faults, empty request and change journals; the options' latency profile and fault
+   * rates, their streams started again; the options' activity, its schedule started again from the clock's
+   * initial time.
    */
   reset(): void;
   /**
@@ -172,6 +177,31 @@ export interface MockServer {
    */
   setFaultRate(rates: FaultRates | false): void;
   /**
+   * Changes the activity from now on, or stops it with false. What the clock brought up to now under the
+   * previous activity is applied first; then a new schedule starts at now (events the previous one still
+   * had to come, such as pending excusals, never happen). `reset()` goes back to the options' activity,
+   * from the clock's initial time.
+   *
+   * @param activity - the rates (absent fields take their defaults), or false for none.
+   * @throws RangeError naming a field out of bounds or unknown (the activity in force stays then).
+   * @example
+   * ```ts
+   * server.setActivity({ callsPerMinute: 600, callDeletionsPerHour: 0 });
+   * server.clock.advance(60_000); // about 600 calls arrive
+   * ```
+   */
+  setActivity(activity: ActivityOptions | false): void;
+  /**
+   * The activity in force, every field filled in, or false for none.
+   *
+   * @example
+   * ```ts
+   * const activity = server.activity();
+   * console.log(activity === false ? 'still' : `${activity.callsPerMinute} calls a minute`);
+   * ```
+   */
+  activity(): ResolvedActivity | false;
+  /**
    * Makes the processing of the next `times` leads fail internally (they are still answered 200).
    *
    * @param times - how many leads (default 1).
@@ -209,7 +239,7 @@ export interface MockServer {
   clearJournal(): void;
   /**
    * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and request journal stay;
-   * the change journal empties).
+   * the change journal empties; the activity in force starts a new schedule from now).
    * The fixture becomes what {@link MockServer.reset} returns to.
    *
    * @param fixture - the fixture, e.g. parsed from a JSON file; validated first.
@@ -218,7 +248,7 @@ export interface MockServer {
   loadFixture(fixture: unknown): void;
   /**
    * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and request journal
-   * stay; the change journal empties).
+   * stay; the change journal empties; the activity in force starts a new schedule from now, from the new seed).
    *
    * @param options - seed (default: the current one) and sizes (default: the defaults).
    * @throws RangeError for invalid sizes.
@@ -317,6 +347,7 @@ class MockServerImpl implements MockServer {
   readonly #editor: RecordEditor;
   readonly records: RecordControls;
   readonly #engine: MockEngine;
+  readonly #activity: ActivityRunner;
   #latency: LatencyTable | undefined;
   #faultRates: FaultRateTable | undefined;
   #seeded: SeededStore;
@@ -336,7 +367,10 @@ class MockServerImpl implements MockServer {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!Number.isInteger(this.maxBodyBytes) || this.maxBodyBytes < 0)
       throw new RangeError('maxBodyBytes must be an integer ≥ 0');
-    this.clock = new MockClock(options.now, { mode: options.clock });
+    this.#activity = new ActivityRunner((event) =>
+      applyActivityEvent(this.#editor, this.#seeded.store.primary, event),
+    );
+    this.clock = new MockClock(options.now, { mode: options.clock, beforeSet: () => this.#catchUp() });
     this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
     this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
     this.#journal = new Journal(options.journalLimit);
@@ -346,8 +380,9 @@ class MockServerImpl implements MockServer {
       nowMs: () => this.clock.nowMs(),
       journal: this.#changes,
     });
-    this.records = recordControls(this.#editor);
+    this.records = caughtUp(recordControls(this.#editor), () => this.#catchUp());
     this.#applyChaos();
+    this.#activity.start(this.#source.seed, options.activity, this.clock.initialMs());
     if (origin !== undefined) this.#origin = checkOrigin(origin);
     const server = this;
     const { onRequest } = options;
@@ -356,6 +391,7 @@ class MockServerImpl implements MockServer {
         return server.#seeded.store;
       },
       clock: this.clock,
+      beforeRequest: () => this.#catchUp(),
       throttle: this.#throttle,
       faults: this.#faults,
       get latency() {
@@ -433,6 +469,7 @@ class MockServerImpl implements MockServer {
     this.#changes.clear();
     this.#leadFailures = 0;
     this.#applyChaos();
+    this.#activity.start(this.#source.seed, this.#options.activity, this.clock.initialMs());
   }
 
   /** The options' latency profile and fault rates, their streams started from the seed. */
@@ -447,6 +484,20 @@ class MockServerImpl implements MockServer {
 
   setFaultRate(rates: FaultRates | false): void {
     this.#faultRates = rates === false ? undefined : new FaultRateTable(rates, this.#source.seed);
+  }
+
+  setActivity(activity: ActivityOptions | false): void {
+    this.#catchUp();
+    this.#activity.start(this.#source.seed, activity, this.clock.nowMs());
+  }
+
+  activity(): ResolvedActivity | false {
+    return this.#activity.activity;
+  }
+
+  /** Applies what the clock has brought since the last call (nothing, in a few nanoseconds, most of the time). */
+  #catchUp(): void {
+    this.#activity.catchUp(this.clock.nowMs());
   }
 
   createKey(options: KeyOptions = {}): string {
@@ -489,14 +540,17 @@ class MockServerImpl implements MockServer {
   }
 
   changes(): readonly DataChange[] {
+    this.#catchUp();
     return this.#changes.entries();
   }
 
   clearChanges(): void {
+    this.#catchUp();
     this.#changes.clear();
   }
 
   journal(): readonly JournalEntry[] {
+    this.#catchUp();
     return this.#journal.entries();
   }
 
@@ -514,6 +568,7 @@ class MockServerImpl implements MockServer {
     this.#seeded = this.#build(source);
     this.#source = source;
     this.#changes.clear();
+    this.#restartActivity();
   }
 
   reseed(options: { seed?: number; sizes?: MockSizes } = {}): void {
@@ -524,6 +579,13 @@ class MockServerImpl implements MockServer {
     this.#seeded = this.#build(source);
     this.#source = source;
     this.#changes.clear();
+    this.#restartActivity();
+  }
+
+  /** The activity in force, on new data: a new schedule from now, from the (new) seed. */
+  #restartActivity(): void {
+    const activity = this.#activity.activity;
+    this.#activity.start(this.#source.seed, activity, this.clock.nowMs());
   }
 
   members(audienceToken: string): readonly AudienceMember[] {
@@ -550,6 +612,28 @@ class MockServerImpl implements MockServer {
     })();
     return this.#closed;
   }
+}
+
+/** The record controls, each applying what the clock has brought first, so they act on the data as it is now. */
+function caughtUp(controls: RecordControls, catchUp: () => void): RecordControls {
+  return {
+    create: (...args) => {
+      catchUp();
+      return controls.create(...args);
+    },
+    update: (...args) => {
+      catchUp();
+      return controls.update(...args);
+    },
+    delete: (...args) => {
+      catchUp();
+      controls.delete(...args);
+    },
+    get: (...args) => {
+      catchUp();
+      return controls.get(...args);
+    },
+  };
 }
 
 /** Where a server's data comes from; reset rebuilds from it. */

@@ -69,6 +69,7 @@ describe('admin HTTP API', () => {
       tokens: server.tokens,
       now: '2026-06-01T12:00:00.000Z',
       clock: 'frozen',
+      activity: false,
       webhooks: server.webhooks(),
     });
     expect(json.webhooks.audiences.length).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ import { DEFAULT_CLI_PORT, parseCliArgs } from '../src/cli/args.js';
 import { MAX_LISTED_ISSUES } from '../src/cli/fixture-file.js';
 import { type CliOutcome, runCli } from '../src/cli/run.js';
 import {
+  DEFAULT_ACTIVITY,
   fixtureJsonSchema,
   MOCK_SERVER_VERSION,
   type MockServer,
@@ -113,6 +114,26 @@ describe('CLI arguments', () => {
     expect(parseCliArgs(['--fixture-schema']).fixtureSchema).toBe(true);
   });
 
+  it('reads the activity: a bare --activity is the preset, off is none, keys go over the defaults', () => {
+    expect(parseCliArgs(['--activity']).options.activity).toEqual(DEFAULT_ACTIVITY);
+    expect(parseCliArgs(['--activity', '--freeze']).options).toMatchObject({
+      activity: DEFAULT_ACTIVITY,
+      clock: 'frozen',
+    });
+    expect(parseCliArgs(['--activity', 'off']).options.activity).toBe(false);
+    expect(parseCliArgs(['--activity=calls=20/s,deletions=0']).options.activity).toEqual({
+      ...DEFAULT_ACTIVITY,
+      callsPerMinute: 1200,
+      callDeletionsPerHour: 0,
+    });
+    expect(() => parseCliArgs(['--activity', 'calls=fast'])).toThrow(
+      '--activity expects calls=<n>/<unit> with a unit of s, m, h or d (e.g. calls=20/s, or 0 for none), got "fast"',
+    );
+    expect(() => parseCliArgs(['--activity', 'call=1/s'])).toThrow(
+      '--activity has no key "call" (did you mean "calls"?)',
+    );
+  });
+
   it('reads the latency profile and the fault rate', () => {
     const request = parseCliArgs([
       '--latency',
@@ -182,6 +203,7 @@ describe('runCli', () => {
         tokens: server.tokens,
         now: expect.stringMatching(/^2026-06-01T12:00:0\d\.\d{3}Z$/),
         clock: 'running',
+        activity: false,
         webhooks: server.webhooks(),
         quota: { default: false, keys: { throttled: THROTTLED_KEY_QUOTA } },
         adminToken: server.adminToken,
@@ -220,10 +242,29 @@ describe('runCli', () => {
       expect(text).toMatch(/throttled +svc_live_\S+ +\(429 after 5 requests in 5 s\)/);
       expect(text).toMatch(/Clock +2026-06-01T12:00:00.000Z, frozen/);
       expect(text).toMatch(/Quota +none per key by default; own quotas: throttled 5\/5 s\n/);
+      expect(text).toMatch(/Activity +none \(--activity: /);
       expect(text).toContain(`pid ${process.pid}`);
       expect(text).toContain('--log text');
     } finally {
       await server.close();
+    }
+  });
+
+  it('shows the activity in force in the banner and in --json, as --activity reads it back', async () => {
+    const spec = 'calls=20/s,excused=25%,excused-after=1..30,recordings=4/h,deactivations=2/d,deletions=1/m';
+    const words = capture();
+    const server = serving(await runCli(['--port', '0', '--freeze', '--activity', spec], words.io));
+    const json = capture();
+    const other = serving(await runCli(['--port', '0', '--json', '--activity'], json.io));
+    try {
+      expect(words.out.join('')).toContain(
+        `  Activity   ${spec} (seeded by --seed; comes as the clock is moved)\n`,
+      );
+      expect(server.activity()).toEqual(parseCliArgs(['--activity', spec]).options.activity);
+      expect(JSON.parse(json.out[0] as string).activity).toEqual(DEFAULT_ACTIVITY);
+    } finally {
+      await server.close();
+      await other.close();
     }
   });
 

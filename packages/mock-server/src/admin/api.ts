@@ -46,6 +46,8 @@ export type AdminTarget = Pick<
   | 'records'
   | 'changes'
   | 'clearChanges'
+  | 'setActivity'
+  | 'activity'
 >;
 
 const Time = z.union([z.string(), z.number()]);
@@ -219,6 +221,12 @@ const ROUTES: Record<string, Action> = {
   'POST leads/fail': (target, body) => {
     target.injectLeadFailure(parse(Bodies.leadFailure, body).times);
     return ok();
+  },
+  'GET activity': (target) => ok({ data: target.activity() }),
+  // The body is checked by the activity's own schema (in setActivity): the same messages as in-process.
+  'POST activity': (target, body) => {
+    target.setActivity(body as Parameters<AdminTarget['setActivity']>[0]);
+    return ok({ data: target.activity() });
   },
   'GET journal': (target) => ok({ data: target.journal() }),
   'DELETE journal': (target) => {

@@ -29,6 +29,8 @@ export interface ServerSummary {
   readonly now: string;
   /** Whether the clock runs with real time or stands still. */
   readonly clock: 'running' | 'frozen';
+  /** The activity in force (every field filled in), or false for none. */
+  readonly activity: ReturnType<MockServer['activity']>;
   /** Every audience and lead source, live and deleted, with webhook URLs. */
   readonly webhooks: ReturnType<MockServer['webhooks']>;
 }
@@ -37,10 +39,10 @@ export interface ServerSummary {
  * Summarises a running mock server.
  *
  * @param server - the server.
- * @returns its addresses, keys, tokens, clock and webhooks.
+ * @returns its addresses, keys, tokens, clock, activity and webhooks.
  */
 export function describeServer(
-  server: Pick<MockServer, 'baseURL' | 'apiRoot' | 'keys' | 'tokens' | 'clock' | 'webhooks'>,
+  server: Pick<MockServer, 'baseURL' | 'apiRoot' | 'keys' | 'tokens' | 'clock' | 'webhooks' | 'activity'>,
 ): ServerSummary {
   return {
     baseURL: server.baseURL,
@@ -51,6 +53,7 @@ export function describeServer(
     tokens: server.tokens,
     now: server.clock.now().toISOString(),
     clock: server.clock.frozen ? 'frozen' : 'running',
+    activity: server.activity(),
     webhooks: server.webhooks(),
   };
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ACTIVITY_PRESET, activityUsage, parseActivitySpec } from '../activity/spec.js';
 import { DEFAULT_NOW, toEpochMs } from '../clock.js';
 import { DEFAULT_FAULT_MIX, type FaultRateSpec, faultMixText, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
@@ -67,7 +68,7 @@ Time and quotas
   --throttle-key <k>=<n>/<s>
                            one key's own quota, or <k>=off; <k> is a well-known key's name
                            (valid, limited, throttled, ...) or a key value; repeatable
-
+${activityUsage()}
 Latency and faults (seeded by --seed: the same requests get the same waits and faults)
   --latency <profile>      wait before every answer: <ms> (e.g. 20), <min>..<max> (e.g. 10..80)
                            or lognormal:median=<ms>,p99=<ms> (e.g. lognormal:median=30,p99=400)
@@ -103,7 +104,7 @@ const LOG_FORMATS: readonly LogFormat[] = ['off', 'text', 'json'];
  */
 export function parseCliArgs(argv: readonly string[]): CliRequest {
   const { values } = parseArgs({
-    args: [...argv],
+    args: withActivityValue(argv),
     strict: true,
     allowPositionals: false,
     options: {
@@ -119,6 +120,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       now: { type: 'string' },
       freeze: { type: 'boolean', default: false },
       throttle: { type: 'string' },
+      activity: { type: 'string' },
       'throttle-key': { type: 'string', multiple: true, default: [] },
       'max-body-bytes': { type: 'string' },
       latency: { type: 'string' },
@@ -152,6 +154,8 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     adminToken: values['admin-token'],
     latency: values.latency === undefined ? undefined : flagValue('--latency', parseLatency, values.latency),
     faultRate: faultRate(values['fault-rate'], values['fault-mix'], values['fault-max']),
+    activity:
+      values.activity === undefined ? undefined : flagValue('--activity', parseActivitySpec, values.activity),
   };
   if (!LOG_FORMATS.includes(values.log as LogFormat))
     throw new Error(`--log expects off, text or json, got "${values.log}"`);
@@ -167,6 +171,18 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     version: values.version,
     fixtureSchema: values['fixture-schema'],
   };
+}
+
+/**
+ * The arguments with a bare `--activity` (last, or followed by another option) given its preset, since
+ * `parseArgs` wants a value after an option that takes one.
+ */
+function withActivityValue(argv: readonly string[]): string[] {
+  return argv.map((arg, index) => {
+    const next = argv[index + 1];
+    const bare = arg === '--activity' && (next === undefined || next.startsWith('-'));
+    return bare ? `--activity=${ACTIVITY_PRESET}` : arg;
+  });
 }
 
 function integer(name: string, raw: string | undefined, min: number, max: number): number | undefined {

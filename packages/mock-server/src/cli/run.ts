@@ -1,3 +1,4 @@
+import { activitySpecText } from '../activity/spec.js';
 import { describeServer } from '../admin/summary.js';
 import type { FaultRateSpec } from '../engine/faults.js';
 import type { LatencyDistribution } from '../engine/latency.js';
@@ -146,6 +147,13 @@ function fixtureKeyLines(fixture: Fixture | undefined): string {
   return keys.length === 0 ? '' : `\n  Your fixture's keys\n${keys.join('\n')}\n`;
 }
 
+/** The activity in force, as `--activity` would write it, or how to get one. */
+function activityLine(server: MockServer): string {
+  const activity = server.activity();
+  if (activity === false) return 'none (--activity: calls arrive, get excused and deleted as the clock runs)';
+  return `${activitySpecText(activity)} (seeded by --seed${server.clock.frozen ? '; comes as the clock is moved' : ''})`;
+}
+
 function banner(server: MockServer, request: CliRequest, fixture?: Fixture): string {
   const { keys, openapiURL, adminURL, webhooks } = describeServer(server);
   const { audiences, leadSources } = webhooks;
@@ -167,6 +175,7 @@ function banner(server: MockServer, request: CliRequest, fixture?: Fixture): str
   API root   ${server.apiRoot}
   OpenAPI    ${openapiURL}
   Clock      ${clock}
+  Activity   ${activityLine(server)}
   Quota      ${quotaLine(request)}
 ${troubleLine(request)}
   API keys (Authorization: Bearer <key>)

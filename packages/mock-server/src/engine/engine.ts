@@ -101,6 +101,11 @@ export interface EngineState {
   readonly maxBodyBytes: number;
   /** Consumes one injected lead-processing failure. */
   takeLeadFailure(): boolean;
+  /**
+   * Called first on every request, before anything is read: a server with activity applies there what the
+   * clock has brought since the last request.
+   */
+  readonly beforeRequest?: (() => void) | undefined;
   /** Paths answered before routing (checked in order). */
   readonly sideRoutes?: readonly SideRoute[] | undefined;
   readonly onServed?: ServedHook | undefined;
@@ -165,6 +170,7 @@ export class MockEngine {
   async handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
     const state = this.#state;
     const startedAt = state.onServed === undefined ? 0 : performance.now();
+    state.beforeRequest?.();
     const atMs = state.clock.nowMs();
     const pending = this.#serve(request, abort);
     // Only an injected delay makes serving asynchronous; awaiting a plain value would cost a tick per request.

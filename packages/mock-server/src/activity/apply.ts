@@ -1,0 +1,65 @@
+import type { Call, User } from '@company-data/contract';
+import { isoSeconds } from '../generate/time.js';
+import { hashString, Prng } from '../random/prng.js';
+import type { RecordEditor } from '../records/editor.js';
+import type { CompanyData } from '../store/company.js';
+import { idKey } from '../store/id-key.js';
+import type { ActivityEvent } from './schedule.js';
+
+/**
+ * Applies one activity event to a company through the record editor (the path of the record controls),
+ * journaled with origin `activity` at the event's time. An event with nothing to act on is skipped: an
+ * arrival in a company without users, the excusal of a call deleted (or already excused) meanwhile, a
+ * deactivation when no user is active, a deletion when no call is left.
+ *
+ * @param editor - the one mutation path.
+ * @param company - the company the activity lives in (the primary one).
+ * @param event - the event.
+ */
+export function applyActivityEvent(editor: RecordEditor, company: CompanyData, event: ActivityEvent): void {
+  const context = { origin: 'activity' as const, company: company.id, atMs: event.atMs };
+  switch (event.kind) {
+    case 'call':
+    case 'recording': {
+      if (company.users.size === 0) return;
+      // The record's generated fields come from its own id's stream: controls a test calls never shift them.
+      const random = new Prng(hashString(event.id));
+      const fields = { id: event.id, created_at: isoSeconds(event.atMs) };
+      const resource = event.kind === 'call' ? 'calls' : 'recordings';
+      editor.apply({ kind: 'create', resource, fields }, { ...context, random });
+      return;
+    }
+    case 'excusal': {
+      const call = company.calls.find(idKey(event.callId));
+      if (call === undefined || call.is_excused) return;
+      const fields = { is_excused: true, excused_at: isoSeconds(event.atMs), excuse_reason: event.reason };
+      editor.apply({ kind: 'update', resource: 'calls', id: call.id, fields }, context);
+      return;
+    }
+    case 'deactivation': {
+      const active = activeUsers(company);
+      if (active.length === 0) return;
+      const user = active[Math.floor(event.pick * active.length)] as User;
+      editor.apply({ kind: 'update', resource: 'users', id: user.id, fields: { is_active: false } }, context);
+      return;
+    }
+    case 'deletion': {
+      const { calls } = company;
+      if (calls.size === 0) return;
+      const call: Call = calls.at(Math.floor(event.pick * calls.size));
+      editor.apply({ kind: 'delete', resource: 'calls', id: call.id }, context);
+      return;
+    }
+  }
+}
+
+/** The company's active users, oldest first (a company has few users: reading them all is cheap). */
+function activeUsers(company: CompanyData): User[] {
+  const active: User[] = [];
+  const { users } = company;
+  for (let rank = 0; rank < users.size; rank++) {
+    const user = users.at(rank);
+    if (user.is_active) active.push(user);
+  }
+  return active;
+}
