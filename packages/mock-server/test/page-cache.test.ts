@@ -164,6 +164,70 @@ describe('cached pages', () => {
   });
 });
 
+describe('cached pages follow record changes precisely', () => {
+  const FACET: Record<string, string | undefined> = { '/users/': 'is_active', '/calls/': 'source' };
+  const CHANGES = {
+    users: { list: '/users/', update: { first_name: 'Changed' } },
+    teams: { list: '/teams/', update: { name: 'Changed' } },
+    recordings: { list: '/recordings/', update: { score: 1.5 } },
+    calls: { list: '/calls/', update: { summary: 'Changed.' } },
+  } as const;
+  const cases = Object.entries(CHANGES).flatMap(([resource, change]) =>
+    (['created', 'updated', 'deleted'] as const).map((kind) => [resource, kind, change] as const),
+  );
+
+  it.each(cases)(
+    '%s %s: only that list (its count on every page; the record’s filter value) and the record miss',
+    async (resource, kind, { list, update }) => {
+      const server = createMockServer({ throttle: false, clock: 'frozen' });
+      const targets = await everyPage(server);
+      for (const target of targets) await answer(server, get(server, target));
+      const target = JSON.parse((await answer(server, get(server, `${list}?page_size=1`))).body).data[0];
+      const records = server.records as unknown as {
+        create(resource: string, fields: object): { id: string; [field: string]: unknown };
+        update(resource: string, id: string, fields: object): unknown;
+        delete(resource: string, id: string): void;
+      };
+      const record =
+        kind === 'created'
+          ? records.create(resource, {})
+          : (kind === 'updated'
+              ? records.update(resource, target.id, update)
+              : records.delete(resource, target.id),
+            target);
+      const stored = vi.spyOn(PageCache.prototype, 'set');
+      const missed: string[] = [];
+      for (const page of targets) {
+        const before = stored.mock.calls.length;
+        await answer(server, get(server, page));
+        if (stored.mock.calls.length > before) missed.push(page);
+      }
+      const facet = FACET[list];
+      const expected = targets.filter((page) => {
+        if (!page.startsWith(list)) return false;
+        const mark = page.indexOf('?');
+        if (mark >= 0) {
+          const query = new URLSearchParams(page.slice(mark + 1));
+          return facet === undefined || !query.has(facet) || query.get(facet) === String(record[facet]);
+        }
+        // A deleted record's by-id answer is a 404, never cached; an id in capitals then hits the page its
+        // lower-case spelling stored.
+        return kind === 'updated' && page.startsWith(`${list}${record.id}/`);
+      });
+      expect(missed).toEqual(expected);
+      expect(expected.some((page) => page.includes('?'))).toBe(true);
+      if (facet !== undefined)
+        expect(
+          targets.filter((page) => page.includes(`${facet}=`) && !expected.includes(page)).length,
+        ).toBeGreaterThan(0);
+      for (const page of targets) {
+        const request = get(server, page);
+        expect(await answer(server, request), page).toEqual(await uncached(server, request));
+      }
+    },
+  );
+});
+
 describe('PageCache', () => {
   const page = (body: string) => ({
     response: { status: 200, headers: {}, body },

@@ -13,6 +13,9 @@ const recordingListItem: RecordView<{ custom_fields?: unknown }> = {
   project: ({ custom_fields: _omitted, ...item }) => item,
 };
 
+/** Shared by every unfiltered request (never written to). */
+const NO_FILTERS: ListFilter[] = [];
+
 type TableOf = (company: CompanyData) => LiveTable<StoredRecord>;
 
 /** Tells the pages of each resolver apart in a company's cache (two resolvers may read one table). */
@@ -24,10 +27,12 @@ function list(table: TableOf, view: RecordView<never>): DataResolver {
     const page = query.page as number;
     const pageSize = query.page_size as number;
     const ordering = query.ordering as string;
-    const given: ListFilter[] = [];
+    let given: ListFilter[] = NO_FILTERS;
     for (const name of filters) {
       const value = query[name];
-      if (value !== undefined) given.push([name, String(value)]);
+      if (value === undefined) continue;
+      if (given === NO_FILTERS) given = [];
+      given.push([name, String(value)]);
     }
     const records = table(company);
     // The page depends on nothing else: the operation, these three, the filters as given (each value

@@ -75,9 +75,10 @@ interface Entry {
 /**
  * One company's serialised pages, evicted least recently used first (approximately: a read marks a page,
  * and eviction gives a marked page a second chance, so a hit costs one lookup and no reordering). A page's
- * bytes depend only on the company's records (read-only: a reset, a fixture load or a reseed builds new
- * companies, and with them new caches), the operation, the path parameters and the normalised query,
- * which make the key.
+ * bytes depend only on the records it shows, the operation, the path parameters and the normalised query,
+ * which make the key together with the version of the list (or the revision of the record) it shows: a
+ * record change moves only those, so the pages it touched are never found again and age out, while the
+ * others stay. A reset, a fixture load or a reseed builds new companies, and with them new caches.
  */
 export class PageCache {
   // A Map iterates in insertion order: its first key is the oldest stored (or given a second chance).

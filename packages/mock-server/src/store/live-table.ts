@@ -98,13 +98,7 @@ class ListIndex<Item> {
       rows = [];
       this.#added.set(bucket, rows);
     }
-    let at = rows.length;
-    while (
-      at > 0 &&
-      compareRecords(row.time, row.id, (rows[at - 1] as Row<Item>).time, (rows[at - 1] as Row<Item>).id) < 0
-    )
-      at--;
-    rows.splice(at, 0, row);
+    rows.splice(placeOf(rows, row), 0, row);
     this.#tree.add(bucket, 1);
     this.count++;
   }
@@ -112,8 +106,9 @@ class ListIndex<Item> {
   remove(row: Row<Item>): void {
     const bucket = this.bucketOf(row.gap);
     const rows = this.#added.get(bucket);
-    const at = rows ? rows.indexOf(row) : -1;
-    if (!rows || at < 0) return;
+    if (rows === undefined) return;
+    const at = placeOf(rows, row);
+    if (rows[at] !== row) return;
     rows.splice(at, 1);
     if (rows.length === 0) this.#added.delete(bucket);
     this.#tree.add(bucket, -1);
@@ -125,8 +120,66 @@ class ListIndex<Item> {
     const { bucket, offset } = this.#tree.find(rank);
     const rows = this.#added.get(bucket);
     if (rows !== undefined && offset < rows.length) return rows[offset] as Row<Item>;
+    return this.#base(bucket);
+  }
+
+  /**
+   * Visits the entries of ranks `first` to `last` − 1 (clamped to the count) in the list's order, oldest
+   * first or newest first: one tree search for the first, then a walk, so a page costs one O(log n) search.
+   */
+  walk(first: number, last: number, descending: boolean, visit: (entry: Entry<Item>) => void): void {
+    let remaining = Math.min(last, this.count) - first;
+    if (remaining <= 0) return;
+    const gone = this.#gone;
+    const length = gone.length;
+    let { bucket, offset } = this.#tree.find(descending ? this.count - 1 - first : first);
+    let rows = this.#added.get(bucket);
+    for (;;) {
+      const added = rows === undefined ? 0 : rows.length;
+      if (offset < added) visit((rows as Row<Item>[])[offset] as Row<Item>);
+      else visit(this.#base(bucket));
+      if (--remaining === 0) return;
+      if (descending) {
+        offset--;
+        while (offset < 0) {
+          bucket--;
+          rows = this.#added.get(bucket);
+          offset = (rows === undefined ? 0 : rows.length) + (gone[bucket] === 0 ? 1 : 0) - 1;
+        }
+      } else {
+        offset++;
+        if (offset >= added + (bucket < length && gone[bucket] === 0 ? 1 : 0)) {
+          // On to the next bucket holding anything (there is one: `remaining` entries are left).
+          do {
+            bucket++;
+            rows = this.#added.get(bucket);
+          } while (rows === undefined && !(bucket < length && gone[bucket] === 0));
+          offset = 0;
+        }
+      }
+    }
+  }
+
+  #base(bucket: number): number {
     return this.#index === undefined ? bucket : (this.#index[bucket] as number);
   }
+}
+
+/** Where `row` sorts among `rows` (sorted by `created_at`, then id): the first index not before it. */
+function placeOf<Item>(rows: readonly Row<Item>[], row: Row<Item>): number {
+  // Rows created now append: check the end first.
+  const lastRow = rows[rows.length - 1];
+  if (lastRow === undefined || compareRecords(lastRow.time, lastRow.id, row.time, row.id) < 0)
+    return rows.length;
+  let low = 0;
+  let high = rows.length - 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const other = rows[mid] as Row<Item>;
+    if (compareRecords(other.time, other.id, row.time, row.id) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 const facetOf = (item: unknown, facet: string) => String((item as Record<string, unknown>)[facet]);
@@ -150,7 +203,7 @@ export class LiveTable<Item extends StoredRecord> {
   readonly #revisions = new Map<string, number>();
   #all: ListIndex<Item> | undefined;
   readonly #lists = new Map<string, Map<string, ListIndex<Item>>>();
-  #allVersion = 0;
+  #allVersionText = '0';
   /** Change counter at the last change of each filter value's list, per facet asked for. */
   readonly #versions = new Map<string, Map<string, number>>();
 
@@ -200,7 +253,7 @@ export class LiveTable<Item extends StoredRecord> {
    * list leave it as it was.
    */
   version(filters: readonly ListFilter[]): string {
-    if (filters.length === 0) return String(this.#allVersion);
+    if (filters.length === 0) return this.#allVersionText;
     let text = '';
     for (const [facet, value] of filters) {
       let versions = this.#versions.get(facet);
@@ -231,20 +284,19 @@ export class LiveTable<Item extends StoredRecord> {
     view: RecordView<Item>,
   ): ListPage {
     if (this.#changes === 0) return this.#basePage(filters, first, last, descending, view);
-    let list: { count: number; entry(rank: number): Entry<Item> };
+    if (filters.length > 1) return this.#intersectionPage(filters, first, last, descending, view);
+    let list: ListIndex<Item>;
     if (filters.length === 0) list = this.#allList();
-    else if (filters.length === 1) {
+    else {
       const [facet, value] = filters[0] as ListFilter;
       list = this.#list(facet, value);
-    } else list = this.#intersection(filters);
-    const { count } = list;
-    const end = Math.min(count, last);
-    let items = '';
-    for (let rank = first; rank < end; rank++) {
-      if (rank > first) items += ',';
-      items += this.#json(list.entry(descending ? count - 1 - rank : rank), view);
     }
-    return { count, items };
+    let items = '';
+    list.walk(first, last, descending, (entry) => {
+      if (items !== '') items += ',';
+      items += this.#json(entry, view);
+    });
+    return { count: list.count, items };
   }
 
   /**
@@ -338,12 +390,18 @@ export class LiveTable<Item extends StoredRecord> {
 
   /** How many base records sort before (time, id). */
   #gapOf(time: number, id: string): number {
+    const sortsAfter = (position: number) => {
+      const other = this.base.at(position);
+      return compareRecords(Date.parse(other.created_at), other.id, time, id) < 0;
+    };
+    // Most records are created now, after every base record: one comparison instead of a search.
+    const size = this.base.size;
+    if (size === 0 || sortsAfter(size - 1)) return size;
     let low = 0;
-    let high = this.base.size;
+    let high = size - 1;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      const other = this.base.at(mid);
-      if (compareRecords(Date.parse(other.created_at), other.id, time, id) < 0) low = mid + 1;
+      if (sortsAfter(mid)) low = mid + 1;
       else high = mid;
     }
     return low;
@@ -353,7 +411,7 @@ export class LiveTable<Item extends StoredRecord> {
   #moved(row: Row<Item>, before: Item | undefined, after: Item | undefined, key: string): void {
     const stamp = ++this.#changes;
     this.#revisions.set(key, stamp);
-    this.#allVersion = stamp;
+    this.#allVersionText = String(stamp);
     if (this.#all !== undefined && (before === undefined) !== (after === undefined))
       this.#place(this.#all, row, after !== undefined);
     for (const [facet, lists] of this.#lists) {
@@ -414,17 +472,25 @@ export class LiveTable<Item extends StoredRecord> {
     return list;
   }
 
-  /** Records matching several filters: the first filter's list, checked against the others (no endpoint has two today). */
-  #intersection(filters: readonly ListFilter[]): { count: number; entry(rank: number): Entry<Item> } {
+  /** A page of records matching several filters: the first filter's list, checked against the others (no endpoint has two today). */
+  #intersectionPage(
+    filters: readonly ListFilter[],
+    first: number,
+    last: number,
+    descending: boolean,
+    view: RecordView<Item>,
+  ): ListPage {
     const [facet, value] = filters[0] as ListFilter;
-    const first = this.#list(facet, value);
     const entries: Entry<Item>[] = [];
-    for (let rank = 0; rank < first.count; rank++) {
-      const entry = first.entry(rank);
+    this.#list(facet, value).walk(0, Number.MAX_SAFE_INTEGER, descending, (entry) => {
       const item = typeof entry === 'number' ? this.#current(entry) : entry.item;
       if (filters.every(([name, wanted]) => facetOf(item, name) === wanted)) entries.push(entry);
-    }
-    return { count: entries.length, entry: (rank) => entries[rank] as Entry<Item> };
+    });
+    const items = entries
+      .slice(first, last)
+      .map((entry) => this.#json(entry, view))
+      .join(',');
+    return { count: entries.length, items };
   }
 
   /** The record at a base position now (the base's, or its update). */

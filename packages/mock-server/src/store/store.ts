@@ -53,7 +53,8 @@ export interface StoredKeyOptions extends KeyOptions {
 
 /**
  * Everything a mock server holds: companies and their records, API keys, audiences, lead sources,
- * leads and conversations. Records are read-only; webhooks and controls mutate the rest.
+ * leads and conversations. Records change through the record controls (`records/editor.ts`); webhooks and
+ * controls mutate the rest.
  */
 export class MockStore {
   /** Companies, the primary one first. */
