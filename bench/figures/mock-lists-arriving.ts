@@ -134,6 +134,16 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     r.note(
       `Calls that arrived per second during the arriving runs (count after − before, over the run's wall time): ${arrivalRates.map((rate) => rate.toFixed(0)).join(', ')}.`,
     );
+    // Without arrivals at the rate asked for, the ratios below would measure nothing.
+    r.check(
+      atLeast(
+        'arriving.rate',
+        'calls arrived per second during the arriving runs (median)',
+        median(arrivalRates),
+        PER_SECOND * 0.9,
+        'calls/s',
+      ),
+    );
     r.check(
       atLeast(
         'arriving.throughput',

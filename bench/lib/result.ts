@@ -69,14 +69,17 @@ export function measurement(
   return { label, unit, runs, median: median(runs), ...(extra ? { extra } : {}) };
 }
 
+/** A unit after a number: `×` (or none) right after it, any other unit after a space. */
+const unitText = (unit: string) => (unit === '×' || unit === '' ? unit : ` ${unit}`);
+
 /** Builds a check with an upper bound (`value ≤ limit`). */
 export function atMost(id: string, label: string, value: number, limit: number, unit = '×'): Check {
-  return { id, label, value, unit, target: `≤ ${limit}${unit}`, pass: value <= limit };
+  return { id, label, value, unit, target: `≤ ${limit}${unitText(unit)}`, pass: value <= limit };
 }
 
 /** Builds a check with a lower bound (`value ≥ limit`). */
 export function atLeast(id: string, label: string, value: number, limit: number, unit = '×'): Check {
-  return { id, label, value, unit, target: `≥ ${limit}${unit}`, pass: value >= limit };
+  return { id, label, value, unit, target: `≥ ${limit}${unitText(unit)}`, pass: value >= limit };
 }
 
 /** Builds a check with a strict upper bound (`value < limit`). */

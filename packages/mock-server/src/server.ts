@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type AudienceMember, baseUrlOf } from '@company-data/contract';
 import type { Dispatcher } from 'undici';
-import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
 import { applyActivityEvent } from './activity/apply.js';
+import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
 import { ActivityRunner } from './activity/runner.js';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
 import { listen } from './adapters/listener.js';

@@ -100,6 +100,19 @@ describe('fault specs have one schema', () => {
     expect(() => parseCliArgs(['--latency', '80..10'])).toThrow(words);
   });
 
+  it('the admin API, setActivity, the option and --activity refuse the same bad activity with the same words', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const answered = await admin(server, 'POST', 'activity', { callsPerMinute: 70_000 });
+    expect(answered.status).toBe(400);
+    const words = answered.json.error.detail as string;
+    expect(words).toBe(
+      'activity: callsPerMinute must be a number from 0 to 60000 (1000 a second); 0 turns it off',
+    );
+    expect(() => server.setActivity({ callsPerMinute: 70_000 })).toThrow(words);
+    expect(() => createMockServer({ activity: { callsPerMinute: 70_000 } })).toThrow(words);
+    expect(() => parseCliArgs(['--activity', 'calls=70000/m'])).toThrow(words.replace('activity: ', ''));
+  });
+
   it('the help text’s default mix is DEFAULT_FAULT_MIX, written in the words --fault-mix reads', () => {
     expect(parseFaultMix(faultMixText(DEFAULT_FAULT_MIX))).toEqual(DEFAULT_FAULT_MIX);
   });

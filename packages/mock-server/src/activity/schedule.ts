@@ -17,9 +17,6 @@ export type ActivityEvent =
 /** Mixed into the seed so activity draws from streams of its own (the data, latency and faults keep theirs). */
 const ACTIVITY_SALT = 0xac71_7e55;
 
-/** The order of events falling on the same millisecond (an excusal always after the arrival of its call). */
-const KIND_ORDER = { call: 0, excusal: 1, recording: 2, deactivation: 3, deletion: 4 } as const;
-
 /**
  * One Poisson stream of events: exponential gaps drawn from its own seeded generator, from the start time.
  * Every event consumes a fixed number of draws, so the stream does not depend on who reads it when.
@@ -35,7 +32,8 @@ class PoissonStream {
     this.#random = new Prng(hashInts(seed, ACTIVITY_SALT, kind, Math.floor(startMs / 2 ** 32), startMs | 0));
     this.#perMs = perMsRate;
     this.#t = startMs;
-    this.nextMs = startMs;
+    // The floor of every event time: events come strictly after the start, and never go back in time.
+    this.nextMs = startMs + 1;
     this.#step();
   }
 
@@ -50,7 +48,7 @@ class PoissonStream {
       return;
     }
     this.#t += -Math.log(1 - this.#random.next()) / this.#perMs;
-    // Ceiling: an event at 12:00:00.400 happens once the clock reaches .400, and never at the start itself.
+    // Ceiling: an event at 12:00:00.4003 happens once the clock reaches .401.
     this.nextMs = Math.max(Math.ceil(this.#t), this.nextMs);
   }
 
@@ -60,62 +58,65 @@ class PoissonStream {
   }
 }
 
-/** A min-heap of pending excusals, by time then by arrival order. */
+/** An excusal waiting for its time; `seq` (the call's arrival number) orders excusals of one millisecond. */
+interface PendingExcusal {
+  readonly atMs: number;
+  readonly seq: number;
+  readonly callId: string;
+  readonly reason: string;
+}
+
+const earlier = (a: PendingExcusal, b: PendingExcusal) =>
+  a.atMs < b.atMs || (a.atMs === b.atMs && a.seq < b.seq);
+
+/** A binary min-heap of pending excusals, by time then by arrival order. */
 class ExcusalQueue {
-  readonly #items: { atMs: number; seq: number; callId: string; reason: string }[] = [];
+  readonly #items: PendingExcusal[] = [];
 
-  get size(): number {
-    return this.#items.length;
-  }
-
+  /** The time of the next excusal, or Infinity when none is pending. */
   get nextMs(): number {
     return this.#items[0]?.atMs ?? Number.POSITIVE_INFINITY;
   }
 
-  push(item: { atMs: number; seq: number; callId: string; reason: string }): void {
+  push(item: PendingExcusal): void {
     const items = this.#items;
     items.push(item);
     let index = items.length - 1;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (!before(items[index], items[parent])) break;
-      swap(items, index, parent);
+      if (!earlier(item, items[parent] as PendingExcusal)) break;
+      items[index] = items[parent] as PendingExcusal;
       index = parent;
     }
+    items[index] = item;
   }
 
-  pop(): { atMs: number; callId: string; reason: string } {
+  /** Removes and returns the next excusal (the queue must not be empty). */
+  pop(): PendingExcusal {
     const items = this.#items;
-    const top = items[0] as { atMs: number; seq: number; callId: string; reason: string };
-    const last = items.pop() as typeof top;
-    if (items.length > 0) {
-      items[0] = last;
-      let index = 0;
-      for (;;) {
-        const left = 2 * index + 1;
-        const right = left + 1;
-        let smallest = index;
-        if (left < items.length && before(items[left], items[smallest])) smallest = left;
-        if (right < items.length && before(items[right], items[smallest])) smallest = right;
-        if (smallest === index) break;
-        swap(items, index, smallest);
-        index = smallest;
-      }
+    const top = items[0] as PendingExcusal;
+    const last = items.pop() as PendingExcusal;
+    if (items.length === 0) return top;
+    let index = 0;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= items.length) break;
+      const right = left + 1;
+      const child =
+        right < items.length && earlier(items[right] as PendingExcusal, items[left] as PendingExcusal)
+          ? right
+          : left;
+      if (!earlier(items[child] as PendingExcusal, last)) break;
+      items[index] = items[child] as PendingExcusal;
+      index = child;
     }
+    items[index] = last;
     return top;
   }
 }
 
-type Pending = { atMs: number; seq: number } | undefined;
-const before = (a: Pending, b: Pending) =>
-  (a as NonNullable<Pending>).atMs < (b as NonNullable<Pending>).atMs ||
-  ((a as NonNullable<Pending>).atMs === (b as NonNullable<Pending>).atMs &&
-    (a as NonNullable<Pending>).seq < (b as NonNullable<Pending>).seq);
-function swap<T>(items: T[], a: number, b: number): void {
-  const held = items[a] as T;
-  items[a] = items[b] as T;
-  items[b] = held;
-}
+/** An event kind, in the order kinds go on one millisecond (an excusal always after its call's arrival). */
+type Kind = ActivityEvent['kind'];
 
 const STREAM: Readonly<Record<'call' | 'recording' | 'deactivation' | 'deletion', number>> = {
   call: 1,
@@ -208,17 +209,17 @@ export class ActivitySchedule {
 
   #next(toMs: number): ActivityEvent | undefined {
     const { call, recording, deactivation, deletion } = this.#streams;
-    const candidates: [keyof typeof KIND_ORDER, number][] = [
+    const candidates: [Kind, number][] = [
       ['call', call.nextMs],
       ['excusal', this.#excusals.nextMs],
       ['recording', recording.nextMs],
       ['deactivation', deactivation.nextMs],
       ['deletion', deletion.nextMs],
     ];
-    let kind: keyof typeof KIND_ORDER | undefined;
+    let kind: Kind | undefined;
     let atMs = Number.POSITIVE_INFINITY;
     for (const [candidate, time] of candidates) {
-      // Strictly earlier wins; on the same millisecond the first in KIND_ORDER (the list's order) wins.
+      // Strictly earlier wins: on the same millisecond the first in this list's order goes first.
       if (time < atMs) {
         kind = candidate;
         atMs = time;

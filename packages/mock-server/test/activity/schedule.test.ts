@@ -5,7 +5,7 @@ import { ActivitySchedule, activityEvents } from '../../src/activity/schedule.js
 const START = Date.parse('2026-06-01T12:00:00Z');
 const MINUTE = 60_000;
 const busy = resolveActivity({
-  callsPerMinute: 600,
+  callsPerMinute: 200,
   excusedShare: 0.3,
   excusedAfterMinutes: { min: 1, max: 4 },
   recordingsPerHour: 120,
@@ -31,9 +31,9 @@ describe('the activity schedule', () => {
   it('draws arrivals at the rate asked for, in time order, strictly after the start', () => {
     const events = activityEvents(1, busy, START, START, START + 10 * MINUTE);
     const calls = events.filter((event) => event.kind === 'call');
-    // 6,000 expected; a Poisson count's standard deviation is about 77.
-    expect(calls.length).toBeGreaterThan(5600);
-    expect(calls.length).toBeLessThan(6400);
+    // 2,000 expected; a Poisson count's standard deviation is about 45.
+    expect(calls.length).toBeGreaterThan(1800);
+    expect(calls.length).toBeLessThan(2200);
     expect(events[0]?.atMs).toBeGreaterThan(START);
     for (let index = 1; index < events.length; index++)
       expect(events[index]?.atMs).toBeGreaterThanOrEqual(events[index - 1]?.atMs as number);
@@ -41,7 +41,7 @@ describe('the activity schedule', () => {
   });
 
   it('excuses a share of the arrived calls, each between min and max minutes after it arrived', () => {
-    const events = activityEvents(3, busy, START, START, START + 30 * MINUTE);
+    const events = activityEvents(3, busy, START, START, START + 20 * MINUTE);
     const arrived = new Map<string, number>();
     let excusals = 0;
     for (const event of events) {
@@ -53,7 +53,14 @@ describe('the activity schedule', () => {
       expect(event.atMs - at).toBeLessThanOrEqual(4 * MINUTE);
       expect(event.reason.length).toBeGreaterThan(0);
     }
-    const share = excusals / arrived.size;
+    // Calls of the last four minutes may be excused after the window: count those that arrived before.
+    const cutoff = START + 16 * MINUTE;
+    const early = [...arrived.values()].filter((at) => at <= cutoff).length;
+    const earlyExcusals = events.filter(
+      (event) => event.kind === 'excusal' && (arrived.get(event.callId) as number) <= cutoff,
+    ).length;
+    expect(excusals).toBeGreaterThanOrEqual(earlyExcusals);
+    const share = earlyExcusals / early;
     expect(share).toBeGreaterThan(0.27);
     expect(share).toBeLessThan(0.33);
   });
