@@ -26,6 +26,9 @@ import {
   type ResponseHeaders,
   type ResponseInfo,
   type SDK_METHODS,
+  type SyncBatch,
+  type SyncChange,
+  type SyncRun,
   type Team,
   type TimeoutError,
   type TranscriptWord,
@@ -52,6 +55,24 @@ describe('public types', () => {
       data: Page<Call>;
       response: ResponseInfo;
     }>();
+  });
+
+  it('sync methods give runs of the contract item types, their changes told apart by type', async () => {
+    expectTypeOf(client.users.sync()).toEqualTypeOf<SyncRun<User>>();
+    expectTypeOf(client.teams.sync()).toEqualTypeOf<SyncRun<Team>>();
+    expectTypeOf(client.recordings.sync()).toEqualTypeOf<SyncRun<Recording>>();
+    const run = client.calls.sync({ checkpoint: '', lookBack: 0, params: { source: 'voice_agent' } });
+    expectTypeOf(run).toExtend<AsyncIterable<SyncChange<Call>>>();
+    expectTypeOf(run.pages()).toExtend<AsyncIterable<SyncBatch<Call>>>();
+    expectTypeOf(run.checkpoint).toEqualTypeOf<string>();
+    for await (const change of run) {
+      if (change.type === 'removed') expectTypeOf(change.id).toEqualTypeOf<string>();
+      else expectTypeOf(change.record).toEqualTypeOf<Call>();
+    }
+    // @ts-expect-error: a filter of another list
+    client.calls.sync({ params: { is_active: true } });
+    // @ts-expect-error: sync reads in its own order
+    client.calls.sync({}, { ordered: false });
   });
 
   it('retrieve and transcript methods give the contract record types', async () => {

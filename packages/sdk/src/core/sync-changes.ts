@@ -12,7 +12,7 @@ import type { ListOptions } from './options.js';
  * @typeParam Item - the list's record type.
  * @example
  * ```ts
- * for await (const change of client.calls.sync({ checkpoint, lookBack: 86_400_000 })) {
+ * for await (const change of client.calls.sync({ checkpoint: saved, lookBack: 86_400_000 })) {
  *   if (change.type === 'removed') await warehouse.delete(change.id);
  *   else await warehouse.upsert(change.record);
  * }

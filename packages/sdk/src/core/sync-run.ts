@@ -1,18 +1,21 @@
-import { encodeCheckpoint, type SyncState } from '../internal/sync-checkpoint.js';
+import { encodeCheckpoint } from '../internal/sync-checkpoint.js';
 import type { SyncWalk } from '../internal/sync-walk.js';
 import { CompanyDataError } from './errors.js';
 import type { SyncBatch, SyncChange } from './sync-changes.js';
 
 /**
- * What a run of `client.<list>.sync()` is made of: the state it starts from, and the walk that reads
+ * What a run of `client.<list>.sync()` is made of: the checkpoint it starts from, and the walk that reads
  * the list (or the error that refused the run's input).
  *
  * @typeParam Item - the list's record type.
  * @internal
  */
 export interface SyncRunSource<Item> {
-  /** The state the run starts from (the checkpoint given, read). */
-  state: SyncState;
+  /**
+   * The checkpoint before the walk starts: the one given, unchanged (also when it was refused, so that
+   * storing it loses nothing), or the empty state's.
+   */
+  initial: string;
   /** Starts the walk; throws the refusal of the run's input, if any. */
   walk: () => SyncWalk<Item>;
   /** The method, as messages name it, e.g. `client.calls.sync()`. */
@@ -57,7 +60,8 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
   }
 
   /**
-   * The progress so far, as a checkpoint to store: before iteration, the checkpoint given (normalised);
+   * The progress so far, as a checkpoint to store: before iteration, the checkpoint given (unchanged, even
+   * when the run refused it);
    * after each change yielded, the checkpoint after it; once the run completed, the checkpoint of the
    * next run. JSON text a person can read, naming the list and its filters.
    *
@@ -69,7 +73,8 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
    * ```
    */
   get checkpoint(): string {
-    return encodeCheckpoint(this.#walk?.snapshot() ?? this.#source.state);
+    const walk = this.#walk;
+    return walk === undefined ? this.#source.initial : encodeCheckpoint(walk.snapshot());
   }
 
   /**
@@ -82,7 +87,7 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
    * before, and the requests' errors (the checkpoint then still holds every batch yielded).
    * @example
    * ```ts
-   * for await (const batch of client.calls.sync({ checkpoint }).pages()) {
+   * for await (const batch of client.calls.sync({ checkpoint: saved }).pages()) {
    *   await db.transaction(async (tx) => {
    *     await tx.upsertCalls(batch.changes);
    *     await tx.saveCheckpoint(batch.checkpoint);

@@ -31,7 +31,7 @@ import {
 } from './option-rules.js';
 import type { Core, Exchange, PreparedCall } from './request-core.js';
 import type { AttemptSlots } from './request-slots.js';
-import { decodeCheckpoint, emptyState } from './sync-checkpoint.js';
+import { decodeCheckpoint, emptyState, encodeCheckpoint } from './sync-checkpoint.js';
 import type { FetchWalkPage, WalkPage } from './sync-pages.js';
 import { SyncWalk } from './sync-walk.js';
 import type { ValueRule } from './value-rules.js';
@@ -108,7 +108,10 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
   const operation: OperationMeta = OPERATIONS[id];
   const method = methodName(operation, 'sync');
   const [list] = SDK_METHODS[operation.operationId];
-  const given = (options as { params?: unknown }).params;
+  // Read defensively: a value that is no object is refused below, on iteration, like any other mistake.
+  const input: { checkpoint?: unknown; lookBack?: unknown; params?: unknown } =
+    typeof options === 'object' && options !== null ? options : {};
+  const given = input.params;
   const filters = syncFilters(given);
   let state = emptyState(list, filters);
   let refusal: unknown;
@@ -116,7 +119,8 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     checkOptions(SYNC_OPTION_RULES, options, { noun: 'option', of: method });
     checkGivenOptions(SYNC_REQUEST_OPTION_RULES, requestOptions, method);
     checkListBudgets(requestOptions, {}, method);
-    if (options.checkpoint !== undefined) state = decodeCheckpoint(options.checkpoint, list, filters, method);
+    if (typeof input.checkpoint === 'string')
+      state = decodeCheckpoint(input.checkpoint, list, filters, method);
   } catch (error) {
     refusal = error;
   }
@@ -143,10 +147,11 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     };
     const { concurrency = 1, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
-    const lookBack = options.lookBack ?? 0;
+    const lookBack = typeof input.lookBack === 'number' ? input.lookBack : 0;
     return new SyncWalk<Item>(state, { fetch, pageSize, lookBack, concurrency, readAhead, signal });
   };
-  return new SyncRun<Item>({ state, walk, method });
+  const initial = typeof input.checkpoint === 'string' ? input.checkpoint : encodeCheckpoint(state);
+  return new SyncRun<Item>({ initial, walk, method });
 }
 
 /** The parameters a sync sets itself. */

@@ -144,7 +144,8 @@ describe.each(targets)('pagination ($name)', (target: Target) => {
     const snapshot = (await readAll(mock)).map((call) => call.id);
     // As page 2 goes out, two calls of page 1 are deleted: page 2 starts two items later.
     const { client, logger } = clientWithHook(target, mock, ({ path, page }) => {
-      if (path === '/v1/calls/' && page === 2) for (const id of snapshot.slice(0, 2)) mock.records.delete('calls', id);
+      if (path === '/v1/calls/' && page === 2)
+        for (const id of snapshot.slice(0, 2)) mock.records.delete('calls', id);
     });
     opened.push(client);
     const changes: CountChangeEvent[] = [];

@@ -125,6 +125,8 @@ describe.each(targets)('sync ($name)', (target: Target) => {
       client.calls.sync({ checkpoint: voice.checkpoint.replace('"version":1', '"version":9') }),
     ];
     const errors = await Promise.all(refusals.map((run) => caught(drain(run))));
+    // Refused, the run still hands back the checkpoint it was given: storing it loses nothing.
+    expect(refusals[0]?.checkpoint).toBe(voice.checkpoint);
     for (const error of errors) {
       expect(error).toBeInstanceOf(ValidationError);
       expect(error.code).toBe('invalid_checkpoint');
@@ -158,6 +160,8 @@ describe.each(targets)('sync ($name)', (target: Target) => {
     expect(lookBack.code).toBe('invalid_option');
     const unknown = await caught(drain(client.calls.sync({ checkpont: 'x' } as never)));
     expect(unknown.message).toMatch(/checkpont.*checkpoint/);
+    const notAnObject = await caught(drain(client.calls.sync(null as never)));
+    expect(notAnObject.code).toBe('invalid_option');
     const ordered = await caught(drain(client.calls.sync({}, { ordered: false } as never)));
     expect(ordered.code).toBe('invalid_option');
     const source = await caught(drain(client.calls.sync({ params: { source: 'fax' as never } })));

@@ -7,7 +7,7 @@ import type { MockKeys, ServerSummary } from '@company-data/mock-server';
 export interface MockCli {
   readonly summary: ServerSummary & { pid: number; adminToken: string; keys: MockKeys };
   /** Sends an admin API request and returns its JSON answer. */
-  admin(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown>;
+  admin(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
   /** Stops the process and waits for it to exit. */
   stop(): Promise<void>;
 }

@@ -139,7 +139,7 @@ export interface OutgoingRequest {
  * deterministically (the server reads the list after the hook returned). A promise returned holds the
  * request until it settles (a page made late on purpose).
  */
-export type RequestHook = (request: OutgoingRequest) => undefined | Promise<void>;
+export type RequestHook = (request: OutgoingRequest) => void | Promise<void>;
 
 /**
  * A client wired to the mock (as {@link clientFor}) whose requests pass `hook` first; its `close()` also
@@ -159,7 +159,7 @@ export function clientWithHook(
         const url = new URL(request.path, 'http://mock.invalid');
         const page = url.searchParams.get('page');
         const held = hook({ path: url.pathname, page: page === null ? undefined : Number(page) });
-        if (held === undefined) return dispatch(request, handler);
+        if (!(held instanceof Promise)) return dispatch(request, handler);
         void held.then(() => dispatch(request, handler));
         return true;
       },

@@ -91,7 +91,7 @@ function run(
       concurrency,
       readAhead: concurrency,
     });
-  return new SyncRun({ state, walk, method: 'sync' });
+  return new SyncRun({ initial: options.checkpoint ?? '', walk, method: 'sync' });
 }
 
 describe('sync walk', () => {

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SyncChange, SyncRun } from '../../src/index.js';
+import { clientFor, type Target, targets } from '../support/harness.js';
+
+// The look-back window of `sync()`: records of the window whose content changed since the last run are
+// reported `changed`, those that left the list `removed`; changes older than the window are not seen.
+
+async function drain<Item>(run: SyncRun<Item>): Promise<SyncChange<Item>[]> {
+  const changes: SyncChange<Item>[] = [];
+  for await (const change of run) changes.push(change);
+  return changes;
+}
+
+/** A change as `[type, id]`, to compare runs at a glance. */
+const brief = (change: SyncChange<{ id: string }>) =>
+  [change.type, change.type === 'removed' ? change.id : change.record.id] as const;
+
+describe.each(targets)('sync look-back ($name)', (target: Target) => {
+  const opened: { close(): Promise<void> }[] = [];
+  async function setup() {
+    const mock = await target.start({ clock: 'frozen', sizes: { users: 12, calls: 60 } });
+    opened.push(mock);
+    const { client } = clientFor(target, mock);
+    opened.push(client);
+    return { mock, client };
+  }
+
+  afterEach(async () => {
+    for (const resource of opened.splice(0)) await resource.close();
+  });
+
+  it('reports a call excused late and a call deleted in the window, not a change older than it', async () => {
+    const { mock, client } = await setup();
+    const calls = await client.calls.list({ page_size: 100 }).toArray();
+    const [newest, , , , , excused = newest, , , deleted = newest] = calls.filter((call) => !call.is_excused);
+    // The window: the fifteen newest calls.
+    const lookBack = Date.parse(calls[0]?.created_at ?? '') - Date.parse(calls[14]?.created_at ?? '');
+    const options = { lookBack, params: { page_size: 10 } };
+    const first = client.calls.sync(options);
+    expect(await drain(first)).toHaveLength(60);
+    expect(Object.keys(JSON.parse(first.checkpoint).window.fingerprints)).toHaveLength(15);
+
+    mock.records.update('calls', excused?.id ?? '', { is_excused: true });
+    mock.records.update('calls', calls[40]?.id ?? '', { summary: 'Rewritten long after.' });
+    mock.records.delete('calls', deleted?.id ?? '');
+    mock.clock.advance(1_000);
+    const arrived = mock.records.create('calls');
+
+    const second = client.calls.sync({ ...options, checkpoint: first.checkpoint });
+    const changes = await drain(second);
+    expect(changes.map(brief)).toEqual([
+      ['created', arrived.id],
+      ['changed', excused?.id],
+      ['removed', deleted?.id],
+    ]);
+    const change = changes[1];
+    expect(change?.type === 'changed' && change.record.is_excused).toBe(true);
+    expect(await drain(client.calls.sync({ ...options, checkpoint: second.checkpoint }))).toEqual([]);
+  });
+
+  it('reports a deactivated user as changed, and as removed from a list of active users', async () => {
+    const { mock, client } = await setup();
+    const lookBack = 10 * 365 * 86_400_000; // every user is in the window
+    const everyone = client.users.sync({ lookBack });
+    const active = client.users.sync({ lookBack, params: { is_active: true } });
+    await drain(everyone);
+    const activeUsers = (await drain(active)).flatMap((change) =>
+      change.type === 'created' ? [change.record] : [],
+    );
+    const leaving = activeUsers[3];
+    mock.records.update('users', leaving?.id ?? '', { is_active: false });
+
+    const all = await drain(client.users.sync({ lookBack, checkpoint: everyone.checkpoint }));
+    expect(all.map(brief)).toEqual([['changed', leaving?.id]]);
+    expect(all[0]?.type === 'changed' && all[0].record.is_active).toBe(false);
+    const stillActive = client.users.sync({
+      lookBack,
+      checkpoint: active.checkpoint,
+      params: { is_active: true },
+    });
+    expect((await drain(stillActive)).map(brief)).toEqual([['removed', leaving?.id]]);
+
+    // Back again: it re-enters the list of active users, seen as created there.
+    mock.records.update('users', leaving?.id ?? '', { is_active: true });
+    const back = await drain(
+      client.users.sync({ lookBack, checkpoint: stillActive.checkpoint, params: { is_active: true } }),
+    );
+    expect(back.map(brief)).toEqual([['created', leaving?.id]]);
+  });
+
+  it('without lookBack the checkpoint keeps no fingerprints and later changes go unreported', async () => {
+    const { mock, client } = await setup();
+    const run = client.calls.sync();
+    const [newest] = (await drain(run)).flatMap((change) =>
+      change.type === 'created' ? [change.record] : [],
+    );
+    expect(JSON.parse(run.checkpoint).window).toBeNull();
+    mock.records.update('calls', newest?.id ?? '', { summary: 'Changed.' });
+    expect(await drain(client.calls.sync({ checkpoint: run.checkpoint }))).toEqual([]);
+  });
+});
