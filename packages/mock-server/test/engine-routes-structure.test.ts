@@ -57,6 +57,14 @@ describe('the mock server’s layers', () => {
     expect(core.filter((edge) => outside.some((name) => edge.to.startsWith(name)))).toEqual([]);
   });
 
+  it('keeps the activity above the data: store/, records/, generate/, engine/ and resolvers/ never import activity/', () => {
+    const below = ['store', 'records', 'generate', 'engine', 'resolvers'];
+    expect(
+      edges().filter((edge) => below.includes(folder(edge.from)) && folder(edge.to) === 'activity'),
+    ).toEqual([]);
+    expect(between('activity', 'records').length).toBeGreaterThan(0);
+  });
+
   it('keeps http/ neutral: it imports nothing else of the mock', () => {
     expect(edges().filter((edge) => folder(edge.from) === 'http' && folder(edge.to) !== 'http')).toEqual([]);
   });

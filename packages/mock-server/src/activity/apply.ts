@@ -4,6 +4,8 @@ import { hashString, Prng } from '../random/prng.js';
 import type { RecordEditor } from '../records/editor.js';
 import type { CompanyData } from '../store/company.js';
 import { idKey } from '../store/id-key.js';
+import type { ListFilter } from '../store/live-table.js';
+import type { RecordView } from '../store/table.js';
 import type { ActivityEvent } from './schedule.js';
 
 /**
@@ -37,10 +39,9 @@ export function applyActivityEvent(editor: RecordEditor, company: CompanyData, e
       return;
     }
     case 'deactivation': {
-      const active = activeUsers(company);
-      if (active.length === 0) return;
-      const user = active[Math.floor(event.pick * active.length)] as User;
-      editor.apply({ kind: 'update', resource: 'users', id: user.id, fields: { is_active: false } }, context);
+      const id = activeUserId(company, event.pick);
+      if (id === undefined) return;
+      editor.apply({ kind: 'update', resource: 'users', id, fields: { is_active: false } }, context);
       return;
     }
     case 'deletion': {
@@ -53,13 +54,15 @@ export function applyActivityEvent(editor: RecordEditor, company: CompanyData, e
   }
 }
 
-/** The company's active users, oldest first (a company has few users: reading them all is cheap). */
-function activeUsers(company: CompanyData): User[] {
-  const active: User[] = [];
+/** The users the `is_active=true` list holds, oldest first: read from its index, never by a scan. */
+const ACTIVE: readonly ListFilter[] = [['is_active', 'true']];
+const ID_VIEW: RecordView<User> = { name: 'activity-id', project: (user) => user.id };
+
+/** The id of the active user at `pick` (a fraction in [0, 1)) of the list of active users, if any. */
+function activeUserId(company: CompanyData, pick: number): string | undefined {
   const { users } = company;
-  for (let rank = 0; rank < users.size; rank++) {
-    const user = users.at(rank);
-    if (user.is_active) active.push(user);
-  }
-  return active;
+  const { count } = users.page(ACTIVE, 0, 0, false, ID_VIEW);
+  if (count === 0) return undefined;
+  const rank = Math.floor(pick * count);
+  return JSON.parse(users.page(ACTIVE, rank, rank + 1, false, ID_VIEW).items) as string;
 }

@@ -247,6 +247,21 @@ describe('engine: a company that lives by its clock', () => {
     expect(await count(h)).toBe(before + arrivals);
   });
 
+  it('starts the activity in force again from now on new data after reseed, from the new seed', async () => {
+    const h = start(CALLS_ONLY);
+    h.server.clock.advance(2 * MINUTE);
+    h.server.reseed({ seed: 12 });
+    const before = await count(h);
+    h.server.clock.advance(MINUTE);
+    const from = START + 2 * MINUTE;
+    const arrivals = activityEvents(12, resolveActivity(CALLS_ONLY), from, from, from + MINUTE);
+    expect(arrivals.length).toBeGreaterThan(10);
+    expect(await count(h)).toBe(before + arrivals.length);
+    expect(activityChanges(h.server).map((change) => change.id)).toEqual(
+      arrivals.map((event) => event.kind === 'call' && event.id),
+    );
+  });
+
   it('brings records in real time with the clock running', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(START);
