@@ -73,6 +73,8 @@ describe('public types', () => {
     client.calls.sync({ params: { is_active: true } });
     // @ts-expect-error: sync reads in its own order
     client.calls.sync({}, { ordered: false });
+    // @ts-expect-error: ...from page 1
+    client.calls.sync({ params: { page: 2 } });
   });
 
   it('retrieve and transcript methods give the contract record types', async () => {

@@ -66,14 +66,15 @@ export interface SyncOptions<Params> {
   /**
    * Milliseconds: also re-read the records created within this long before the checkpoint, and report
    * those whose content changed (`changed`) or that left the list (`removed`). The checkpoint then keeps a
-   * fingerprint (14 characters) of each record in the window. Default: 0 (no look-back).
+   * fingerprint (14 characters) of each record in the window. Default: 0 (no look-back). A run resumed
+   * from a checkpoint taken mid-run keeps the look-back of the run it resumes.
    */
   lookBack?: number | undefined;
   /**
    * The list's filters (e.g. `{ source: 'voice_agent' }`) and `page_size` (default 100, the most). A
    * checkpoint remembers the filters and refuses others; `page` and `ordering` are the sync's own.
    */
-  params?: Params | undefined;
+  params?: Omit<Params, 'page' | 'ordering'> | undefined;
 }
 
 /**

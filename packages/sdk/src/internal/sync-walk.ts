@@ -229,7 +229,9 @@ export class SyncWalk<Item> {
     const walk = this.#state.walk ?? this.#begin(time, count);
     this.#dedupe.accept(item);
     walk.passed++;
+    // The place and the count of one read: a run resumed mid-page estimates from a consistent pair.
     walk.place = place;
+    walk.count = count;
     if (time === this.#topAt) walk.top.ids.push(id);
     const hash = this.#lookBack > 0 ? fingerprint(item) : undefined;
     if (hash !== undefined && time >= this.#topAt - this.#lookBack) walk.fingerprints[id] = hash;

@@ -181,6 +181,26 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     deliveries.check(calls.alive);
   });
 
+  it('with read-ahead, a fall of count makes the walk step back and read one page at a time: nothing missed', async () => {
+    const { mock, client, calls, during } = await setup(100);
+    const deliveries = new Deliveries();
+    let fired = false;
+    during(({ page }) => {
+      if (page === 4 && !fired) {
+        fired = true;
+        for (let n = 0; n < 3; n++) calls.deleteAt(1);
+      }
+      return undefined;
+    });
+    const run = client.calls.sync({ params: { page_size: PAGE_SIZE } }, { concurrency: 4 });
+    await deliveries.take(run);
+    deliveries.check(calls.alive);
+    const read = pagesRead(mock);
+    // Every page from 2 to the end was read, and one page was read again after the fall.
+    expect(new Set(read)).toEqual(new Set(Array.from({ length: 10 }, (_, index) => index + 1)));
+    expect(read.length).toBeGreaterThan(10);
+  });
+
   it('records created in the same instant as the checkpoint are told apart by id', async () => {
     const { mock, client, calls } = await setup(30);
     const deliveries = new Deliveries();

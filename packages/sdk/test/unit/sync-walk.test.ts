@@ -102,20 +102,31 @@ describe('sync walk', () => {
       const initial = Math.floor(rand() * 60);
       for (let index = 0; index < initial; index++) list.arrive(rand() < 0.2 ? 0 : 1000);
       const pageSize = 1 + Math.floor(rand() * 7);
+      // No look-back, a short one or one over every record: `created` stays exactly once with any.
+      const lookBack = [0, 3_000, 10_000_000][Math.floor(rand() * 3)];
       const delivered = new Map<string, number>();
       const mutate = () => {
         const steps = rand() < 0.5 ? 0 : Math.floor(rand() * 4);
         for (let step = 0; step < steps; step++) {
           const what = rand();
-          if (what < 0.45) list.arrive(rand() < 0.3 ? 0 : 1);
-          else if (list.rows.length > 0) list.delete(Math.floor(rand() * list.rows.length));
+          if (what < 0.4) list.arrive(rand() < 0.3 ? 0 : 1);
+          else if (what < 0.5 && list.rows.length > 0) {
+            const row = list.rows[Math.floor(rand() * list.rows.length)];
+            if (row) row.version++;
+          } else if (list.rows.length > 0) list.delete(Math.floor(rand() * list.rows.length));
         }
       };
       let checkpoint: string | undefined;
       for (let round = 0; round < 8; round++) {
         const quiet = round >= 6;
         const concurrency = rand() < 0.3 ? 3 : 1;
-        const current = run(list, { checkpoint, pageSize, between: quiet ? undefined : mutate, concurrency });
+        const current = run(list, {
+          checkpoint,
+          pageSize,
+          lookBack,
+          between: quiet ? undefined : mutate,
+          concurrency,
+        });
         const stopAfter = !quiet && rand() < 0.4 ? Math.floor(rand() * 10) : Number.POSITIVE_INFINITY;
         let taken = 0;
         for await (const change of current) {
@@ -128,6 +139,45 @@ describe('sync walk', () => {
       const twice = [...delivered].filter(([, times]) => times > 1).map(([id]) => id);
       const missing = list.rows.filter((row) => !delivered.has(row.id)).map((row) => row.id);
       expect({ seed, twice, missing }).toEqual({ seed, twice: [], missing: [] });
+    }
+  });
+
+  it('with a look-back, reports exactly the records of the window changed or deleted since the last run', async () => {
+    for (let seed = 1; seed <= 100; seed++) {
+      const rand = random(seed);
+      const list = new ModelList();
+      for (let index = 0; index < 40; index++) list.arrive(rand() < 0.2 ? 0 : 1000);
+      const pageSize = 1 + Math.floor(rand() * 7);
+      const lookBack = 1000 * Math.floor(rand() * 30);
+      const first = run(list, { pageSize, lookBack });
+      for await (const _change of first) {
+        // a full export
+      }
+      const mark = Date.parse(JSON.parse(first.checkpoint).mark.at);
+      const inWindow = (row: Row) => Date.parse(row.created_at) >= mark - lookBack;
+      const changed = new Set<string>();
+      const removed = new Set<string>();
+      for (let step = 0; step < 6; step++) {
+        const index = Math.floor(rand() * list.rows.length);
+        const row = list.rows[index];
+        if (row === undefined || removed.has(row.id)) continue;
+        if (rand() < 0.5) {
+          row.version++;
+          if (inWindow(row)) changed.add(row.id);
+        } else {
+          list.delete(index);
+          changed.delete(row.id);
+          if (inWindow(row)) removed.add(row.id);
+        }
+      }
+      const seen = { changed: new Set<string>(), removed: new Set<string>() };
+      const second = run(list, { pageSize, lookBack, checkpoint: first.checkpoint });
+      for await (const change of second) {
+        if (change.type === 'changed') seen.changed.add(change.record.id);
+        else if (change.type === 'removed') seen.removed.add(change.id);
+        else throw new Error(`unexpected ${change.type} of ${change.record.id}`);
+      }
+      expect({ seed, ...seen }).toEqual({ seed, changed, removed });
     }
   });
 });
