@@ -43,10 +43,14 @@ import { type FetchWalkPage, type WalkPage, type WalkPageOptions, WalkPages } fr
 //   flight changes no count and can hide a skip. The walk therefore drops to one page at a time for the
 //   rest of the run at the first fall of `count`; exactly-once under deletions holds one page at a time.
 //
+// - Ties: an arrival sorts after the cursor only when it shares the cursor's instant, which is then the
+//   top's (arrivals are at least as new as the top). A record such an arrival and a deletion hide is at
+//   that instant too and not among the top's ids, so the next run delivers it: exactly once still holds
+//   over the runs.
+//
 // What the walk cannot see: records created with a `created_at` between the top and the cursor while it
 // walks (not on the API, whose `created_at` is the creation time; the look-back reports them next time),
-// ties in the very millisecond the cursor stands on combined with deletions, changes to records older
-// than the look-back window, and deletions outside it.
+// changes to records older than the look-back window, and deletions outside it.
 
 /** A record as the walk reads it. */
 interface Identified {

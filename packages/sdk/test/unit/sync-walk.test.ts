@@ -28,8 +28,10 @@ class ModelList {
   }
 
   create(at = this.now): Row {
+    // Ids in no order of creation (as uuids): a record created in the newest instant may sort anywhere among
+    // the records of that instant, also after the walk's cursor.
     const row = {
-      id: `r${String(this.#next++).padStart(5, '0')}`,
+      id: `r${String((this.#next++ * 7919) % 100003).padStart(6, '0')}`,
       created_at: new Date(at).toISOString(),
       version: 0,
     };
@@ -109,7 +111,7 @@ describe('sync walk', () => {
         const steps = rand() < 0.5 ? 0 : Math.floor(rand() * 4);
         for (let step = 0; step < steps; step++) {
           const what = rand();
-          if (what < 0.4) list.arrive(rand() < 0.3 ? 0 : 1);
+          if (what < 0.4) list.arrive(rand() < 0.5 ? 0 : 1);
           else if (what < 0.5 && list.rows.length > 0) {
             const row = list.rows[Math.floor(rand() * list.rows.length)];
             if (row) row.version++;
