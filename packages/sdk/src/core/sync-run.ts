@@ -1,4 +1,3 @@
-import { encodeCheckpoint } from '../internal/sync-checkpoint.js';
 import type { SyncWalk } from '../internal/sync-walk.js';
 import { CompanyDataError } from './errors.js';
 import type { SyncBatch, SyncChange } from './sync-changes.js';
@@ -74,7 +73,7 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
    */
   get checkpoint(): string {
     const walk = this.#walk;
-    return walk === undefined ? this.#source.initial : encodeCheckpoint(walk.snapshot());
+    return walk === undefined ? this.#source.initial : walk.checkpoint();
   }
 
   /**

@@ -62,10 +62,40 @@ export interface SyncState {
  * The checkpoint's text: one JSON object, its keys in a fixed order.
  *
  * @param state - the state to write.
+ * @param walkFingerprints - the run's fingerprints already written as the inside of a JSON object (a run
+ * keeps them so as it goes: written whole for every batch, a large window would cost its size per page).
  * @returns the checkpoint.
  */
-export function encodeCheckpoint(state: SyncState): string {
-  return JSON.stringify({ checkpoint: FORMAT, version: VERSION, ...state });
+export function encodeCheckpoint(state: SyncState, walkFingerprints?: string): string {
+  const { list, filters, mark, window, walk } = state;
+  const head = { checkpoint: FORMAT, version: VERSION, list, filters, mark, window };
+  if (walk === null) return JSON.stringify({ ...head, walk: null });
+  const { top, cursor, passed, place, count, lookBack, fingerprints } = walk;
+  const text = JSON.stringify({ ...head, walk: { top, cursor, passed, place, count, lookBack } });
+  const prints = walkFingerprints ?? fingerprintEntries(fingerprints);
+  // `text` ends with the walk's `}` and the checkpoint's: the fingerprints go last in the walk.
+  return `${text.slice(0, -2)},"fingerprints":{${prints}}}}`;
+}
+
+/**
+ * Fingerprints as the inside of a JSON object: `"id":"hash",…`.
+ *
+ * @param fingerprints - record id → fingerprint.
+ * @returns the entries, comma-separated.
+ */
+export function fingerprintEntries(fingerprints: Readonly<Record<string, string>>): string {
+  return JSON.stringify(fingerprints).slice(1, -1);
+}
+
+/**
+ * One fingerprint as an entry of {@link fingerprintEntries}.
+ *
+ * @param id - the record's id.
+ * @param hash - its fingerprint.
+ * @returns `"id":"hash"`.
+ */
+export function fingerprintEntry(id: string, hash: string): string {
+  return `${JSON.stringify(id)}:${JSON.stringify(hash)}`;
 }
 
 /** The state of a list never synced. */

@@ -2,7 +2,15 @@ import { NotFoundError, RequestAbortedError } from '../core/errors.js';
 import type { SyncChange } from '../core/sync-changes.js';
 import { fingerprint } from './fingerprint.js';
 import { PageBoundaryDeduper } from './page-dedupe.js';
-import type { SyncMark, SyncState, SyncWalkState, SyncWindow } from './sync-checkpoint.js';
+import {
+  encodeCheckpoint,
+  fingerprintEntries,
+  fingerprintEntry,
+  type SyncMark,
+  type SyncState,
+  type SyncWalkState,
+  type SyncWindow,
+} from './sync-checkpoint.js';
 import { type FetchWalkPage, type WalkPage, type WalkPageOptions, WalkPages } from './sync-pages.js';
 
 // How `sync()` walks a list that changes while it reads it, and why it yields each record exactly once.
@@ -76,7 +84,7 @@ const NEWEST_FIRST = '-created_at';
 /**
  * Walks the list from `state` (a checkpoint read, or an empty state for a full export), yielding each
  * change and the end of each page; `state` is kept up to date before each event, so that
- * {@link SyncWalk.snapshot} is the checkpoint after it.
+ * {@link SyncWalk.checkpoint} is the checkpoint after it.
  */
 export class SyncWalk<Item> {
   readonly #state: SyncState;
@@ -91,6 +99,8 @@ export class SyncWalk<Item> {
   /** From when the old window's fingerprints cover every record (epoch ms); +∞ without a window. */
   readonly #windowFrom: number;
   #topAt = Number.NaN;
+  /** The run's fingerprints as JSON entries, kept as they are added (see `encodeCheckpoint`). */
+  #prints: string;
 
   /**
    * @param state - the checkpoint's state; updated as the walk goes.
@@ -112,14 +122,16 @@ export class SyncWalk<Item> {
       walk ? { at: Date.parse(walk.cursor.at), ids: walk.cursor.ids } : undefined,
     );
     if (walk) this.#topAt = Date.parse(walk.top.at);
+    this.#prints = walk ? fingerprintEntries(walk.fingerprints) : '';
   }
 
-  /** The state as a checkpoint holds it now. */
-  snapshot(): SyncState {
+  /** The checkpoint now. */
+  checkpoint(): string {
     const walk = this.#state.walk;
     const cursor = this.#dedupe.cursor;
-    if (walk === null || cursor === undefined) return this.#state;
-    return { ...this.#state, walk: { ...walk, cursor: markOf(cursor.at, cursor.ids) } };
+    if (walk === null || cursor === undefined) return encodeCheckpoint(this.#state);
+    const state = { ...this.#state, walk: { ...walk, cursor: markOf(cursor.at, cursor.ids) } };
+    return encodeCheckpoint(state, this.#prints);
   }
 
   /** Every change of the list since the mark, and the end of every page read. */
@@ -238,7 +250,10 @@ export class SyncWalk<Item> {
     walk.count = count;
     if (time === this.#topAt) walk.top.ids.push(id);
     const hash = this.#lookBack > 0 ? fingerprint(item) : undefined;
-    if (hash !== undefined && time >= this.#topAt - this.#lookBack) walk.fingerprints[id] = hash;
+    if (hash !== undefined && time >= this.#topAt - this.#lookBack) {
+      walk.fingerprints[id] = hash;
+      this.#prints += `${this.#prints === '' ? '' : ','}${fingerprintEntry(id, hash)}`;
+    }
     if (time > this.#markAt || (time === this.#markAt && !this.#markIds.has(id))) {
       return { type: 'created', record: item };
     }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
 import { canonicalJson, fingerprint } from '../../src/internal/fingerprint.js';
-import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../../src/internal/sync-checkpoint.js';
+import {
+  decodeCheckpoint,
+  emptyState,
+  encodeCheckpoint,
+  fingerprintEntries,
+  fingerprintEntry,
+} from '../../src/internal/sync-checkpoint.js';
 
 describe('fingerprint', () => {
   it('is the same whatever order the fields come in, and differs when a value does', () => {
@@ -29,6 +35,19 @@ describe('sync checkpoint', () => {
       true,
     );
     expect(decodeCheckpoint(text, 'calls', { source: 'voice_agent' }, method)).toEqual(state);
+  });
+
+  it('writes a run under way with its fingerprints last, from the map or from entries kept as they came', () => {
+    const state = emptyState('users', { is_active: true });
+    const mark = { at: '2026-06-01T12:00:00.000Z', ids: ['x'] };
+    const fingerprints = { a: '0a93e9435379c6', b: '1d7beebca3adc0' };
+    state.walk = { top: mark, cursor: mark, passed: 2, place: 2, count: 9, lookBack: 60_000, fingerprints };
+    const whole = encodeCheckpoint(state);
+    expect(whole.endsWith(',"fingerprints":{"a":"0a93e9435379c6","b":"1d7beebca3adc0"}}}')).toBe(true);
+    const entries = `${fingerprintEntry('a', fingerprints.a)},${fingerprintEntry('b', fingerprints.b)}`;
+    expect(entries).toBe(fingerprintEntries(fingerprints));
+    expect(encodeCheckpoint(state, entries)).toBe(whole);
+    expect(decodeCheckpoint(whole, 'users', { is_active: true }, method)).toEqual(state);
   });
 
   it.each([
