@@ -49,6 +49,8 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
   readonly #source: SyncRunSource<Item>;
   #walk: SyncWalk<Item> | undefined;
   #started = false;
+  /** Iterated by `pages()`: the checkpoint of the last batch yielded (a page half read is not delivered). */
+  #delivered: string | undefined;
 
   /**
    * @param source - the starting state and the walk.
@@ -60,7 +62,7 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
 
   /**
    * The progress so far, as a checkpoint to store: before iteration, the checkpoint given (unchanged, even
-   * when the run refused it);
+   * when the run refused it); iterated by `pages()`, the checkpoint of the last batch yielded;
    * after each change yielded, the checkpoint after it; once the run completed, the checkpoint of the
    * next run. JSON text a person can read, naming the list and its filters.
    *
@@ -72,6 +74,7 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
    * ```
    */
   get checkpoint(): string {
+    if (this.#delivered !== undefined) return this.#delivered;
     const walk = this.#walk;
     return walk === undefined ? this.#source.initial : walk.checkpoint();
   }
@@ -95,11 +98,15 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
    * ```
    */
   async *pages(): AsyncGenerator<SyncBatch<Item>, void, undefined> {
+    const events = this.#events();
+    this.#delivered = this.#source.initial;
     let changes: SyncChange<Item>[] = [];
-    for await (const event of this.#events()) {
+    for await (const event of events) {
       if ('change' in event) changes.push(event.change);
       else {
-        yield { changes, checkpoint: this.checkpoint, page: event.pageDone };
+        const checkpoint = (this.#walk as SyncWalk<Item>).checkpoint();
+        this.#delivered = checkpoint;
+        yield { changes, checkpoint, page: event.pageDone };
         changes = [];
       }
     }

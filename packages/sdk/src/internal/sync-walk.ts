@@ -1,17 +1,9 @@
 import { NotFoundError, RequestAbortedError } from '../core/errors.js';
 import type { SyncChange } from '../core/sync-changes.js';
-import { fingerprint } from './fingerprint.js';
 import { PageBoundaryDeduper } from './page-dedupe.js';
-import {
-  encodeCheckpoint,
-  fingerprintEntries,
-  fingerprintEntry,
-  type SyncMark,
-  type SyncState,
-  type SyncWalkState,
-  type SyncWindow,
-} from './sync-checkpoint.js';
+import { encodeCheckpoint, type SyncMark, type SyncState, type SyncWalkState } from './sync-checkpoint.js';
 import { type FetchWalkPage, type WalkPage, type WalkPageOptions, WalkPages } from './sync-pages.js';
+import { LookBack } from './sync-window.js';
 
 // How `sync()` walks a list that changes while it reads it, and why it yields each record exactly once.
 //
@@ -91,16 +83,12 @@ export class SyncWalk<Item> {
   readonly #source: SyncWalkSource<Item>;
   readonly #pages: WalkPages<Item>;
   readonly #dedupe: PageBoundaryDeduper;
-  readonly #lookBack: number;
+  readonly #lookBack: LookBack;
   /** The walk stops at the first record created before this instant (epoch ms). */
   readonly #bound: number;
   readonly #markAt: number;
   readonly #markIds: ReadonlySet<string>;
-  /** From when the old window's fingerprints cover every record (epoch ms); +∞ without a window. */
-  readonly #windowFrom: number;
   #topAt = Number.NaN;
-  /** The run's fingerprints as JSON entries, kept as they are added (see `encodeCheckpoint`). */
-  #prints: string;
 
   /**
    * @param state - the checkpoint's state; updated as the walk goes.
@@ -111,18 +99,16 @@ export class SyncWalk<Item> {
     this.#source = source;
     this.#pages = new WalkPages(source.fetch, source);
     const walk = state.walk;
-    this.#lookBack = walk?.lookBack ?? source.lookBack;
+    // A resumed run keeps the look-back of the run it resumes.
+    this.#lookBack = new LookBack(walk?.lookBack ?? source.lookBack, state.window, walk?.fingerprints);
     this.#markAt = state.mark ? Date.parse(state.mark.at) : Number.NEGATIVE_INFINITY;
     this.#markIds = new Set(state.mark?.ids);
-    this.#bound = this.#markAt - this.#lookBack;
-    this.#windowFrom =
-      state.window && this.#lookBack > 0 ? Date.parse(state.window.from) : Number.POSITIVE_INFINITY;
+    this.#bound = this.#markAt - this.#lookBack.ms;
     this.#dedupe = new PageBoundaryDeduper(
       NEWEST_FIRST,
       walk ? { at: Date.parse(walk.cursor.at), ids: walk.cursor.ids } : undefined,
     );
     if (walk) this.#topAt = Date.parse(walk.top.at);
-    this.#prints = walk ? fingerprintEntries(walk.fingerprints) : '';
   }
 
   /** The checkpoint now. */
@@ -131,7 +117,7 @@ export class SyncWalk<Item> {
     const cursor = this.#dedupe.cursor;
     if (walk === null || cursor === undefined) return encodeCheckpoint(this.#state);
     const state = { ...this.#state, walk: { ...walk, cursor: markOf(cursor.at, cursor.ids) } };
-    return encodeCheckpoint(state, this.#prints);
+    return encodeCheckpoint(state, this.#lookBack.entries);
   }
 
   /** Every change of the list since the mark, and the end of every page read. */
@@ -249,23 +235,10 @@ export class SyncWalk<Item> {
     walk.place = place;
     walk.count = count;
     if (time === this.#topAt) walk.top.ids.push(id);
-    const hash = this.#lookBack > 0 ? fingerprint(item) : undefined;
-    if (hash !== undefined && time >= this.#topAt - this.#lookBack) {
-      walk.fingerprints[id] = hash;
-      this.#prints += `${this.#prints === '' ? '' : ','}${fingerprintEntry(id, hash)}`;
-    }
-    if (time > this.#markAt || (time === this.#markAt && !this.#markIds.has(id))) {
-      return { type: 'created', record: item };
-    }
-    if (hash === undefined) return undefined;
-    const fingerprints = this.#state.window?.fingerprints;
-    const before = fingerprints?.[id];
-    if (before !== undefined) {
-      delete fingerprints?.[id];
-      return before === hash ? undefined : { type: 'changed', record: item };
-    }
-    // In the window, yet not there last time: it entered the list unseen.
-    return time >= this.#windowFrom ? { type: 'created', record: item } : undefined;
+    const known = time < this.#markAt || (time === this.#markAt && this.#markIds.has(id));
+    const seen = this.#lookBack.see(item, id, time, this.#topAt, known);
+    if (!known) return { type: 'created', record: item };
+    return seen === undefined ? undefined : { type: seen, record: item };
   }
 
   /** A fresh walk's top: its first record. */
@@ -278,32 +251,25 @@ export class SyncWalk<Item> {
       passed: 0,
       place: 0,
       count,
-      lookBack: this.#lookBack,
-      fingerprints: {},
+      lookBack: this.#lookBack.ms,
+      fingerprints: this.#lookBack.fingerprints,
     };
     this.#state.walk = walk;
     return walk;
   }
 
-  /** Completes the run: the new mark and window, then the removals. */
+  /** Completes the run: the removals, then the new mark and window. */
   async *#finish(end: 'bound' | 'end'): AsyncGenerator<WalkEvent<Item>, void, undefined> {
     const state = this.#state;
+    for (const id of this.#lookBack.unseen(end === 'end' ? Number.NEGATIVE_INFINITY : this.#bound)) {
+      this.#lookBack.forget(id);
+      yield { change: { type: 'removed', id } };
+    }
     const walk = state.walk;
-    const old = state.window;
-    const covered = old !== null && (end === 'end' || Date.parse(old.from) >= this.#bound);
-    const removed = this.#lookBack > 0 && covered ? Object.keys(old.fingerprints) : [];
     state.mark = walk ? newer(walk.top, state.mark) : state.mark;
-    state.window = this.#window(walk);
+    state.window = this.#lookBack.next(walk ? this.#topAt : this.#markAt);
     state.walk = null;
-    for (const id of removed) yield { change: { type: 'removed', id } };
     yield { pageDone: 0 };
-  }
-
-  #window(walk: SyncWalkState | null): SyncWindow | null {
-    if (this.#lookBack === 0) return null;
-    const top = walk ? this.#topAt : this.#markAt;
-    if (!Number.isFinite(top)) return null;
-    return { from: new Date(top - this.#lookBack).toISOString(), fingerprints: walk?.fingerprints ?? {} };
   }
 }
 

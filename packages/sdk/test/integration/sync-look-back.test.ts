@@ -58,6 +58,27 @@ describe.each(targets)('sync look-back ($name)', (target: Target) => {
     expect(await drain(client.calls.sync({ ...options, checkpoint: second.checkpoint }))).toEqual([]);
   });
 
+  it('a run stopped among its removals resumes with the rest of them', async () => {
+    const { mock, client } = await setup();
+    const lookBack = 10 * 365 * 86_400_000;
+    const first = client.calls.sync({ lookBack });
+    const ids = (await drain(first)).flatMap((change) =>
+      change.type === 'created' ? [change.record.id] : [],
+    );
+    const gone = [ids[3], ids[30], ids[50]] as string[];
+    for (const id of gone) mock.records.delete('calls', id);
+    const second = client.calls.sync({ lookBack, checkpoint: first.checkpoint });
+    const seen: string[] = [];
+    for await (const change of second) {
+      if (change.type === 'removed') seen.push(change.id);
+      if (seen.length === 1) break;
+    }
+    const rest = await drain(client.calls.sync({ lookBack, checkpoint: second.checkpoint }));
+    seen.push(...rest.flatMap((change) => (change.type === 'removed' ? [change.id] : [])));
+    expect(rest.every((change) => change.type === 'removed')).toBe(true);
+    expect(seen.sort()).toEqual([...gone].sort());
+  });
+
   it('reports a deactivated user as changed, and as removed from a list of active users', async () => {
     const { mock, client } = await setup();
     const lookBack = 10 * 365 * 86_400_000; // every user is in the window

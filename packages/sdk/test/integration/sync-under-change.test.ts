@@ -201,6 +201,35 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     expect(read.length).toBeGreaterThan(10);
   });
 
+  it('with read-ahead, pages read before arrivals and yielded after are read again: nothing missed', async () => {
+    const { mock, client, calls, during } = await setup(100);
+    const deliveries = new Deliveries();
+    const before = [...calls.alive];
+    // Page 2 goes out late: pages 3 and 4 are read first, then three calls arrive, then page 2 is read.
+    let held = false;
+    during(({ page }) => {
+      if (page !== 2 || held) return undefined;
+      held = true;
+      return (async () => {
+        for (let turn = 0; turn < 2_000; turn++) {
+          const read = pagesRead(mock);
+          if (read.includes(3) && read.includes(4)) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        for (let n = 0; n < 3; n++) calls.create();
+      })();
+    });
+    const run = client.calls.sync({ params: { page_size: PAGE_SIZE } }, { concurrency: 3, readAhead: 3 });
+    const created = await deliveries.take(run);
+    expect(created.map((change) => (change.type === 'created' ? change.record.id : ''))).toEqual(before);
+    expect(pagesRead(mock).filter((page) => page === 3)).toHaveLength(2);
+    during(() => undefined);
+    await deliveries.take(
+      client.calls.sync({ checkpoint: run.checkpoint, params: { page_size: PAGE_SIZE } }),
+    );
+    deliveries.check(calls.alive);
+  });
+
   it('records created in the same instant as the checkpoint are told apart by id', async () => {
     const { mock, client, calls } = await setup(30);
     const deliveries = new Deliveries();

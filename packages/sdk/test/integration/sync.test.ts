@@ -98,6 +98,28 @@ describe.each(targets)('sync ($name)', (target: Target) => {
     expect([...first, ...rest]).toEqual(all);
   });
 
+  it('a run by pages that fails keeps the checkpoint of the last batch yielded', async () => {
+    const { mock, client, all } = await setup(60);
+    const run = client.calls.sync({ params: { page_size: 10 } }, { maxRetries: 0 });
+    const taken: string[] = [];
+    const batches: string[] = [];
+    const failure = await caught(
+      (async () => {
+        for await (const batch of run.pages()) {
+          for (const change of batch.changes) if (change.type === 'created') taken.push(change.record.id);
+          batches.push(batch.checkpoint);
+          if (batches.length === 2) mock.injectFault({ path: '/v1/calls/', status: 500 });
+        }
+      })(),
+    );
+    expect(failure.code).toBe('server_error');
+    expect(run.checkpoint).toBe(batches.at(-1));
+    const rest = createdIds(
+      await drain(client.calls.sync({ checkpoint: run.checkpoint, params: { page_size: 10 } })),
+    );
+    expect([...taken, ...rest]).toEqual(all);
+  });
+
   it('a break mid-page keeps the checkpoint after the last change yielded', async () => {
     const { client, all } = await setup(60);
     const run = client.calls.sync({ params: { page_size: 25 } });

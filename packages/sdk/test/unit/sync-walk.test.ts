@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SyncRun } from '../../src/index.js';
+import { NotFoundError, SyncRun } from '../../src/index.js';
 import { decodeCheckpoint, emptyState } from '../../src/internal/sync-checkpoint.js';
 import type { WalkPage } from '../../src/internal/sync-pages.js';
 import { SyncWalk } from '../../src/internal/sync-walk.js';
@@ -46,8 +46,13 @@ class ModelList {
     this.rows.splice(index, 1);
   }
 
+  /** Answer a page past the end with a 404, as Django REST Framework's page numbers do (the mock answers an empty page). */
+  notFoundPastEnd = false;
+
   page(page: number, size: number): WalkPage<Row> {
     const count = this.rows.length;
+    if (this.notFoundPastEnd && page > 1 && page > Math.ceil(count / size))
+      throw new NotFoundError('Invalid page.');
     return {
       data: this.rows.slice((page - 1) * size, page * size).map((row) => ({ ...row })),
       pagination: { count, page, page_size: size, total_pages: Math.ceil(count / size) },
@@ -104,6 +109,7 @@ describe('sync walk', () => {
       const initial = Math.floor(rand() * 60);
       for (let index = 0; index < initial; index++) list.arrive(rand() < 0.2 ? 0 : 1000);
       const pageSize = 1 + Math.floor(rand() * 7);
+      list.notFoundPastEnd = rand() < 0.5;
       // No look-back, a short one or one over every record: `created` stays exactly once with any.
       const lookBack = [0, 3_000, 10_000_000][Math.floor(rand() * 3)];
       const delivered = new Map<string, number>();
