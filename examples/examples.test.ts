@@ -7,34 +7,25 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { type MockServer, type StartMockServerOptions, startMockServer } from '@company-data/mock-server';
 import type { Call, Pagination, Recording, RecordingTranscript, User } from '@company-data/sdk';
 import { request } from 'undici';
 import { afterAll, describe, it } from 'vitest';
+import {
+  envWith,
+  finish as finishProcess,
+  lines,
+  ROOT,
+  type Run,
+  spawnExample,
+  spawnNode,
+} from './support/example-process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** How the examples run from a clone: TypeScript through tsx, workspace packages from their sources. */
-const TSX = ['--conditions=@company-data/source', '--import', 'tsx'];
 /** An example process is killed after this long (counted from its start). */
 const RUN_TIMEOUT_MS = 30_000;
 /** A test runs up to three example processes and may wait for a free process slot first. */
 const TEST_TIMEOUT_MS = 90_000;
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment of a fresh shell: no COMPANY_DATA_* variable from ours leaks into the example. */
-function envWith(variables: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('COMPANY_DATA_')),
-  );
-  return { ...env, NO_COLOR: '1', ...variables };
-}
 
 // The tests run concurrently, but at most this many example processes at once: on a 2-core machine more
 // only make each one slower, and their time limit is counted from their start.
@@ -42,15 +33,11 @@ const MAX_PROCESSES = 3;
 let running = 0;
 const waiting: (() => void)[] = [];
 
-/** Starts a command once a process slot is free; the slot is freed when the process ends. */
-async function start(args: readonly string[], env: Record<string, string>): Promise<ChildProcess> {
+/** Starts a process once a process slot is free; the slot is freed when the process ends. */
+async function start(spawnIt: () => ChildProcess): Promise<ChildProcess> {
   if (running >= MAX_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: envWith(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnIt();
   child.once('close', () => {
     running--;
     waiting.shift()?.();
@@ -58,31 +45,16 @@ async function start(args: readonly string[], env: Record<string, string>): Prom
   return child;
 }
 
-/** Runs a command to its end (killed after RUN_TIMEOUT_MS) and collects its output. */
-async function finish(child: ChildProcess): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
-  clearTimeout(timer);
-  return { code, signal, stdout, stderr };
-}
+/** Runs a process to its end (killed after RUN_TIMEOUT_MS) and collects its output. */
+const finish = (child: ChildProcess): Promise<Run> => finishProcess(child, RUN_TIMEOUT_MS);
 
 async function runExample(
   script: string,
   args: readonly string[],
   env: Record<string, string>,
 ): Promise<Run> {
-  return finish(await start([...TSX, join('examples', script), ...args], env));
+  return finish(await start(() => spawnExample(script, args, env)));
 }
-
-const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
 /** A mock server on a free port, closed when the test ends (tests run concurrently, each with its own). */
 async function mockServer(
@@ -109,6 +81,17 @@ async function api<T>(mock: MockServer, path: string): Promise<T> {
   return (await response.body.json()) as T;
 }
 type List<T> = { data: T[]; pagination: Pagination };
+
+/** A company that lives by the mock's clock: calls arrive, some are excused later, some are deleted. */
+const LIVING_COMPANY = {
+  callsPerMinute: 6,
+  excusedShare: 0.3,
+  // Excused within minutes: some of the calls of one run are excused before the next.
+  excusedAfterMinutes: { min: 2, max: 8 },
+  callDeletionsPerHour: 6,
+  recordingsPerHour: 0,
+  deactivationsPerDay: 0,
+};
 
 async function everyCall(mock: MockServer): Promise<Call[]> {
   const calls: Call[] = [];
@@ -181,14 +164,164 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       expect(exported.map((call) => call.id)).toEqual(calls.map((call) => call.id));
       // Not a terminal: one progress line per page, counted against the total from the pagination.
       const progress = lines(toFile.stderr).filter((line) => line.startsWith('['));
-      expect(progress).toHaveLength(6);
-      expect(progress.at(0)).toMatch(/\] 100\/530 calls 19%$/);
+      expect(progress.length).toBeGreaterThanOrEqual(6);
+      expect(progress.at(0)).toMatch(/\] \d+\/530 calls \d+%$/);
       expect(progress.at(-1)).toMatch(/^\[#{30}\] 530\/530 calls 100%$/);
       expect(toFile.stderr).toContain(`Exported 530 calls to ${file}`);
+      // The progress file stays: its final checkpoint is where sync-calls.ts takes over.
+      expect(JSON.parse(readFileSync(`${file}.checkpoint`, 'utf8'))).toMatchObject({
+        records: 530,
+        bytes: readFileSync(file).length,
+        complete: true,
+      });
 
-      const toStdout = await runExample('export-calls-ndjson.ts', ['--concurrency', '1'], apiEnv(mock));
+      const toStdout = await runExample('export-calls-ndjson.ts', [], apiEnv(mock));
       expect(toStdout.code, toStdout.stderr).toBe(0);
       expect(toStdout.stdout).toBe(readFileSync(file, 'utf8'));
+    });
+
+    it('cuts off a page a killed run wrote but never recorded, and does not export a finished file again', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 120 } });
+      const file = join(dir, 'killed.ndjson');
+      expect((await runExample('export-calls-ndjson.ts', [file], apiEnv(mock))).code).toBe(0);
+      const complete = readFileSync(file, 'utf8');
+      // What a run killed between writing a page and recording it leaves: lines past the recorded length.
+      writeFileSync(file, `${complete}{"id":"half a page`);
+      mock.clearJournal();
+      const again = await runExample('export-calls-ndjson.ts', [file], apiEnv(mock));
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(`${file} is already a complete export (120 calls)`);
+      expect(again.stderr).toContain(`run examples/sync-calls.ts ${file}`);
+      expect(readFileSync(file, 'utf8')).toBe(complete);
+      expect(mock.journal()).toEqual([]);
+    });
+
+    it('refuses a file shorter than its progress says, and a progress file it did not write', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 30 } });
+      const file = join(dir, 'edited.ndjson');
+      expect((await runExample('export-calls-ndjson.ts', [file], apiEnv(mock))).code).toBe(0);
+      writeFileSync(file, '');
+      const shorter = await runExample('export-calls-ndjson.ts', [file], apiEnv(mock));
+      expect(shorter.code).toBe(1);
+      expect(shorter.stderr).toMatch(/holds 0 bytes, but .* says \d+ were written.*Delete .*\.checkpoint/);
+      writeFileSync(`${file}.checkpoint`, '{"page": 3}');
+      const foreign = await runExample('export-calls-ndjson.ts', [file], apiEnv(mock));
+      expect(foreign.code).toBe(1);
+      expect(foreign.stderr).toContain('is not a progress file of these examples; delete it to start over');
+    });
+  });
+
+  describe('sync-calls.ts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('takes only the new calls of a living company, run after run, and reports late excusals and deletions', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      // A frozen clock: the calls that arrive between runs are exactly those of each advance.
+      const mock = await mockServer(onTestFinished, {
+        clock: 'frozen',
+        sizes: { calls: 240 },
+        activity: LIVING_COMPANY,
+      });
+      const file = join(dir, 'calls.ndjson');
+      const sync = () => runExample('sync-calls.ts', [file, '--look-back', '1h'], apiEnv(mock));
+
+      const first = await sync();
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toContain(`No checkpoint in ${file}.checkpoint: a first run, so a full export.`);
+      expect(first.stderr).toContain('Synced: 240 new calls; 0 changed and 0 removed within 1h');
+
+      let seen = 240;
+      const arrivedEarlier = new Set<string>();
+      let lateTotal = 0;
+      let goneTotal = 0;
+      for (let round = 0; round < 2; round++) {
+        const since = mock.clock.nowMs();
+        mock.clock.advance(10 * 60_000);
+        // A call of the last run deleted by the test, besides the activity's own deletions.
+        const [recent] = arrivedEarlier;
+        if (recent) mock.records.delete('calls', recent);
+        const changes = mock
+          .changes()
+          .filter((change) => change.resource === 'calls' && Date.parse(change.at) > since);
+        const ofKind = (kind: string) => new Set(changes.filter((c) => c.kind === kind).map((c) => c.id));
+        const created = ofKind('created');
+        const deleted = ofKind('deleted');
+        const arrived = [...created].filter((id) => !deleted.has(id));
+        // Excused after the last run, created before it: a change only the look-back window sees.
+        const late = [...ofKind('updated')].filter((id) => !created.has(id) && !deleted.has(id));
+        // Deleted after the last run, created by the activity minutes before it: within the window too.
+        const gone = [...deleted].filter((id) => arrivedEarlier.has(id));
+        expect(arrived.length).toBeGreaterThan(0);
+
+        const next = await sync();
+        expect(next.code, next.stderr).toBe(0);
+        const summary = /Synced: (\d+) new calls; (\d+) changed and (\d+) removed within 1h/.exec(
+          next.stderr,
+        );
+        expect(summary?.slice(1, 3).map(Number), next.stderr).toEqual([arrived.length, late.length]);
+        const reported = (word: string) =>
+          lines(next.stderr)
+            .filter((line) => line.startsWith(`${word} `))
+            .map((line) => line.split(' ')[1] ?? '');
+        expect(reported('changed').sort()).toEqual([...late].sort());
+        // Removals the window sees: every deletion of a recent call, and only deletions.
+        expect(reported('removed')).toEqual(expect.arrayContaining(gone));
+        for (const id of reported('removed')) expect(deleted.has(id)).toBe(true);
+        for (const id of arrived) arrivedEarlier.add(id);
+        lateTotal += late.length;
+        goneTotal += gone.length;
+        seen += arrived.length;
+      }
+      // Both kinds of report were met: a call excused late, and a recent call deleted.
+      expect(lateTotal).toBeGreaterThan(0);
+      expect(goneTotal).toBeGreaterThan(0);
+
+      // The copy holds every call the mock holds, each once (and the ones deleted since, which it cannot know).
+      const copied = lines(readFileSync(file, 'utf8')).map((line) => (JSON.parse(line) as Call).id);
+      expect(new Set(copied).size).toBe(copied.length);
+      expect(copied).toHaveLength(seen);
+      const held = (await everyCall(mock)).map((call) => call.id);
+      expect(held.filter((id) => !copied.includes(id))).toEqual([]);
+    });
+
+    it('prints the new calls with --checkpoint, and nothing when nothing is new', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { clock: 'frozen', sizes: { calls: 40 } });
+      const checkpoint = join(dir, 'stdout.checkpoint');
+      const first = await runExample('sync-calls.ts', ['--checkpoint', checkpoint], apiEnv(mock));
+      expect(first.code, first.stderr).toBe(0);
+      expect(lines(first.stdout).map((line) => (JSON.parse(line) as Call).id)).toEqual(
+        (await everyCall(mock)).map((call) => call.id),
+      );
+      const again = await runExample('sync-calls.ts', ['--checkpoint', checkpoint], apiEnv(mock));
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toBe('');
+      expect(again.stderr).toContain('Synced: 0 new calls; 0 changed and 0 removed within 0s');
+    });
+
+    it('says how to call it when the arguments are wrong', async ({ expect, onTestFinished }) => {
+      const mock = await mockServer(onTestFinished);
+      const noTarget = await runExample('sync-calls.ts', [], apiEnv(mock));
+      expect(noTarget.code).toBe(2);
+      expect(noTarget.stderr).toContain(
+        'Give an output file, or --checkpoint <file> to print the new calls.',
+      );
+      const badWindow = await runExample('sync-calls.ts', ['x.ndjson', '--look-back', '1 day'], apiEnv(mock));
+      expect(badWindow.code).toBe(2);
+      expect(badWindow.stderr).toContain('--look-back 1 day: expected a duration such as 24h.');
+      expect(badWindow.stderr).toContain('Usage: sync-calls.ts');
+      expect(mock.journal()).toEqual([]);
     });
   });
 
@@ -267,10 +400,12 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
     }) => {
       const mock = await mockServer(onTestFinished);
       // A bare token plus the base URL (the webhook URL works too: import-contacts uses it); no API key.
-      const server = await start([...TSX, 'examples/lead-form-server.ts', '--port', '0'], {
-        COMPANY_DATA_BASE_URL: mock.baseURL,
-        COMPANY_DATA_LEAD_WEBHOOK: mock.tokens.lead,
-      });
+      const server = await start(() =>
+        spawnExample('lead-form-server.ts', ['--port', '0'], {
+          COMPANY_DATA_BASE_URL: mock.baseURL,
+          COMPANY_DATA_LEAD_WEBHOOK: mock.tokens.lead,
+        }),
+      );
       const exited = finish(server);
       try {
         const stdout = createInterface({ input: server.stdout as NodeJS.ReadableStream });
@@ -404,7 +539,9 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
           probe,
           `console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(Object.keys(expected))}.map((name) => [name, import.meta.resolve(name)]))));`,
         );
-        const run = await finish(await start([join(ROOT, 'node_modules/tsx/dist/cli.mjs'), probe], {}));
+        const run = await finish(
+          await start(() => spawnNode([join(ROOT, 'node_modules/tsx/dist/cli.mjs'), probe], {})),
+        );
         expect(run.code, run.stderr).toBe(0);
         expect(JSON.parse(run.stdout)).toEqual(expected);
       } finally {
@@ -455,9 +592,8 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       expect,
     }) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-        const child = await start(
-          ['examples/with-mock.mjs', 'examples/lead-form-server.ts', '--port', '0'],
-          {},
+        const child = await start(() =>
+          spawnNode(['examples/with-mock.mjs', 'examples/lead-form-server.ts', '--port', '0'], {}),
         );
         const exited = finish(child);
         const stdout = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -470,7 +606,9 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
     });
 
     it('runs an example against a throwaway mock server, as the README shows', async ({ expect }) => {
-      const run = await finish(await start(['examples/with-mock.mjs', 'examples/list-active-users.ts'], {}));
+      const run = await finish(
+        await start(() => spawnNode(['examples/with-mock.mjs', 'examples/list-active-users.ts'], {})),
+      );
       expect(run.code, run.stderr).toBe(0);
       expect(lines(run.stdout).length).toBeGreaterThan(0);
       expect(run.stderr).toMatch(/\d+ active users/);

@@ -1,14 +1,31 @@
 // Exports every call as NDJSON (one JSON object per line) to a file, or to stdout, with a progress bar on
-// stderr. Pages are fetched four at a time ahead of the writer, yet written strictly in order.
+// stderr. An export to a file survives an interrupt: Ctrl+C, a crash or a deploy stops it, and running the
+// same command again resumes where it stopped, with no call missing and none twice.
 //
-//   npx tsx examples/export-calls-ndjson.ts calls.ndjson      # or no argument: to stdout
-//   npx tsx examples/export-calls-ndjson.ts --concurrency 8 > calls.ndjson
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
-import { finished } from 'node:stream/promises';
+//   npx tsx examples/export-calls-ndjson.ts calls.ndjson      # progress kept in calls.ndjson.checkpoint
+//   npx tsx examples/export-calls-ndjson.ts > calls.ndjson    # to stdout: not resumable
+//   npx tsx examples/export-calls-ndjson.ts --concurrency 4 calls.ndjson   # four pages fetched ahead
+//
+// A full export is a sync from no checkpoint (`client.calls.sync()`): the same newest-first walk that the
+// daily sync does, so the checkpoint of each page is already a resumable one, and the final checkpoint is
+// where tomorrow's sync starts (examples/sync-calls.ts reads the same progress file).
+//
+// After each page, its lines are written and flushed, then the progress file is replaced atomically with the
+// SDK's checkpoint and the output's length. A run killed between the two left a page the progress does not
+// count: the next run cuts the file back to the recorded length and reads that page again.
+//
+// `--concurrency` (default 1) fetches pages ahead, still written strictly in order. It is faster, but while
+// calls are deleted during the export, exactly-once holds only one page at a time (the SDK falls back to one
+// page at a time once it sees a deletion, yet a deletion offset by a creation between two pages in flight can
+// hide a call). Keep the default when calls may be deleted during the run.
+//
+// Ctrl+C or SIGTERM: the page in hand is written (a request still on the wire is abandoned), the run says how
+// many calls are safely written and exits with 130, as interrupted commands do. A second Ctrl+C quits at once.
+// Other failures exit with 1; what was recorded stays, so running again resumes.
 import { parseArgs } from 'node:util';
 import { CompanyData, CompanyDataError } from '@company-data/sdk';
+import { INTERRUPTED_EXIT_CODE, listenForInterrupt } from './lib/interrupt.js';
+import { CopyError, NdjsonCopy, progressPathOf } from './lib/ndjson-copy.js';
 
 /** A one-line progress bar: redrawn in place on a terminal, one line per update otherwise (CI logs). */
 class ProgressBar {
@@ -31,48 +48,76 @@ class ProgressBar {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { concurrency: { type: 'string', default: '4' } },
+  options: { concurrency: { type: 'string', default: '1' } },
 });
 const [file] = positionals;
-const output: Writable = file ? createWriteStream(file) : process.stdout;
+const progressFile = file ? progressPathOf(file) : undefined;
 // `… | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
-output.on('error', (error: NodeJS.ErrnoException) => {
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
   process.exit(0);
 });
 
+const interrupt = listenForInterrupt();
 const client = new CompanyData();
 const progress = new ProgressBar(process.stderr);
+let copy: NdjsonCopy | undefined;
 
 try {
-  const calls = client.calls.list(
-    { page_size: 100 },
-    {
-      concurrency: Number(values.concurrency),
-      // Calls created or deleted during the export shift the pages; the SDK never yields one twice but says so.
-      onCountChange: ({ previous, current }) =>
-        console.error(`\nThe number of calls changed: ${previous} → ${current}`),
-    },
-  );
-  let written = 0;
-  for await (const page of calls.pages()) {
-    const lines = page.data.map((call) => `${JSON.stringify(call)}\n`).join('');
-    // Respect backpressure: at most one page waits in memory while the file or pipe catches up.
-    if (!output.write(lines)) await once(output, 'drain');
-    written += page.data.length;
-    progress.update(written, page.pagination.count);
+  copy = await NdjsonCopy.open(file, progressFile);
+  const { resumed } = copy;
+  if (resumed?.complete) {
+    console.error(
+      `${file} is already a complete export (${resumed.records} calls). To add the calls created since, run examples/sync-calls.ts ${file}; to export everything again, delete ${progressFile}.`,
+    );
+  } else {
+    if (resumed) {
+      const dropped =
+        copy.droppedBytes > 0 ? `; cut off ${copy.droppedBytes} bytes of a page never recorded` : '';
+      console.error(`Resuming the export into ${file}: ${resumed.records} calls already written${dropped}.`);
+    }
+    // The total is for the progress bar only: the export itself ends where the walk does.
+    const first = await client.calls.list({ page_size: 1 }, { signal: interrupt.signal });
+    const total = first.pagination.count;
+    const run = client.calls.sync(
+      { checkpoint: copy.checkpoint },
+      { signal: interrupt.signal, concurrency: Number(values.concurrency) },
+    );
+    for await (const batch of run.pages()) {
+      await copy.write(batch);
+      progress.update(copy.records, total);
+      if (interrupt.received) break;
+    }
+    progress.end();
+    if (!interrupt.received) {
+      // Kept, not removed: the final checkpoint is where the next sync starts (see sync-calls.ts).
+      await copy.complete(run.checkpoint);
+      console.error(`Exported ${copy.records} calls to ${file ?? 'stdout'}`);
+    }
   }
-  progress.end();
-  if (file) {
-    output.end();
-    await finished(output);
-  }
-  console.error(`Exported ${written} calls to ${file ?? 'stdout'}`);
 } catch (error) {
   progress.end();
-  if (!(error instanceof CompanyDataError)) throw error;
-  console.error(`Export failed: ${error.message}`);
-  process.exitCode = 1;
+  // An interrupt aborts the request in flight: its error is the interrupt, reported below.
+  if (!interrupt.received) {
+    if (!(error instanceof CompanyDataError || error instanceof CopyError)) throw error;
+    const resume =
+      copy && copy.records > 0 && file
+        ? ` ${copy.records} calls are safely written; run the same command again to resume.`
+        : '';
+    console.error(`Export failed: ${error.message}${resume}`);
+    process.exitCode = 1;
+  }
 } finally {
+  await copy?.close();
   await client.close();
+}
+
+if (interrupt.received) {
+  const written = copy?.records ?? 0;
+  console.error(
+    file
+      ? `Interrupted: ${written} calls are safely written to ${file}. Run the same command again to resume.`
+      : `Interrupted: ${written} calls were written to stdout. Export to a file to be able to resume.`,
+  );
+  process.exitCode = INTERRUPTED_EXIT_CODE;
 }
