@@ -68,16 +68,17 @@ async function runGuide(shell, guide, state, cloneDir) {
   const skipped = [];
   for (const step of guide.steps) {
     const where = `${guide.file}:${step.line}`;
-    if ('save' in step) {
-      await writeFile(path.join(shell.cwd, step.save), step.content);
-      saved += 1;
-      continue;
-    }
+    // A file the reader saves goes into the project, also right after a block run in the clone.
     if (step.inClone && state.before === undefined) {
       state.before = shell.cwd;
       await runCommand(shell, { command: `cd ${quote(cloneDir)}`, promises: [] }, `${where} (to the clone)`);
     } else if (!step.inClone && state.before !== undefined) {
       await leaveClone(shell, state, where);
+    }
+    if ('save' in step) {
+      await writeFile(path.join(shell.cwd, step.save), step.content);
+      saved += 1;
+      continue;
     }
     if (step.doneBefore) {
       skipped.push(`${step.command} (${step.doneBefore})`);

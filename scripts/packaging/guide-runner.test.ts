@@ -127,6 +127,27 @@ describe('runGuides', () => {
     expect(pids.filter(alive)).toEqual([]);
   });
 
+  it('saves a file given right after a block run in the clone into the project, not the clone', async () => {
+    const { home, run } = await follow([
+      guide(
+        'after-clone',
+        `${FENCE}sh in-clone`,
+        'test -f package.json',
+        FENCE,
+        'Save this as `after-clone-probe.mjs`:',
+        `${FENCE}js`,
+        "console.log('saved in ' + process.cwd());",
+        FENCE,
+        `${FENCE}sh`,
+        'node after-clone-probe.mjs',
+        FENCE,
+      ),
+    ]);
+    await run;
+    expect(existsSync(path.join(home, 'after-clone-probe.mjs'))).toBe(true);
+    expect(existsSync(path.join(ROOT, 'after-clone-probe.mjs'))).toBe(false);
+  });
+
   it('stops at the first command that fails, naming its guide and line', async () => {
     const { home, run } = await follow([
       guide('steps', 'Then:', `${FENCE}sh`, 'true', 'ls no-such-file', 'touch after', FENCE),
