@@ -2,6 +2,7 @@ import type { MockServer } from '@company-data/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyData } from '../../src/index.js';
 import { clientFor, clientWithHook, type RequestHook, type Target, targets } from '../support/harness.js';
+import { seededRandom as random } from '../support/random.js';
 
 // A property of `sync()` against the mock: whatever creations and deletions happen between any two page
 // requests, runs after runs (some stopped half-way and resumed from their checkpoint) deliver every call
@@ -11,18 +12,6 @@ import { clientFor, clientWithHook, type RequestHook, type Target, targets } fro
 // interleavings against a model of the API.
 
 const SEEDS = 12;
-
-/** mulberry32: a small seeded generator. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe.each(targets)('sync under random interleavings ($name)', (target: Target) => {
   let mock: MockServer;

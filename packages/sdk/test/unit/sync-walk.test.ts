@@ -3,6 +3,7 @@ import { NotFoundError, SyncRun } from '../../src/index.js';
 import { decodeCheckpoint, emptyState } from '../../src/internal/sync-checkpoint.js';
 import type { WalkPage } from '../../src/internal/sync-pages.js';
 import { SyncWalk } from '../../src/internal/sync-walk.js';
+import { seededRandom as random } from '../support/random.js';
 
 // The sync walk's argument, checked against a model of the API's offset pages (newest first, ties by id)
 // with records created, changed and deleted between any two page requests: seeded random interleavings,
@@ -58,18 +59,6 @@ class ModelList {
       pagination: { count, page, page_size: size, total_pages: Math.ceil(count / size) },
     };
   }
-}
-
-/** mulberry32: a small seeded generator. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function run(
