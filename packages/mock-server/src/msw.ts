@@ -9,7 +9,7 @@
  */
 import type { RequestHandler } from 'msw';
 import { createHandlers } from './adapters/msw.js';
-import type { MockServer } from './server.js';
+import type { MockServer } from './mock-server.js';
 
 /**
  * The handlers answering `server`'s origin, to spread into `setupServer(...)` next to your own (yours

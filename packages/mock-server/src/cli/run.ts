@@ -1,16 +1,17 @@
 import { activitySpecText } from '../activity/spec.js';
+import { listenErrorMessage } from '../adapters/listen-error.js';
 import { describeServer } from '../admin/summary.js';
 import type { FaultRateSpec } from '../engine/faults.js';
 import type { LatencyDistribution } from '../engine/latency.js';
 import { toThrottle } from '../fixture/build.js';
 import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
+import type { MockServer } from '../mock-server.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../request-log.js';
-import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
+import { type StartMockServerOptions, startMockServer } from '../server.js';
 import { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../store/throttle.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
 import { readFixtureFile } from './fixture-file.js';
-import { listenErrorMessage } from './listen-error.js';
 import { usageErrorMessage } from './usage-error.js';
 
 /** Where the CLI writes. */
