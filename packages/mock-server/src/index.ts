@@ -28,9 +28,9 @@ export {
 export type { JournalEntry, JournalFault } from './engine/journal.js';
 export type { LatencyDistribution, LatencyProfile, LatencyRule } from './engine/latency.js';
 export type { RouteMatch } from './engine/route-match.js';
+export type { MockKeys, MockTokens } from './fake/seeded-store.js';
 export { FixtureError, type FixtureIssue } from './fixture/error.js';
 export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
-export type { MockKeys, MockTokens } from './generate/store.js';
 export { ADMIN_PREFIX } from './http/reserved-paths.js';
 export type { JournalOutcome, MockRequest, MockResponse } from './http/types.js';
 export type {
@@ -62,6 +62,6 @@ export {
 } from './request-log.js';
 export { createMockServer, type StartMockServerOptions, startMockServer } from './server.js';
 export type { Conversation, Lead } from './store/leads.js';
-export { type KeyOptions, LIVE_KEY_PREFIX } from './store/store.js';
+export { type KeyOptions, LIVE_KEY_PREFIX } from './store/mock-store.js';
 export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './store/throttle.js';
 export { MOCK_SERVER_VERSION } from './version.js';

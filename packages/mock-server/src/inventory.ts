@@ -6,7 +6,7 @@ import {
   rootPath,
 } from '@company-data/contract';
 import { isDeleted } from './store/leads.js';
-import type { MockStore } from './store/store.js';
+import type { MockStore } from './store/mock-store.js';
 import type { ThrottleConfig } from './store/throttle.js';
 
 /**

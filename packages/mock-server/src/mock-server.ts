@@ -6,14 +6,14 @@ import type { AbortSource, EngineResult } from './engine/engine.js';
 import type { FaultRates, FaultSpec } from './engine/faults.js';
 import type { JournalEntry } from './engine/journal.js';
 import type { LatencyProfile } from './engine/latency.js';
-import type { MockKeys, MockTokens } from './generate/store.js';
+import type { MockKeys, MockTokens } from './fake/seeded-store.js';
 import type { MockRequest } from './http/types.js';
 import type { ApiKeyInfo, MockWebhooks } from './inventory.js';
 import type { MockSizes } from './options.js';
 import type { RecordControls } from './records/controls.js';
 import type { DataChange } from './records/journal.js';
 import type { Conversation, Lead } from './store/leads.js';
-import type { KeyOptions } from './store/store.js';
+import type { KeyOptions } from './store/mock-store.js';
 import type { ThrottleConfig } from './store/throttle.js';
 
 /**

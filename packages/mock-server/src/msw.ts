@@ -8,7 +8,7 @@
  * @group Entry points
  */
 import type { RequestHandler } from 'msw';
-import { createHandlers } from './adapters/msw.js';
+import { createHandlers } from './adapters/msw-handlers.js';
 import type { MockServer } from './mock-server.js';
 
 /**

@@ -14,17 +14,17 @@ import { FaultQueue, type FaultRates, FaultRateTable, type FaultSpec } from './e
 import { Journal, type JournalEntry } from './engine/journal.js';
 import { type LatencyProfile, LatencyTable } from './engine/latency.js';
 import { RouteTable } from './engine/routes.js';
-import { buildFixtureStore } from './fixture/build.js';
-import type { ParsedFixture } from './fixture/schema.js';
-import { parseFixture } from './fixture/validate.js';
-import type { CompanySizes } from './generate/company.js';
+import type { CompanySizes } from './fake/records.js';
 import {
   DEFAULT_SIZES,
   generateStore,
   type MockKeys,
   type MockTokens,
   type SeededStore,
-} from './generate/store.js';
+} from './fake/seeded-store.js';
+import { buildFixtureStore } from './fixture/build.js';
+import type { ParsedFixture } from './fixture/schema.js';
+import { parseFixture } from './fixture/validate.js';
 import type { MockRequest } from './http/types.js';
 import { type ApiKeyInfo, listApiKeys, listWebhooks, type MockWebhooks } from './inventory.js';
 import type { MockServer } from './mock-server.js';
@@ -44,7 +44,7 @@ import { ChangeJournal, type DataChange } from './records/journal.js';
 import { requestEvent } from './request-log.js';
 import { RESOLVERS } from './resolvers/table.js';
 import type { Conversation, Lead } from './store/leads.js';
-import type { KeyOptions, MockStore } from './store/store.js';
+import type { KeyOptions, MockStore } from './store/mock-store.js';
 import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './store/throttle.js';
 
 /**

@@ -49,7 +49,7 @@ const LAYOUTS: Record<string, Layout> = {
     layers: [
       ['http', 'random', 'clock.ts', 'version.ts'],
       ['store'],
-      ['generate'],
+      ['fake'],
       ['fixture', 'records'],
       ['resolvers', 'activity'],
       ['engine'],

@@ -3,7 +3,7 @@ import { ACTIVITY_PRESET, activityUsage, parseActivitySpec } from '../activity/s
 import { DEFAULT_NOW, toEpochMs } from '../clock.js';
 import { DEFAULT_FAULT_MIX, type FaultRateSpec, faultMixText, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
-import { DEFAULT_SIZES } from '../generate/store.js';
+import { DEFAULT_SIZES } from '../fake/seeded-store.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_SEED, MAX_SIZE } from '../options.js';
 import type { StartMockServerOptions } from '../server.js';
 import { quotaProblem, type ThrottleConfig } from '../store/throttle.js';

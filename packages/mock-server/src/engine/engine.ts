@@ -13,7 +13,7 @@ import {
 } from '../http/responses.js';
 import type { MockRequest, MockResponse, RequestOutcome, Resolved } from '../http/types.js';
 import type { ResolveContext } from '../resolvers/context.js';
-import type { MockStore } from '../store/store.js';
+import type { MockStore } from '../store/mock-store.js';
 import type { Throttle } from '../store/throttle.js';
 import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
 import type { Journal } from './journal.js';

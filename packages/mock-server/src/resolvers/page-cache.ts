@@ -1,6 +1,6 @@
 import type { Resolved } from '../http/types.js';
 import { keepWireForm } from '../http/wire.js';
-import type { CompanyData } from '../store/company.js';
+import type { CompanyRecords } from '../store/company-records.js';
 
 /**
  * How much one company's page cache may hold: the least recently used page goes first when either
@@ -99,7 +99,7 @@ export class PageCache {
   }
 }
 
-const caches = new WeakMap<CompanyData, PageCache>();
+const caches = new WeakMap<CompanyRecords, PageCache>();
 
 /**
  * The page cache of a company, made on first use. Keyed weakly by the company object: when the store
@@ -107,7 +107,7 @@ const caches = new WeakMap<CompanyData, PageCache>();
  *
  * @param company - the company of the key that asks.
  */
-export function pageCacheOf(company: CompanyData): PageCache {
+export function pageCacheOf(company: CompanyRecords): PageCache {
   let cache = caches.get(company);
   if (cache === undefined) {
     cache = new PageCache();

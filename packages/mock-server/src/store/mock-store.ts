@@ -2,7 +2,7 @@ import { API_KEY_PREFIX, DATA_RESOURCES, type DataResource } from '@company-data
 import { toEpochMs } from '../clock.js';
 import { Prng } from '../random/prng.js';
 import type { Audience } from './audiences.js';
-import type { CompanyData } from './company.js';
+import type { CompanyRecords } from './company-records.js';
 import { type ApiKeyRecord, KeyRing } from './keys.js';
 import { LeadBook, type LeadSource } from './leads.js';
 import { checkThrottle, type ThrottleConfig } from './throttle.js';
@@ -58,7 +58,7 @@ export interface StoredKeyOptions extends KeyOptions {
  */
 export class MockStore {
   /** Companies, the primary one first. */
-  readonly companies: readonly CompanyData[];
+  readonly companies: readonly CompanyRecords[];
   readonly keys = new KeyRing();
   /** Audiences, found by webhook token. */
   readonly audiences = new TokenIndex<Audience>();
@@ -72,15 +72,15 @@ export class MockStore {
    * @param companies - the companies, primary first (at least one).
    * @param seed - seeds the ids and key values created at run time.
    */
-  constructor(companies: readonly CompanyData[], seed: number) {
+  constructor(companies: readonly CompanyRecords[], seed: number) {
     if (companies.length === 0) throw new Error('A mock store needs at least one company');
     this.companies = companies;
     this.random = new Prng(seed ^ 0x5bd1e995);
   }
 
   /** The primary company (the one the default keys and tokens belong to). */
-  get primary(): CompanyData {
-    return this.companies[0] as CompanyData;
+  get primary(): CompanyRecords {
+    return this.companies[0] as CompanyRecords;
   }
 
   /**
@@ -88,7 +88,7 @@ export class MockStore {
    *
    * @throws Error when there is none.
    */
-  companyById(id: string): CompanyData {
+  companyById(id: string): CompanyRecords {
     const found = this.companies.find((company) => company.id === id);
     if (!found) throw new Error(`Unknown company id "${id}"`);
     return found;
@@ -99,7 +99,7 @@ export class MockStore {
    *
    * @throws Error when there is none.
    */
-  company(idOrName: string): CompanyData {
+  company(idOrName: string): CompanyRecords {
     const found = this.companies.find((company) => company.id === idOrName || company.name === idOrName);
     if (!found) throw new Error(`Unknown company "${idOrName}"`);
     return found;

@@ -1,8 +1,8 @@
 import { hashInts, hashString, Prng } from '../random/prng.js';
 import { createAudience } from '../store/audiences.js';
-import { LIVE_KEY_PREFIX, MockStore } from '../store/store.js';
+import { LIVE_KEY_PREFIX, MockStore } from '../store/mock-store.js';
 import { THROTTLED_KEY_QUOTA } from '../store/throttle.js';
-import { type CompanySizes, generateCompany } from './company.js';
+import { type CompanySizes, generateCompany } from './records.js';
 
 /** The default record counts of the primary company. */
 export const DEFAULT_SIZES: CompanySizes = { users: 12, teams: 4, recordings: 60, calls: 240 };
