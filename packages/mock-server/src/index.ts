@@ -63,5 +63,12 @@ export {
 export { createMockServer, type StartMockServerOptions, startMockServer } from './server.js';
 export type { Conversation, Lead } from './store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './store/mock-store.js';
-export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './store/throttle.js';
+export {
+  DEFAULT_QUOTA,
+  DEFAULT_THROTTLE,
+  type Quota,
+  type QuotaInput,
+  THROTTLED_KEY_QUOTA,
+  type ThrottleConfig,
+} from './store/quota.js';
 export { MOCK_SERVER_VERSION } from './version.js';

@@ -14,7 +14,7 @@ import type { RecordControls } from './records/controls.js';
 import type { DataChange } from './records/journal.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions } from './store/mock-store.js';
-import type { ThrottleConfig } from './store/throttle.js';
+import type { QuotaInput } from './store/quota.js';
 
 /**
  * A running mock of the Company Data API with its test controls. Each instance owns its own data,
@@ -41,7 +41,7 @@ export interface MockServer {
   /** Bearer token of the admin HTTP API (under `/__admin/`). */
   readonly adminToken: string;
   /**
-   * The clock: real time plus an offset, running unless created frozen. Drives key expiry, throttle
+   * The clock: real time plus an offset, running unless created frozen. Drives key expiry, quota
    * windows, the lead deduplication window and the times of created members and leads.
    */
   readonly clock: MockClock;
@@ -96,18 +96,42 @@ export interface MockServer {
   /**
    * Replaces the default quota of keys without their own (and forgets current windows).
    *
-   * @param throttle - the quota, or false for none.
-   * @throws RangeError for a non-positive limit or window.
+   * @param quota - the quota, or false for none.
+   * @throws RangeError naming `requests` or `perSeconds` when one is out of bounds.
+   * @example
+   * ```ts
+   * server.setQuota({ requests: 100, perSeconds: 60 });
+   * ```
    */
-  setThrottle(throttle: ThrottleConfig | false): void;
+  setQuota(quota: QuotaInput | false): void;
+  /**
+   * The old name of {@link MockServer.setQuota}, with a deprecation warning, until the next minor release.
+   *
+   * @deprecated Use {@link MockServer.setQuota}.
+   * @param quota - the quota, or false for none.
+   */
+  setThrottle(quota: QuotaInput | false): void;
   /**
    * Gives one key its own quota (and forgets its current window); the others keep theirs.
    *
    * @param value - the key value.
-   * @param throttle - the quota, false to never throttle it, or null for the default quota again.
-   * @throws Error when no key has this value; RangeError for a non-positive limit or window.
+   * @param quota - the quota, false to never throttle it, or null for the default quota again.
+   * @throws Error when no key has this value; RangeError naming `requests` or `perSeconds` when one is out
+   * of bounds.
+   * @example
+   * ```ts
+   * server.setKeyQuota(server.keys.valid, { requests: 2, perSeconds: 10 });
+   * ```
    */
-  setKeyThrottle(value: string, throttle: ThrottleConfig | false | null): void;
+  setKeyQuota(value: string, quota: QuotaInput | false | null): void;
+  /**
+   * The old name of {@link MockServer.setKeyQuota}, with a deprecation warning, until the next minor release.
+   *
+   * @deprecated Use {@link MockServer.setKeyQuota}.
+   * @param value - the key value.
+   * @param quota - the quota, false to never throttle it, or null for the default quota again.
+   */
+  setKeyThrottle(value: string, quota: QuotaInput | false | null): void;
   /** Every API key of every company, without values, oldest first. */
   apiKeys(): readonly ApiKeyInfo[];
   /** Every audience and lead source of every company, live and deleted, with their webhook URLs. */
@@ -208,7 +232,7 @@ export interface MockServer {
   /** Forgets the journal's entries. */
   clearJournal(): void;
   /**
-   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and request journal stay;
+   * Replaces the data, keys and tokens with a fixture's (clock, quota, faults and request journal stay;
    * the change journal empties; the activity in force starts a new schedule from now).
    * The fixture becomes what {@link MockServer.reset} returns to.
    *
@@ -217,7 +241,7 @@ export interface MockServer {
    */
   loadFixture(fixture: unknown): void;
   /**
-   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and request journal
+   * Replaces the data, keys and tokens with generated ones (clock, quota, faults and request journal
    * stay; the change journal empties; the activity in force starts a new schedule from now, from the new seed).
    *
    * @param options - seed (default: the current one) and sizes (default: the defaults).

@@ -4,14 +4,14 @@ import type { FaultRates } from './engine/faults.js';
 import type { LatencyProfile } from './engine/latency.js';
 import type { Fixture } from './fixture/schema.js';
 import type { RequestEvent } from './request-log.js';
-import type { ThrottleConfig } from './store/throttle.js';
+import type { QuotaInput } from './store/quota.js';
 
 /**
  * Options of {@link createMockServer} (and {@link startMockServer}).
  *
  * @example
  * ```ts
- * const server = createMockServer({ seed: 7, sizes: { calls: 10_000 }, throttle: { limit: 5, windowSeconds: 60 } });
+ * const server = createMockServer({ seed: 7, sizes: { calls: 10_000 }, quota: { requests: 5, perSeconds: 60 } });
  * ```
  */
 export interface MockServerOptions {
@@ -31,9 +31,15 @@ export interface MockServerOptions {
   clock?: ClockMode;
   /**
    * The quota of keys without their own, or false for none (default: none). The well-known
-   * `throttled` key and keys created with a `throttle` keep their own.
+   * `throttled` key and keys created with a `quota` keep their own.
    */
-  throttle?: ThrottleConfig | false;
+  quota?: QuotaInput | false;
+  /**
+   * The old name of `quota`, accepted with a deprecation warning until the next minor release.
+   *
+   * @deprecated Use `quota`.
+   */
+  throttle?: QuotaInput | false;
   /**
    * How long answers wait, in real time, for every request or per route: e.g. `{ minMs: 10, maxMs: 80 }`
    * or `{ medianMs: 30, p99Ms: 400 }` (default: none, answers at once). Seeded by `seed`: the same

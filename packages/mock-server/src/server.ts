@@ -9,6 +9,7 @@ import { listenErrorMessage } from './adapters/listen-error.js';
 import { listen } from './adapters/listener.js';
 import { adminRoute } from './admin/api.js';
 import { MockClock } from './clock.js';
+import { warnDeprecated } from './deprecation.js';
 import { type AbortSource, type EngineResult, MockEngine } from './engine/engine.js';
 import { FaultQueue, type FaultRates, FaultRateTable, type FaultSpec } from './engine/faults.js';
 import { Journal, type JournalEntry } from './engine/journal.js';
@@ -45,7 +46,7 @@ import { requestEvent } from './request-log.js';
 import { RESOLVERS } from './resolvers/table.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions, MockStore } from './store/mock-store.js';
-import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './store/throttle.js';
+import { checkQuota, DEFAULT_QUOTA, type Quota, type QuotaInput, Throttle } from './store/quota.js';
 
 /**
  * Options of {@link startMockServer}: the server's options plus where to listen.
@@ -66,9 +67,9 @@ export interface StartMockServerOptions extends MockServerOptions {
  * Creates an in-process mock server: no socket, reached through {@link MockServer.dispatcher}.
  * Takes milliseconds with the default sizes (records are derived lazily from the seed).
  *
- * @param options - seed, sizes, clock, throttle, origin and limits.
+ * @param options - seed, sizes, clock, quota, origin and limits.
  * @returns the server.
- * @throws RangeError for invalid sizes, time, throttle or origin.
+ * @throws RangeError for invalid sizes, time, quota or origin.
  * @example
  * ```ts
  * const server = createMockServer({ seed: 42 });
@@ -150,7 +151,7 @@ class MockServerImpl implements MockServer {
     );
     this.clock = new MockClock(options.now, { mode: options.clock, beforeSet: () => this.#catchUp() });
     this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
-    this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
+    this.#throttle = new Throttle(defaultQuota(options));
     this.#journal = new Journal(options.journalLimit);
     this.#seeded = this.#build();
     this.#editor = new RecordEditor({
@@ -241,7 +242,7 @@ class MockServerImpl implements MockServer {
   reset(): void {
     this.clock.reset();
     this.#seeded = this.#build();
-    this.#throttle.configure(this.#options.throttle ?? DEFAULT_THROTTLE);
+    this.#throttle.configure(defaultQuota(this.#options));
     this.#faults.clear();
     this.#journal.clear();
     this.#changes.clear();
@@ -290,14 +291,24 @@ class MockServerImpl implements MockServer {
     this.#store.keys.require(value).expiresAt = this.clock.nowMs();
   }
 
-  setThrottle(throttle: ThrottleConfig | false): void {
-    this.#throttle.configure(throttle);
+  setQuota(quota: QuotaInput | false): void {
+    this.#throttle.configure(checkQuota(quota, 'setQuota'));
   }
 
-  setKeyThrottle(value: string, throttle: ThrottleConfig | false | null): void {
+  setThrottle(quota: QuotaInput | false): void {
+    warnDeprecated('setThrottle', 'setQuota');
+    this.setQuota(quota);
+  }
+
+  setKeyQuota(value: string, quota: QuotaInput | false | null): void {
     const key = this.#store.keys.require(value);
-    key.throttle = throttle === null ? undefined : checkThrottle(throttle);
+    key.quota = quota === null ? undefined : checkQuota(quota, 'setKeyQuota');
     this.#throttle.forget(key.id);
+  }
+
+  setKeyThrottle(value: string, quota: QuotaInput | false | null): void {
+    warnDeprecated('setKeyThrottle', 'setKeyQuota');
+    this.setKeyQuota(value, quota);
   }
 
   apiKeys(): readonly ApiKeyInfo[] {
@@ -419,6 +430,12 @@ interface DataSource {
   readonly seed: number;
   readonly sizes: CompanySizes;
   readonly fixture?: ParsedFixture | undefined;
+}
+
+/** The options' quota of keys without their own, from `quota` or (deprecated) `throttle`. */
+function defaultQuota(options: MockServerOptions): Quota | false {
+  if (options.throttle !== undefined) warnDeprecated('the option throttle', 'quota');
+  return checkQuota(options.quota ?? options.throttle ?? DEFAULT_QUOTA, 'the option quota');
 }
 
 function resolveSizes(sizes: MockSizes = {}): CompanySizes {

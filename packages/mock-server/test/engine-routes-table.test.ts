@@ -8,7 +8,7 @@ import { DEFAULT_SIZES, generateStore } from '../src/fake/seeded-store.js';
 import { jsonText } from '../src/http/responses.js';
 import type { MockRequest } from '../src/http/types.js';
 import { RESOLVERS } from '../src/resolvers/table.js';
-import { Throttle } from '../src/store/throttle.js';
+import { Throttle } from '../src/store/quota.js';
 
 /** An engine over `routes`, on a frozen clock, with no server around it. */
 function engineWith(routes: RouteTable, sideRoutes: readonly SideRoute[] = []) {

@@ -13,7 +13,7 @@ import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/engine/fa
 import { parseFixture } from '../src/fixture/validate.js';
 import { MISSING_SLASH_HINT } from '../src/http/responses.js';
 import { createMockServer, LIVE_KEY_PREFIX, type MockServer, redactTokens } from '../src/index.js';
-import { quotaProblem } from '../src/store/throttle.js';
+import { quotaProblem } from '../src/store/quota.js';
 
 // Each rule has one home; these tests make a second, disagreeing copy fail. They call the engine through
 // `server.handle` (no socket) on a frozen clock.
@@ -46,35 +46,35 @@ const admin = (server: MockServer, method: string, path: string, body?: unknown)
   send(server, method, `/__admin/${path}`, { body, authorization: `Bearer ${server.adminToken}` });
 
 const badQuotas = [
-  [{ limit: 0, windowSeconds: 60 }, '0/60'],
-  [{ limit: 2, windowSeconds: 0 }, '2/0'],
+  [{ requests: 0, perSeconds: 60 }, '0/60'],
+  [{ requests: 2, perSeconds: 0 }, '2/0'],
 ] as const;
 
 describe('the quota rule has one home', () => {
   it.each(badQuotas)(
-    'the admin API, the CLI, the fixture and setThrottle refuse %j with its message',
+    'the admin API, the CLI, the fixture and setQuota refuse %j with its message',
     async (quota, flag) => {
       const problem = quotaProblem(quota)?.text as string;
-      expect(problem).toMatch(/^(limit|windowSeconds) must be/);
+      expect(problem).toMatch(/^(requests|perSeconds) must be/);
       const server = createMockServer({ clock: 'frozen' });
-      const answered = await admin(server, 'POST', 'throttle', quota);
+      const answered = await admin(server, 'POST', 'quota', quota);
       expect(answered.status).toBe(400);
       expect(answered.json.error.detail.replace(': ', ' ')).toBe(problem);
       expect(() => parseCliArgs(['--throttle', flag])).toThrow(problem);
-      expect(() => server.setThrottle(quota)).toThrow(`throttle.${problem}`);
-      const field = problem.startsWith('limit') ? 'limit' : 'window_seconds';
+      expect(() => server.setQuota(quota)).toThrow(`quota.${problem}`);
+      const field = problem.startsWith('requests') ? 'requests' : 'per_seconds';
       const fixture = {
         companies: [
           {
             name: 'Acme',
             keys: [
-              { value: 'svc_live_x', throttle: { limit: quota.limit, window_seconds: quota.windowSeconds } },
+              { value: 'svc_live_x', quota: { requests: quota.requests, per_seconds: quota.perSeconds } },
             ],
           },
         ],
       };
       expect(() => parseFixture(fixture)).toThrow(
-        `throttle.${field}: ${problem.slice(problem.indexOf(' ') + 1)}`,
+        `quota.${field}: ${problem.slice(problem.indexOf(' ') + 1)}`,
       );
     },
   );

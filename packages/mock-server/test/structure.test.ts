@@ -47,7 +47,7 @@ const LAYOUTS: Record<string, Layout> = {
   },
   'mock-server': {
     layers: [
-      ['http', 'random', 'clock.ts', 'version.ts'],
+      ['http', 'random', 'clock.ts', 'version.ts', 'deprecation.ts'],
       ['store'],
       ['fake'],
       ['fixture', 'records'],

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { closestName, DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { z } from 'zod';
+import { warnDeprecated } from '../deprecation.js';
 import type { SideRoute } from '../engine/engine.js';
 import { FAULT_ACTION_FIELDS, FAULT_TIMES, faultRateFields } from '../engine/faults.js';
 import { LatencyDistributionSchema } from '../engine/latency.js';
@@ -13,7 +14,7 @@ import { errorJson, json, methodNotAllowed, notFound } from '../http/responses.j
 import type { MockRequest, MockResponse } from '../http/types.js';
 import type { MockServer } from '../mock-server.js';
 import { RecordNotFoundError } from '../records/errors.js';
-import { QuotaSchema } from '../store/throttle.js';
+import { QuotaOrNoneSchema } from '../store/quota.js';
 import { describeServer } from './summary.js';
 
 /** What the admin API drives: a mock server's controls. */
@@ -29,8 +30,8 @@ export type AdminTarget = Pick<
   | 'createKey'
   | 'revokeKey'
   | 'expireKey'
-  | 'setThrottle'
-  | 'setKeyThrottle'
+  | 'setQuota'
+  | 'setKeyQuota'
   | 'apiKeys'
   | 'webhooks'
   | 'injectFault'
@@ -68,11 +69,15 @@ const Bodies = {
     value: z.string().optional(),
     expiresAt: Time.nullable().optional(),
     permissions: z.array(z.enum(DATA_RESOURCES)).optional(),
-    throttle: QuotaSchema.optional(),
+    quota: QuotaOrNoneSchema.optional(),
+    /** Deprecated: the old name of `quota` (createKey warns). */
+    throttle: QuotaOrNoneSchema.optional(),
   }),
   keyValue: z.strictObject({ value: z.string() }),
-  keyThrottle: z.strictObject({ value: z.string(), throttle: QuotaSchema.nullable() }),
-  throttle: QuotaSchema,
+  keyQuota: z.strictObject({ value: z.string(), quota: QuotaOrNoneSchema.nullable() }),
+  /** Deprecated: `POST keys/throttle`'s body. */
+  keyThrottle: z.strictObject({ value: z.string(), throttle: QuotaOrNoneSchema.nullable() }),
+  quota: QuotaOrNoneSchema,
   fault: z.strictObject({ ...Route, times: FAULT_TIMES, ...FAULT_ACTION_FIELDS }),
   latency: z.union([
     z.literal(false),
@@ -207,9 +212,15 @@ const ROUTER = new Router<AdminRoute>([
   }),
   route('GET', 'keys', (target) => ok({ data: target.apiKeys() })),
   route('POST', 'keys', (target, body) => ok({ value: target.createKey(parse(Bodies.key, body)) }, 201)),
+  route('POST', 'keys/quota', (target, body) => {
+    const { value, quota } = parse(Bodies.keyQuota, body);
+    target.setKeyQuota(value, quota);
+    return ok();
+  }),
   route('POST', 'keys/throttle', (target, body) => {
+    warnDeprecated(`the admin API's POST ${ADMIN_PREFIX}keys/throttle`, `POST ${ADMIN_PREFIX}keys/quota`);
     const { value, throttle } = parse(Bodies.keyThrottle, body);
-    target.setKeyThrottle(value, throttle);
+    target.setKeyQuota(value, throttle);
     return ok();
   }),
   route('POST', 'keys/revoke', (target, body) => {
@@ -220,8 +231,13 @@ const ROUTER = new Router<AdminRoute>([
     target.expireKey(parse(Bodies.keyValue, body).value);
     return ok();
   }),
+  route('POST', 'quota', (target, body) => {
+    target.setQuota(parse(Bodies.quota, body));
+    return ok();
+  }),
   route('POST', 'throttle', (target, body) => {
-    target.setThrottle(parse(Bodies.throttle, body));
+    warnDeprecated(`the admin API's POST ${ADMIN_PREFIX}throttle`, `POST ${ADMIN_PREFIX}quota`);
+    target.setQuota(parse(Bodies.quota, body));
     return ok();
   }),
   route('POST', 'faults', (target, body) => {

@@ -6,17 +6,17 @@ import { parseLatency } from '../engine/latency.js';
 import { DEFAULT_SIZES } from '../fake/seeded-store.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_SEED, MAX_SIZE } from '../options.js';
 import type { StartMockServerOptions } from '../server.js';
-import { quotaProblem, type ThrottleConfig } from '../store/throttle.js';
+import { type Quota, quotaProblem } from '../store/quota.js';
 
 /** How the CLI logs requests on stderr. */
 export type LogFormat = 'off' | 'text' | 'json';
 
 /** A quota the command line gives one key. */
-export interface KeyThrottleRequest {
+export interface KeyQuotaRequest {
   /** A well-known key's name (`valid`, `throttled`, …) or a key value (e.g. one from the fixture). */
   readonly key: string;
   /** The quota, or false to never throttle the key. */
-  readonly throttle: ThrottleConfig | false;
+  readonly quota: Quota | false;
 }
 
 /** What the command line asked for. */
@@ -26,7 +26,7 @@ export interface CliRequest {
   /** Path of a fixture JSON file. */
   readonly fixturePath?: string | undefined;
   /** Per-key quotas to apply once started. */
-  readonly keyThrottles: readonly KeyThrottleRequest[];
+  readonly keyQuotas: readonly KeyQuotaRequest[];
   /** The request log on stderr. */
   readonly log: LogFormat;
   /** Print machine-readable JSON instead of words. */
@@ -149,7 +149,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     sizes: Object.fromEntries(Object.entries(sizes).filter(([, value]) => value !== undefined)),
     now: time('now', values.now),
     clock: values.freeze ? 'frozen' : undefined,
-    throttle: values.throttle === undefined ? undefined : quota('--throttle', values.throttle),
+    quota: values.throttle === undefined ? undefined : quota('--throttle', values.throttle),
     maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 0, Number.MAX_SAFE_INTEGER),
     adminToken: values['admin-token'],
     latency: values.latency === undefined ? undefined : flagValue('--latency', parseLatency, values.latency),
@@ -162,7 +162,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   return {
     options: dropUndefined(options),
     fixturePath: values.fixture,
-    keyThrottles: values['throttle-key'].map(keyThrottle),
+    keyQuotas: values['throttle-key'].map(keyQuota),
     log: values.log as LogFormat,
     json: values.json,
     exitOnStdinClose: values['exit-on-stdin-close'],
@@ -231,30 +231,30 @@ function time(name: string, raw: string | undefined): string | undefined {
   return raw;
 }
 
-function quota(flag: string, raw: string): ThrottleConfig | false {
+function quota(flag: string, raw: string): Quota | false {
   if (raw === 'off') return false;
   const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw);
   if (!match)
     throw new Error(
-      `${flag} expects <limit>/<seconds> with both above 0 (e.g. 100/60) or "off", got "${raw}"`,
+      `${flag} expects <requests>/<seconds> with both above 0 (e.g. 100/60) or "off", got "${raw}"`,
     );
-  const throttle = { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+  const parsed = { requests: Number(match[1]), perSeconds: Number(match[2]) };
   // The bounds and their words are the quota rule's own (the admin API and fixtures say the same).
-  const problem = quotaProblem(throttle);
+  const problem = quotaProblem(parsed);
   if (problem !== undefined)
     throw new Error(`${flag} expects a quota within bounds, got "${raw}": ${problem.text}`);
-  return throttle;
+  return parsed;
 }
 
-function keyThrottle(raw: string): KeyThrottleRequest {
+function keyQuota(raw: string): KeyQuotaRequest {
   const equals = raw.lastIndexOf('=');
   if (equals <= 0)
     throw new Error(
-      `--throttle-key expects <key>=<limit>/<seconds> or <key>=off (e.g. valid=10/60), got "${raw}"`,
+      `--throttle-key expects <key>=<requests>/<seconds> or <key>=off (e.g. valid=10/60), got "${raw}"`,
     );
   return {
     key: raw.slice(0, equals),
-    throttle: quota(`--throttle-key ${raw.slice(0, equals)}`, raw.slice(equals + 1)),
+    quota: quota(`--throttle-key ${raw.slice(0, equals)}`, raw.slice(equals + 1)),
   };
 }
 

@@ -14,7 +14,7 @@ import {
 import type { MockRequest, MockResponse, RequestOutcome, Resolved } from '../http/types.js';
 import type { ResolveContext } from '../resolvers/context.js';
 import type { MockStore } from '../store/mock-store.js';
-import type { Throttle } from '../store/throttle.js';
+import type { Throttle } from '../store/quota.js';
 import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
 import type { Journal } from './journal.js';
 import type { LatencyTable } from './latency.js';
@@ -295,7 +295,7 @@ export class MockEngine {
     const keyName = key.name;
     if (!key.permissions.has(handler.resource)) return withKey(handler.forbidden, keyName);
     const shape = route.endpoint.errorShape;
-    const wait = state.throttle.take(key.id, nowMs, key.throttle);
+    const wait = state.throttle.take(key.id, nowMs, key.quota);
     if (wait > 0) {
       const throttled = errorResponse(shape, 429, throttleDetail(wait), { 'retry-after': String(wait) });
       return withKey(throttled, keyName);

@@ -1,7 +1,7 @@
 import { hashInts, hashString, Prng } from '../random/prng.js';
 import { createAudience } from '../store/audiences.js';
 import { LIVE_KEY_PREFIX, MockStore } from '../store/mock-store.js';
-import { THROTTLED_KEY_QUOTA } from '../store/throttle.js';
+import { THROTTLED_KEY_QUOTA } from '../store/quota.js';
 import { type CompanySizes, generateCompany } from './records.js';
 
 /** The default record counts of the primary company. */
@@ -140,7 +140,7 @@ export function addWellKnownKeys(
   // Drawn from its own stream: the keys and tokens generated before it came keep their values.
   const own = new Prng(hashString(keys.valid));
   const throttled = store.createKey(
-    { name: 'Throttled', value: `${LIVE_KEY_PREFIX}${own.base62(40)}`, throttle: THROTTLED_KEY_QUOTA },
+    { name: 'Throttled', value: `${LIVE_KEY_PREFIX}${own.base62(40)}`, quota: THROTTLED_KEY_QUOTA },
     nowMs - 30 * DAY_MS,
   ).value;
   return { ...keys, throttled };

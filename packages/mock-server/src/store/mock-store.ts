@@ -1,11 +1,12 @@
 import { API_KEY_PREFIX, DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { toEpochMs } from '../clock.js';
+import { warnDeprecated } from '../deprecation.js';
 import { Prng } from '../random/prng.js';
 import type { Audience } from './audiences.js';
 import type { CompanyRecords } from './company-records.js';
 import { type ApiKeyRecord, KeyRing } from './keys.js';
 import { LeadBook, type LeadSource } from './leads.js';
-import { checkThrottle, type ThrottleConfig } from './throttle.js';
+import { checkQuota, type QuotaInput } from './quota.js';
 import { TokenIndex } from './token-index.js';
 
 /**
@@ -25,7 +26,7 @@ export const LIVE_KEY_PREFIX = API_KEY_PREFIX;
  * @example
  * ```ts
  * const key = server.createKey({ name: 'CI', permissions: ['users'], expiresAt: '2026-07-01T00:00:00Z' });
- * const slow = server.createKey({ name: 'Throttled CI', throttle: { limit: 2, windowSeconds: 10 } });
+ * const slow = server.createKey({ name: 'Throttled CI', quota: { requests: 2, perSeconds: 10 } });
  * ```
  */
 export interface KeyOptions {
@@ -39,8 +40,14 @@ export interface KeyOptions {
   expiresAt?: Date | string | number | null;
   /** Readable resources (default: all). */
   permissions?: readonly DataResource[];
-  /** The key's own quota, or false to never throttle it (default: the server's `throttle`). */
-  throttle?: ThrottleConfig | false;
+  /** The key's own quota, or false to never throttle it (default: the server's `quota`). */
+  quota?: QuotaInput | false;
+  /**
+   * The old name of `quota`, accepted with a deprecation warning until the next minor release.
+   *
+   * @deprecated Use `quota`.
+   */
+  throttle?: QuotaInput | false;
 }
 
 /** What a fixture may fix beyond {@link KeyOptions}: the key's id and creation time. */
@@ -124,7 +131,9 @@ export class MockStore {
     if (value.length === 0 || /\s/.test(value))
       throw new Error('An API key value must be non-empty with no spaces');
     const expiresAt = options.expiresAt == null ? null : toEpochMs(options.expiresAt);
-    const throttle = options.throttle === undefined ? undefined : checkThrottle(options.throttle);
+    if (options.throttle !== undefined) warnDeprecated("createKey's option throttle", 'quota');
+    const given = options.quota ?? options.throttle;
+    const quota = given === undefined ? undefined : checkQuota(given, 'createKey');
     const record = this.keys.add(value, {
       id: options.id ?? this.newId(),
       companyId: company.id,
@@ -133,7 +142,7 @@ export class MockStore {
       expiresAt,
       revoked: false,
       permissions: new Set(options.permissions ?? DATA_RESOURCES),
-      throttle,
+      quota,
     });
     return { value, record };
   }
