@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ActivityOptions } from './activity/options.js';
 import type { ClockMode, TimeInput } from './clock.js';
 import type { FaultRates } from './engine/faults.js';
@@ -119,3 +120,37 @@ export const DEFAULT_SEED = 1;
 export const DEFAULT_HOST = '127.0.0.1';
 /** The largest record count of a size, and the largest seed: both are unsigned 32-bit integers. */
 export const MAX_SIZE = 0xffffffff;
+
+/** What a record count of {@link MockSizes} must be, in words every caller puts in its own sentence. */
+export const SIZE_RULE = `a whole number from 0 to ${MAX_SIZE}`;
+
+const Size = z
+  .int({ error: `must be ${SIZE_RULE}` })
+  .min(0, { error: `must be ${SIZE_RULE}` })
+  .max(MAX_SIZE, { error: `must be ${SIZE_RULE}` });
+
+/**
+ * The size rule, its one home: each record count of {@link MockSizes} is {@link SIZE_RULE}. The `sizes`
+ * option, `reseed`, the admin API's `POST seed` and the CLI's `--users`, `--teams`, `--recordings` and
+ * `--calls` all read it.
+ */
+export const MockSizesSchema = z.strictObject({
+  users: Size.optional(),
+  teams: Size.optional(),
+  recordings: Size.optional(),
+  calls: Size.optional(),
+}) satisfies z.ZodType<MockSizes>;
+
+/**
+ * What is wrong with some sizes, by {@link MockSizesSchema}.
+ *
+ * @param sizes - the sizes to check.
+ * @returns the field and the message (e.g. `calls`, `must be a whole number from 0 to 4294967295`), or
+ * undefined for valid sizes.
+ */
+export function sizesProblem(sizes: unknown): { readonly field: string; readonly text: string } | undefined {
+  const result = MockSizesSchema.safeParse(sizes);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  return { field: issue?.path.map(String).join('.') ?? '', text: issue?.message ?? `must be ${SIZE_RULE}` };
+}

@@ -35,9 +35,9 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_ORIGIN,
   DEFAULT_SEED,
-  MAX_SIZE,
   type MockServerOptions,
   type MockSizes,
+  sizesProblem,
 } from './options.js';
 import { type RecordControls, recordControls } from './records/controls.js';
 import { RecordEditor } from './records/editor.js';
@@ -439,11 +439,10 @@ function defaultQuota(options: MockServerOptions): Quota | false {
 }
 
 function resolveSizes(sizes: MockSizes = {}): CompanySizes {
+  const problem = sizesProblem(sizes);
+  if (problem !== undefined)
+    throw new RangeError(problem.field ? `sizes.${problem.field} ${problem.text}` : `sizes: ${problem.text}`);
   const resolved = { ...DEFAULT_SIZES, ...sizes };
-  for (const [name, value] of Object.entries(resolved)) {
-    if (!Number.isInteger(value) || value < 0 || value > MAX_SIZE)
-      throw new RangeError(`sizes.${name} must be a non-negative integer`);
-  }
   if (resolved.users === 0 && (resolved.recordings > 0 || resolved.calls > 0)) resolved.users = 1;
   return resolved;
 }

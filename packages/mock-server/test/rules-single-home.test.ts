@@ -13,6 +13,7 @@ import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/engine/fa
 import { parseFixture } from '../src/fixture/validate.js';
 import { MISSING_SLASH_HINT } from '../src/http/responses.js';
 import { createMockServer, LIVE_KEY_PREFIX, type MockServer, redactTokens } from '../src/index.js';
+import { MAX_SIZE, SIZE_RULE } from '../src/options.js';
 import { quotaProblem } from '../src/store/quota.js';
 
 // Each rule has one home; these tests make a second, disagreeing copy fail. They call the engine through
@@ -78,6 +79,29 @@ describe('the quota rule has one home', () => {
       );
     },
   );
+});
+
+describe('the size rule has one home', () => {
+  it.each([-1, MAX_SIZE + 1])(
+    'the sizes option, reseed, the admin API and the CLI refuse calls: %d with one rule',
+    async (calls) => {
+      expect(() => createMockServer({ sizes: { calls } })).toThrow(`sizes.calls must be ${SIZE_RULE}`);
+      const server = createMockServer({ clock: 'frozen' });
+      expect(() => server.reseed({ sizes: { calls } })).toThrow(`sizes.calls must be ${SIZE_RULE}`);
+      const answered = await admin(server, 'POST', 'seed', { sizes: { calls } });
+      expect([answered.status, answered.json.error.detail]).toEqual([
+        400,
+        `sizes.calls: must be ${SIZE_RULE}`,
+      ]);
+      expect(() => parseCliArgs([`--calls=${calls}`])).toThrow(
+        `--calls expects ${SIZE_RULE}, got "${calls}"`,
+      );
+    },
+  );
+
+  it('accepts the largest size everywhere (the sizes are read lazily, so it costs nothing)', () => {
+    expect(parseCliArgs(['--calls', String(MAX_SIZE)]).options.sizes).toEqual({ calls: MAX_SIZE });
+  });
 });
 
 describe('fault specs have one schema', () => {
@@ -184,6 +208,7 @@ describe('bearer parsing and path decoding agree everywhere', () => {
 
 describe('names and patterns come from the contract', () => {
   it('generates keys with the contract’s prefix', () => {
+    // The deprecated second name of the prefix (kept for one minor release) is the contract's value.
     expect(LIVE_KEY_PREFIX).toBe(API_KEY_PREFIX);
     expect(createMockServer().createKey().startsWith(API_KEY_PREFIX)).toBe(true);
   });

@@ -13,6 +13,7 @@ import { ADMIN_PREFIX, ADMIN_TOKEN_SEGMENT } from '../http/reserved-paths.js';
 import { errorJson, json, methodNotAllowed, notFound } from '../http/responses.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
 import type { MockServer } from '../mock-server.js';
+import { MockSizesSchema } from '../options.js';
 import { RecordNotFoundError } from '../records/errors.js';
 import { QuotaOrNoneSchema } from '../store/quota.js';
 import { describeServer } from './summary.js';
@@ -88,14 +89,7 @@ const Bodies = {
   leadFailure: z.strictObject({ times: z.int().positive().optional() }),
   seed: z.strictObject({
     seed: z.int().optional(),
-    sizes: z
-      .strictObject({
-        users: z.int().nonnegative().optional(),
-        teams: z.int().nonnegative().optional(),
-        recordings: z.int().nonnegative().optional(),
-        calls: z.int().nonnegative().optional(),
-      })
-      .optional(),
+    sizes: MockSizesSchema.optional(),
   }),
 } as const;
 

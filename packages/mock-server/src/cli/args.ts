@@ -4,7 +4,14 @@ import { DEFAULT_NOW, toEpochMs } from '../clock.js';
 import { DEFAULT_FAULT_MIX, type FaultRateSpec, faultMixText, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
 import { DEFAULT_SIZES } from '../fake/seeded-store.js';
-import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_SEED, MAX_SIZE } from '../options.js';
+import {
+  DEFAULT_HOST,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_SEED,
+  MAX_SIZE,
+  SIZE_RULE,
+  sizesProblem,
+} from '../options.js';
 import type { StartMockServerOptions } from '../server.js';
 import { type Quota, quotaProblem } from '../store/quota.js';
 
@@ -137,10 +144,10 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     },
   });
   const sizes = {
-    users: integer('users', values.users, 0, MAX_SIZE),
-    teams: integer('teams', values.teams, 0, MAX_SIZE),
-    recordings: integer('recordings', values.recordings, 0, MAX_SIZE),
-    calls: integer('calls', values.calls, 0, MAX_SIZE),
+    users: size('users', values.users),
+    teams: size('teams', values.teams),
+    recordings: size('recordings', values.recordings),
+    calls: size('calls', values.calls),
   };
   const options: StartMockServerOptions = {
     port: integer('port', values.port, 0, 65_535) ?? DEFAULT_CLI_PORT,
@@ -190,6 +197,15 @@ function integer(name: string, raw: string | undefined, min: number, max: number
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max))
     throw new Error(`--${name} expects a whole number from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+/** A record count flag (`--users`, …), by the size rule of the server's `sizes` option. */
+function size(name: 'users' | 'teams' | 'recordings' | 'calls', raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (sizesProblem({ [name]: value }) !== undefined)
+    throw new Error(`--${name} expects ${SIZE_RULE}, got "${raw}"`);
   return value;
 }
 

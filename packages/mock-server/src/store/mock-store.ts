@@ -10,12 +10,14 @@ import { checkQuota, type QuotaInput } from './quota.js';
 import { TokenIndex } from './token-index.js';
 
 /**
- * Prefix of every generated API key value: the contract's `API_KEY_PREFIX`, under the name this package
- * has always exported.
+ * Prefix of every generated API key value: a second name for the contract's `API_KEY_PREFIX`, kept until
+ * the next minor release.
+ *
+ * @deprecated Use `API_KEY_PREFIX` from `@company-data/contract` (the same value, `svc_live_`).
  *
  * @example
  * ```ts
- * server.createKey().startsWith(LIVE_KEY_PREFIX); // true
+ * server.createKey().startsWith(LIVE_KEY_PREFIX); // true, as with API_KEY_PREFIX
  * ```
  */
 export const LIVE_KEY_PREFIX = API_KEY_PREFIX;
@@ -127,7 +129,7 @@ export class MockStore {
    */
   createKey(options: StoredKeyOptions, nowMs: number): { value: string; record: ApiKeyRecord } {
     const company = options.company === undefined ? this.primary : this.company(options.company);
-    const value = options.value ?? `${LIVE_KEY_PREFIX}${this.random.base62(40)}`;
+    const value = options.value ?? `${API_KEY_PREFIX}${this.random.base62(40)}`;
     if (value.length === 0 || /\s/.test(value))
       throw new Error('An API key value must be non-empty with no spaces');
     const expiresAt = options.expiresAt == null ? null : toEpochMs(options.expiresAt);
