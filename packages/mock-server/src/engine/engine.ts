@@ -276,7 +276,7 @@ export class MockEngine {
     const found = this.#routes.find(request.method, request.path);
     if (found.kind === 'none') return notFound(found.shape, found.missingSlash);
     if (found.kind === 'method') return methodNotAllowed(found.shape, request.method, found.allow);
-    const { route, params } = found;
+    const { row: route, params } = found;
     const { handler } = route;
     if (handler.auth === 'pathToken')
       return handler.resolve(this.#context, request, params.webhook_token ?? '', route.endpoint.errorShape);

@@ -56,7 +56,7 @@ export interface Route extends RouterRow {
 
 /** Where a request lands. */
 export type RouteResult =
-  | { readonly kind: 'match'; readonly route: Route; readonly params: Record<string, string> }
+  | { readonly kind: 'match'; readonly row: Route; readonly params: Record<string, string> }
   | { readonly kind: 'method'; readonly allow: string; readonly shape: ErrorShape }
   | { readonly kind: 'none'; readonly shape: ErrorShape; readonly missingSlash: boolean };
 
@@ -101,7 +101,8 @@ export class RouteTable {
     // A path no route matches answers in the shape of the area it is in (nested outside any known area).
     const shape = this.#shapes.get(firstSegment(path)) ?? 'nested';
     const found = this.#router.find(method, path);
-    if (found.kind === 'match') return { kind: 'match', route: found.row, params: found.params };
+    // A match is the router's own answer: no second object on the hot path.
+    if (found.kind === 'match') return found;
     return found.kind === 'method'
       ? { kind: 'method', allow: found.allow, shape }
       : { kind: 'none', shape, missingSlash: false };
