@@ -74,7 +74,7 @@ export interface MockServer {
   /**
    * Creates an API key.
    *
-   * @param options - company, name, explicit value, expiry and permissions.
+   * @param options - company, name, explicit value, expiry, permissions and own quota.
    * @returns the key value.
    * @throws Error for an unknown company or a duplicate value.
    */
