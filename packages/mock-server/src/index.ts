@@ -6,7 +6,6 @@
  * @mergeModuleWith <project>
  */
 export { type ActivityOptions, DEFAULT_ACTIVITY, type ResolvedActivity } from './activity/options.js';
-export { ADMIN_PREFIX } from './admin/prefix.js';
 export type { ServerSummary } from './admin/summary.js';
 export {
   type ClockMode,
@@ -29,9 +28,10 @@ export {
 export type { JournalEntry, JournalFault } from './engine/journal.js';
 export type { LatencyDistribution, LatencyProfile, LatencyRule } from './engine/latency.js';
 export type { RouteMatch } from './engine/route-match.js';
+export type { MockKeys, MockTokens } from './fake/seeded-store.js';
 export { FixtureError, type FixtureIssue } from './fixture/error.js';
 export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
-export type { MockKeys, MockTokens } from './generate/store.js';
+export { ADMIN_PREFIX } from './http/reserved-paths.js';
 export type { JournalOutcome, MockRequest, MockResponse } from './http/types.js';
 export type {
   ApiKeyInfo,
@@ -40,6 +40,7 @@ export type {
   MockWebhooks,
   WebhookInfo,
 } from './inventory.js';
+export type { MockServer } from './mock-server.js';
 export { OPENAPI_PATH } from './openapi.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
 export type { RecordControls, RecordOptions, UpdateFields } from './records/controls.js';
@@ -59,13 +60,15 @@ export {
   type RequestOutcome,
   redactTokens,
 } from './request-log.js';
-export {
-  createMockServer,
-  type MockServer,
-  type StartMockServerOptions,
-  startMockServer,
-} from './server.js';
+export { createMockServer, type StartMockServerOptions, startMockServer } from './server.js';
 export type { Conversation, Lead } from './store/leads.js';
-export { type KeyOptions, LIVE_KEY_PREFIX } from './store/store.js';
-export { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from './store/throttle.js';
+export { type KeyOptions, LIVE_KEY_PREFIX } from './store/mock-store.js';
+export {
+  DEFAULT_QUOTA,
+  DEFAULT_THROTTLE,
+  type Quota,
+  type QuotaInput,
+  THROTTLED_KEY_QUOTA,
+  type ThrottleConfig,
+} from './store/quota.js';
 export { MOCK_SERVER_VERSION } from './version.js';

@@ -6,15 +6,15 @@ import {
   rootPath,
 } from '@company-data/contract';
 import { isDeleted } from './store/leads.js';
-import type { MockStore } from './store/store.js';
-import type { ThrottleConfig } from './store/throttle.js';
+import type { MockStore } from './store/mock-store.js';
+import type { Quota, ThrottleConfig } from './store/quota.js';
 
 /**
  * An API key as a mock server lists it: everything but its value, which it never keeps.
  *
  * @example
  * ```ts
- * const throttled = server.apiKeys().filter((key: ApiKeyInfo) => key.throttle !== null);
+ * const ownQuota = server.apiKeys().filter((key: ApiKeyInfo) => key.quota !== null);
  * ```
  */
 export interface ApiKeyInfo {
@@ -37,6 +37,12 @@ export interface ApiKeyInfo {
   /** The data resources it may read. */
   readonly permissions: readonly DataResource[];
   /** Its own quota (false: never throttled), or null when the server's default quota applies. */
+  readonly quota: Quota | false | null;
+  /**
+   * `quota` in the old names (`{ limit, windowSeconds }`), listed until the next minor release.
+   *
+   * @deprecated Read `quota`.
+   */
   readonly throttle: ThrottleConfig | false | null;
 }
 
@@ -121,7 +127,10 @@ export function listApiKeys(store: MockStore): ApiKeyInfo[] {
     expiresAt: key.expiresAt === null ? null : iso(key.expiresAt),
     revoked: key.revoked,
     permissions: [...key.permissions],
-    throttle: key.throttle ?? null,
+    quota: key.quota ?? null,
+    throttle: key.quota
+      ? { limit: key.quota.requests, windowSeconds: key.quota.perSeconds }
+      : (key.quota ?? null),
   }));
 }
 

@@ -8,8 +8,8 @@
  * @group Entry points
  */
 import type { RequestHandler } from 'msw';
-import { createHandlers } from './adapters/msw.js';
-import type { MockServer } from './server.js';
+import { createHandlers } from './adapters/msw-handlers.js';
+import type { MockServer } from './mock-server.js';
 
 /**
  * The handlers answering `server`'s origin, to spread into `setupServer(...)` next to your own (yours

@@ -1,17 +1,18 @@
+import { z } from 'zod';
 import type { ActivityOptions } from './activity/options.js';
 import type { ClockMode, TimeInput } from './clock.js';
 import type { FaultRates } from './engine/faults.js';
 import type { LatencyProfile } from './engine/latency.js';
 import type { Fixture } from './fixture/schema.js';
 import type { RequestEvent } from './request-log.js';
-import type { ThrottleConfig } from './store/throttle.js';
+import type { QuotaInput } from './store/quota.js';
 
 /**
  * Options of {@link createMockServer} (and {@link startMockServer}).
  *
  * @example
  * ```ts
- * const server = createMockServer({ seed: 7, sizes: { calls: 10_000 }, throttle: { limit: 5, windowSeconds: 60 } });
+ * const server = createMockServer({ seed: 7, sizes: { calls: 10_000 }, quota: { requests: 5, perSeconds: 60 } });
  * ```
  */
 export interface MockServerOptions {
@@ -31,9 +32,15 @@ export interface MockServerOptions {
   clock?: ClockMode;
   /**
    * The quota of keys without their own, or false for none (default: none). The well-known
-   * `throttled` key and keys created with a `throttle` keep their own.
+   * `throttled` key and keys created with a `quota` keep their own.
    */
-  throttle?: ThrottleConfig | false;
+  quota?: QuotaInput | false;
+  /**
+   * The old name of `quota`, accepted with a deprecation warning until the next minor release.
+   *
+   * @deprecated Use `quota`.
+   */
+  throttle?: QuotaInput | false;
   /**
    * How long answers wait, in real time, for every request or per route: e.g. `{ minMs: 10, maxMs: 80 }`
    * or `{ medianMs: 30, p99Ms: 400 }` (default: none, answers at once). Seeded by `seed`: the same
@@ -113,3 +120,37 @@ export const DEFAULT_SEED = 1;
 export const DEFAULT_HOST = '127.0.0.1';
 /** The largest record count of a size, and the largest seed: both are unsigned 32-bit integers. */
 export const MAX_SIZE = 0xffffffff;
+
+/** What a record count of {@link MockSizes} must be, in words every caller puts in its own sentence. */
+export const SIZE_RULE = `a whole number from 0 to ${MAX_SIZE}`;
+
+const Size = z
+  .int({ error: `must be ${SIZE_RULE}` })
+  .min(0, { error: `must be ${SIZE_RULE}` })
+  .max(MAX_SIZE, { error: `must be ${SIZE_RULE}` });
+
+/**
+ * The size rule, its one home: each record count of {@link MockSizes} is {@link SIZE_RULE}. The `sizes`
+ * option, `reseed`, the admin API's `POST seed` and the CLI's `--users`, `--teams`, `--recordings` and
+ * `--calls` all read it.
+ */
+export const MockSizesSchema = z.strictObject({
+  users: Size.optional(),
+  teams: Size.optional(),
+  recordings: Size.optional(),
+  calls: Size.optional(),
+}) satisfies z.ZodType<MockSizes>;
+
+/**
+ * What is wrong with some sizes, by {@link MockSizesSchema}.
+ *
+ * @param sizes - the sizes to check.
+ * @returns the field and the message (e.g. `calls`, `must be a whole number from 0 to 4294967295`), or
+ * undefined for valid sizes.
+ */
+export function sizesProblem(sizes: unknown): { readonly field: string; readonly text: string } | undefined {
+  const result = MockSizesSchema.safeParse(sizes);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  return { field: issue?.path.map(String).join('.') ?? '', text: issue?.message ?? `must be ${SIZE_RULE}` };
+}

@@ -1,7 +1,7 @@
 import { endpointList, rootPath } from '@company-data/contract';
-import { ADMIN_TOKEN_SEGMENT } from './admin/prefix.js';
 import type { ServedRequest } from './engine/engine.js';
 import { appliedFault, type JournalFault } from './engine/journal.js';
+import { ADMIN_TOKEN_SEGMENT } from './http/reserved-paths.js';
 import type { MockRequest, MockResponse, RequestOutcome } from './http/types.js';
 
 export type { RequestOutcome } from './http/types.js';

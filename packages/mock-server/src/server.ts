@@ -5,37 +5,39 @@ import { applyActivityEvent } from './activity/apply.js';
 import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
 import { ActivityRunner } from './activity/runner.js';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
+import { listenErrorMessage } from './adapters/listen-error.js';
 import { listen } from './adapters/listener.js';
 import { adminRoute } from './admin/api.js';
-import { listenErrorMessage } from './cli/listen-error.js';
 import { MockClock } from './clock.js';
+import { warnDeprecated } from './deprecation.js';
 import { type AbortSource, type EngineResult, MockEngine } from './engine/engine.js';
 import { FaultQueue, type FaultRates, FaultRateTable, type FaultSpec } from './engine/faults.js';
 import { Journal, type JournalEntry } from './engine/journal.js';
 import { type LatencyProfile, LatencyTable } from './engine/latency.js';
 import { RouteTable } from './engine/routes.js';
-import { buildFixtureStore } from './fixture/build.js';
-import type { ParsedFixture } from './fixture/schema.js';
-import { parseFixture } from './fixture/validate.js';
-import type { CompanySizes } from './generate/company.js';
+import type { CompanySizes } from './fake/records.js';
 import {
   DEFAULT_SIZES,
   generateStore,
   type MockKeys,
   type MockTokens,
   type SeededStore,
-} from './generate/store.js';
+} from './fake/seeded-store.js';
+import { buildFixtureStore } from './fixture/build.js';
+import type { ParsedFixture } from './fixture/schema.js';
+import { parseFixture } from './fixture/validate.js';
 import type { MockRequest } from './http/types.js';
 import { type ApiKeyInfo, listApiKeys, listWebhooks, type MockWebhooks } from './inventory.js';
+import type { MockServer } from './mock-server.js';
 import { openApiRoute } from './openapi.js';
 import {
   DEFAULT_HOST,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_ORIGIN,
   DEFAULT_SEED,
-  MAX_SIZE,
   type MockServerOptions,
   type MockSizes,
+  sizesProblem,
 } from './options.js';
 import { type RecordControls, recordControls } from './records/controls.js';
 import { RecordEditor } from './records/editor.js';
@@ -43,231 +45,8 @@ import { ChangeJournal, type DataChange } from './records/journal.js';
 import { requestEvent } from './request-log.js';
 import { RESOLVERS } from './resolvers/table.js';
 import type { Conversation, Lead } from './store/leads.js';
-import type { KeyOptions, MockStore } from './store/store.js';
-import { checkThrottle, DEFAULT_THROTTLE, Throttle, type ThrottleConfig } from './store/throttle.js';
-
-/**
- * A running mock of the Company Data API with its test controls. Each instance owns its own data,
- * clock and controls, so parallel test files never share state.
- *
- * @example
- * ```ts
- * const server = createMockServer();
- * const response = await request(`${server.baseURL}/users/`, {
- *   dispatcher: server.dispatcher,
- *   headers: { authorization: `Bearer ${server.keys.valid}` },
- * });
- * ```
- */
-export interface MockServer {
-  /** `{base_url}`: the origin followed by `/v1`. */
-  readonly baseURL: string;
-  /** `{api_root}`: the origin, without `/v1`. */
-  readonly apiRoot: string;
-  /** The ready-to-use API keys. */
-  readonly keys: MockKeys;
-  /** The webhook tokens of the primary company. */
-  readonly tokens: MockTokens;
-  /** Bearer token of the admin HTTP API (under `/__admin/`). */
-  readonly adminToken: string;
-  /**
-   * The clock: real time plus an offset, running unless created frozen. Drives key expiry, throttle
-   * windows, the lead deduplication window and the times of created members and leads.
-   */
-  readonly clock: MockClock;
-  /** An undici dispatcher answering in-process (URLs must use this server's origin). */
-  readonly dispatcher: Dispatcher;
-  /** Largest accepted request body in bytes; adapters answer larger ones 413. */
-  readonly maxBodyBytes: number;
-  /**
-   * Answers one request, transport-free: the entry point every way in (the dispatcher, the listener,
-   * `mswHandlers`) is a thin adapter over, and the one to build your own adapter on. Applies armed
-   * faults, journals the request and reports it to `onRequest`.
-   *
-   * @param request - the request, its body already read.
-   * @param abort - lets an injected delay end early when the client gives up.
-   * @returns the response to write, or `{ drop: true }` to drop the connection.
-   * @example
-   * ```ts
-   * const result = await server.handle({ method: 'GET', path: '/v1/teams/', search: '', headers: { authorization: `Bearer ${server.keys.valid}` } });
-   * if (!result.drop) console.log(result.response.status, JSON.parse(result.response.body));
-   * ```
-   */
-  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
-  /**
-   * Back to the initial data (every record change undone), keys, quotas and clock (its initial time, running
-   * or frozen); no armed faults, empty request and change journals; the options' latency profile and fault
-   * rates, their streams started again; the options' activity, its schedule started again from the clock's
-   * initial time.
-   */
-  reset(): void;
-  /**
-   * Creates an API key.
-   *
-   * @param options - company, name, explicit value, expiry and permissions.
-   * @returns the key value.
-   * @throws Error for an unknown company or a duplicate value.
-   */
-  createKey(options?: KeyOptions): string;
-  /**
-   * Revokes a key: the very next request with it gets 401 `Invalid API key.`.
-   *
-   * @param value - the key value.
-   * @throws Error when no key has this value.
-   */
-  revokeKey(value: string): void;
-  /**
-   * Expires a key now: the very next request with it gets 401 `API key has expired.`.
-   *
-   * @param value - the key value.
-   * @throws Error when no key has this value.
-   */
-  expireKey(value: string): void;
-  /**
-   * Replaces the default quota of keys without their own (and forgets current windows).
-   *
-   * @param throttle - the quota, or false for none.
-   * @throws RangeError for a non-positive limit or window.
-   */
-  setThrottle(throttle: ThrottleConfig | false): void;
-  /**
-   * Gives one key its own quota (and forgets its current window); the others keep theirs.
-   *
-   * @param value - the key value.
-   * @param throttle - the quota, false to never throttle it, or null for the default quota again.
-   * @throws Error when no key has this value; RangeError for a non-positive limit or window.
-   */
-  setKeyThrottle(value: string, throttle: ThrottleConfig | false | null): void;
-  /** Every API key of every company, without values, oldest first. */
-  apiKeys(): readonly ApiKeyInfo[];
-  /** Every audience and lead source of every company, live and deleted, with their webhook URLs. */
-  webhooks(): MockWebhooks;
-  /**
-   * Arms a fault for the next matching requests.
-   *
-   * @param fault - what to match and how to fail.
-   * @throws RangeError for invalid `times`, `delayMs` or `status`.
-   */
-  injectFault(fault: FaultSpec): void;
-  /**
-   * Sets the latency profile (replacing the one in force), or removes it with false. Its seeded stream of
-   * waits starts again from the server's seed, so the same requests then get the same waits.
-   *
-   * @param latency - one distribution for every request, or rules per route (first match decides).
-   * @throws RangeError for a negative wait, `minMs` above `maxMs`, or `p99Ms` below `medianMs`.
-   * @example
-   * ```ts
-   * server.setLatency({ medianMs: 30, p99Ms: 400 });
-   * server.setLatency([{ path: /^\/v1\/calls\//, latency: { minMs: 50, maxMs: 200 } }]);
-   * ```
-   */
-  setLatency(latency: LatencyProfile | false): void;
-  /**
-   * Sets the fault rates (replacing those in force), or removes them with false. Their seeded stream
-   * starts again from the server's seed, so the same requests then meet the same faults. Armed next-N
-   * faults ({@link MockServer.injectFault}) win over a rate on the requests they match.
-   *
-   * @param rates - one rate for every request, or rules per route (first match decides).
-   * @throws RangeError for a rate outside 0–1, an empty mix, a weight ≤ 0, a cap below 1 or a bad fault.
-   * @example
-   * ```ts
-   * server.setFaultRate({ rate: 0.05 }); // the default mix: 500, 503, an HTML 502, a drop, a cut body
-   * server.setFaultRate({ path: '/v1/users/', rate: 0.5, mix: [{ malformedJson: true }], max: 3 });
-   * ```
-   */
-  setFaultRate(rates: FaultRates | false): void;
-  /**
-   * Changes the activity from now on, or stops it with false. What the clock brought up to now under the
-   * previous activity is applied first; then a new schedule starts at now (events the previous one still
-   * had to come, such as pending excusals, never happen). `reset()` goes back to the options' activity,
-   * from the clock's initial time.
-   *
-   * @param activity - the rates (absent fields take their defaults), or false for none.
-   * @throws RangeError naming a field out of bounds or unknown (the activity in force stays then).
-   * @example
-   * ```ts
-   * server.setActivity({ callsPerMinute: 600, callDeletionsPerHour: 0 });
-   * server.clock.advance(60_000); // about 600 calls arrive
-   * ```
-   */
-  setActivity(activity: ActivityOptions | false): void;
-  /**
-   * The activity in force, every field filled in, or false for none.
-   *
-   * @example
-   * ```ts
-   * const activity = server.activity();
-   * console.log(activity === false ? 'still' : `${activity.callsPerMinute} calls a minute`);
-   * ```
-   */
-  activity(): ResolvedActivity | false;
-  /**
-   * Makes the processing of the next `times` leads fail internally (they are still answered 200).
-   *
-   * @param times - how many leads (default 1).
-   * @throws RangeError when `times` is not a positive integer.
-   */
-  injectLeadFailure(times?: number): void;
-  /**
-   * Creates, updates, deletes and reads the records of every company: lists, counts and by-id endpoints
-   * follow at once, and each change is journaled ({@link MockServer.changes}).
-   *
-   * @example
-   * ```ts
-   * const call = server.records.create('calls', { source: 'voice_agent' });
-   * server.records.update('calls', call.id, { is_excused: true });
-   * ```
-   */
-  readonly records: RecordControls;
-  /**
-   * The change journal: every record created, updated or deleted (by a control or the activity) since the
-   * last reset, reseed, fixture load or {@link MockServer.clearChanges}, oldest first (the newest
-   * `CHANGE_JOURNAL_LIMIT` kept).
-   *
-   * @example
-   * ```ts
-   * server.records.delete('calls', callId);
-   * expect(server.changes().at(-1)).toMatchObject({ resource: 'calls', id: callId, kind: 'deleted', origin: 'control' });
-   * ```
-   */
-  changes(): readonly DataChange[];
-  /** Forgets the change journal's entries (`seq` starts at 1 again); the records stay as they are. */
-  clearChanges(): void;
-  /** The requests received, oldest first. */
-  journal(): readonly JournalEntry[];
-  /** Forgets the journal's entries. */
-  clearJournal(): void;
-  /**
-   * Replaces the data, keys and tokens with a fixture's (clock, throttle, faults and request journal stay;
-   * the change journal empties; the activity in force starts a new schedule from now).
-   * The fixture becomes what {@link MockServer.reset} returns to.
-   *
-   * @param fixture - the fixture, e.g. parsed from a JSON file; validated first.
-   * @throws FixtureError naming the path of the bad field; nothing is loaded then.
-   */
-  loadFixture(fixture: unknown): void;
-  /**
-   * Replaces the data, keys and tokens with generated ones (clock, throttle, faults and request journal
-   * stay; the change journal empties; the activity in force starts a new schedule from now, from the new seed).
-   *
-   * @param options - seed (default: the current one) and sizes (default: the defaults).
-   * @throws RangeError for invalid sizes.
-   */
-  reseed(options?: { seed?: number; sizes?: MockSizes }): void;
-  /**
-   * The members of an audience, in the order they were added.
-   *
-   * @param audienceToken - the audience's webhook token.
-   * @throws Error when no audience has this token.
-   */
-  members(audienceToken: string): readonly AudienceMember[];
-  /** The conversations started by leads, each with its leads. */
-  conversations(): readonly Conversation[];
-  /** Every lead received, including those whose processing failed. */
-  leads(): readonly Lead[];
-  /** Stops the listener, if any, and the dispatcher; idempotent. */
-  close(): Promise<void>;
-}
+import type { KeyOptions, MockStore } from './store/mock-store.js';
+import { checkQuota, DEFAULT_QUOTA, type Quota, type QuotaInput, Throttle } from './store/quota.js';
 
 /**
  * Options of {@link startMockServer}: the server's options plus where to listen.
@@ -288,9 +67,9 @@ export interface StartMockServerOptions extends MockServerOptions {
  * Creates an in-process mock server: no socket, reached through {@link MockServer.dispatcher}.
  * Takes milliseconds with the default sizes (records are derived lazily from the seed).
  *
- * @param options - seed, sizes, clock, throttle, origin and limits.
+ * @param options - seed, sizes, clock, quota, origin and limits.
  * @returns the server.
- * @throws RangeError for invalid sizes, time, throttle or origin.
+ * @throws RangeError for invalid sizes, time, quota or origin.
  * @example
  * ```ts
  * const server = createMockServer({ seed: 42 });
@@ -372,7 +151,7 @@ class MockServerImpl implements MockServer {
     );
     this.clock = new MockClock(options.now, { mode: options.clock, beforeSet: () => this.#catchUp() });
     this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
-    this.#throttle = new Throttle(options.throttle ?? DEFAULT_THROTTLE);
+    this.#throttle = new Throttle(defaultQuota(options));
     this.#journal = new Journal(options.journalLimit);
     this.#seeded = this.#build();
     this.#editor = new RecordEditor({
@@ -463,7 +242,7 @@ class MockServerImpl implements MockServer {
   reset(): void {
     this.clock.reset();
     this.#seeded = this.#build();
-    this.#throttle.configure(this.#options.throttle ?? DEFAULT_THROTTLE);
+    this.#throttle.configure(defaultQuota(this.#options));
     this.#faults.clear();
     this.#journal.clear();
     this.#changes.clear();
@@ -512,14 +291,24 @@ class MockServerImpl implements MockServer {
     this.#store.keys.require(value).expiresAt = this.clock.nowMs();
   }
 
-  setThrottle(throttle: ThrottleConfig | false): void {
-    this.#throttle.configure(throttle);
+  setQuota(quota: QuotaInput | false): void {
+    this.#throttle.configure(checkQuota(quota, 'setQuota'));
   }
 
-  setKeyThrottle(value: string, throttle: ThrottleConfig | false | null): void {
+  setThrottle(quota: QuotaInput | false): void {
+    warnDeprecated('setThrottle', 'setQuota');
+    this.setQuota(quota);
+  }
+
+  setKeyQuota(value: string, quota: QuotaInput | false | null): void {
     const key = this.#store.keys.require(value);
-    key.throttle = throttle === null ? undefined : checkThrottle(throttle);
+    key.quota = quota === null ? undefined : checkQuota(quota, 'setKeyQuota');
     this.#throttle.forget(key.id);
+  }
+
+  setKeyThrottle(value: string, quota: QuotaInput | false | null): void {
+    warnDeprecated('setKeyThrottle', 'setKeyQuota');
+    this.setKeyQuota(value, quota);
   }
 
   apiKeys(): readonly ApiKeyInfo[] {
@@ -643,12 +432,17 @@ interface DataSource {
   readonly fixture?: ParsedFixture | undefined;
 }
 
+/** The options' quota of keys without their own, from `quota` or (deprecated) `throttle`. */
+function defaultQuota(options: MockServerOptions): Quota | false {
+  if (options.throttle !== undefined) warnDeprecated('the option throttle', 'quota');
+  return checkQuota(options.quota ?? options.throttle ?? DEFAULT_QUOTA, 'the option quota');
+}
+
 function resolveSizes(sizes: MockSizes = {}): CompanySizes {
+  const problem = sizesProblem(sizes);
+  if (problem !== undefined)
+    throw new RangeError(problem.field ? `sizes.${problem.field} ${problem.text}` : `sizes: ${problem.text}`);
   const resolved = { ...DEFAULT_SIZES, ...sizes };
-  for (const [name, value] of Object.entries(resolved)) {
-    if (!Number.isInteger(value) || value < 0 || value > MAX_SIZE)
-      throw new RangeError(`sizes.${name} must be a non-negative integer`);
-  }
   if (resolved.users === 0 && (resolved.recordings > 0 || resolved.calls > 0)) resolved.users = 1;
   return resolved;
 }

@@ -99,36 +99,35 @@ describe('admin HTTP API', () => {
     const listed = (await admin('GET', 'keys')).json.data;
     expect(JSON.stringify(listed)).not.toContain(server.keys.valid);
     expect(listed.find((key: Loose) => key.name === 'Throttled')).toMatchObject({
-      throttle: { limit: 5, windowSeconds: 5 },
+      quota: { requests: 5, perSeconds: 5 },
       companyName: 'Acme Home Services',
       revoked: false,
       expiresAt: null,
     });
-    expect(listed.find((key: Loose) => key.name === 'Full access').throttle).toBeNull();
+    expect(listed.find((key: Loose) => key.name === 'Full access').quota).toBeNull();
 
-    const created = await admin('POST', 'keys', { name: 'slow', throttle: { limit: 1, windowSeconds: 30 } });
+    const created = await admin('POST', 'keys', { name: 'slow', quota: { requests: 1, perSeconds: 30 } });
     const slow: string = created.json.value;
     expect((await api('/teams/', slow)).status).toBe(200);
     expect((await api('/teams/', slow)).headers['retry-after']).toBe('30');
     expect((await api('/teams/')).status).toBe(200);
 
-    expect((await admin('POST', 'keys/throttle', { value: slow, throttle: false })).status).toBe(200);
+    expect((await admin('POST', 'keys/quota', { value: slow, quota: false })).status).toBe(200);
     expect((await api('/teams/', slow)).status).toBe(200);
-    await admin('POST', 'keys/throttle', {
+    await admin('POST', 'keys/quota', {
       value: server.keys.valid,
-      throttle: { limit: 1, windowSeconds: 9 },
+      quota: { requests: 1, perSeconds: 9 },
     });
     expect((await api('/teams/')).status).toBe(200);
     expect((await api('/teams/')).headers['retry-after']).toBe('9');
-    await admin('POST', 'keys/throttle', { value: server.keys.valid, throttle: null });
+    await admin('POST', 'keys/quota', { value: server.keys.valid, quota: null });
     expect((await api('/teams/')).status).toBe(200);
 
     expect(
-      (await admin('POST', 'keys/throttle', { value: 'svc_live_nobody', throttle: false })).json.error.detail,
+      (await admin('POST', 'keys/quota', { value: 'svc_live_nobody', quota: false })).json.error.detail,
     ).toBe('Unknown API key');
     expect(
-      (await admin('POST', 'keys/throttle', { value: slow, throttle: { limit: 0, windowSeconds: 1 } }))
-        .status,
+      (await admin('POST', 'keys/quota', { value: slow, quota: { requests: 0, perSeconds: 1 } })).status,
     ).toBe(400);
   });
 
@@ -171,15 +170,15 @@ describe('admin HTTP API', () => {
     );
   });
 
-  it('sets throttle quotas', async () => {
-    await admin('POST', 'throttle', { limit: 1, windowSeconds: 30 });
+  it('sets quotas', async () => {
+    await admin('POST', 'quota', { requests: 1, perSeconds: 30 });
     expect((await api('/teams/')).status).toBe(200);
     const throttled = await api('/teams/');
     expect(throttled.status).toBe(429);
     expect(throttled.headers['retry-after']).toBe('30');
-    await admin('POST', 'throttle', false);
+    await admin('POST', 'quota', false);
     expect((await api('/teams/')).status).toBe(200);
-    expect((await admin('POST', 'throttle', { limit: 0, windowSeconds: 1 })).status).toBe(400);
+    expect((await admin('POST', 'quota', { requests: 0, perSeconds: 1 })).status).toBe(400);
   });
 
   it('injects faults by path or pattern', async () => {

@@ -115,7 +115,7 @@ describe.concurrent('company-data-mock in a child process', { timeout: 60_000 },
     const company = fixture.companies[0] as Loose;
     company.keys = [
       { value: 'svc_live_fixture_key' },
-      { value: 'svc_live_slow_key', name: 'Slow', throttle: { limit: 2, window_seconds: 60 } },
+      { value: 'svc_live_slow_key', name: 'Slow', quota: { requests: 2, per_seconds: 60 } },
     ];
     writeFileSync(join(dir, 'fixture.json'), JSON.stringify(fixture));
     // Frozen: on a running clock a slow machine lets a second pass between the requests, and Retry-After says 59.
@@ -128,7 +128,7 @@ describe.concurrent('company-data-mock in a child process', { timeout: 60_000 },
       for (let i = 0; i < 10; i++)
         expect((await get(cli, '/users/', 'svc_live_fixture_key')).status).toBe(200);
       const listed = (await admin(cli, 'GET', 'keys')).data.find((key: Loose) => key.name === 'Slow');
-      expect(listed.throttle).toEqual({ limit: 2, windowSeconds: 60 });
+      expect(listed.quota).toEqual({ requests: 2, perSeconds: 60 });
     } finally {
       await cli.stop();
     }

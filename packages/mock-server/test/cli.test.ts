@@ -41,7 +41,7 @@ describe('CLI arguments', () => {
     expect(parseCliArgs([])).toEqual({
       options: { port: DEFAULT_CLI_PORT, host: '127.0.0.1', sizes: {} },
       fixturePath: undefined,
-      keyThrottles: [],
+      keyQuotas: [],
       log: 'off',
       json: false,
       exitOnStdinClose: false,
@@ -93,7 +93,7 @@ describe('CLI arguments', () => {
       sizes: { users: 3, teams: 2, recordings: 1, calls: 1_000_000 },
       now: '2027-01-01T00:00:00Z',
       clock: 'frozen',
-      throttle: { limit: 10, windowSeconds: 1.5 },
+      quota: { requests: 10, perSeconds: 1.5 },
       maxBodyBytes: 2048,
       adminToken: 'tok',
     });
@@ -103,12 +103,12 @@ describe('CLI arguments', () => {
       log: 'json',
       exitOnStdinClose: true,
       parentPid: 4242,
-      keyThrottles: [
-        { key: 'valid', throttle: { limit: 2, windowSeconds: 10 } },
-        { key: 'svc_live_x=y', throttle: false },
+      keyQuotas: [
+        { key: 'valid', quota: { requests: 2, perSeconds: 10 } },
+        { key: 'svc_live_x=y', quota: false },
       ],
     });
-    expect(parseCliArgs(['--throttle', 'off']).options.throttle).toBe(false);
+    expect(parseCliArgs(['--throttle', 'off']).options.quota).toBe(false);
     expect(parseCliArgs(['-h']).help).toBe(true);
     expect(parseCliArgs(['-v']).version).toBe(true);
     expect(parseCliArgs(['--fixture-schema']).fixtureSchema).toBe(true);
@@ -165,11 +165,11 @@ describe('CLI arguments', () => {
     [['--now', 'yesterday'], /--now expects an ISO 8601 time such as 2026-06-01T12:00:00Z, got "yesterday"/],
     [
       ['--throttle', 'lots'],
-      /--throttle expects <limit>\/<seconds> with both above 0 \(e.g. 100\/60\) or "off"/,
+      /--throttle expects <requests>\/<seconds> with both above 0 \(e.g. 100\/60\) or "off"/,
     ],
     [['--throttle', '0/60'], /--throttle expects/],
-    [['--throttle-key', 'valid'], /--throttle-key expects <key>=<limit>\/<seconds> or <key>=off/],
-    [['--throttle-key', 'valid=fast'], /--throttle-key valid expects <limit>\/<seconds>/],
+    [['--throttle-key', 'valid'], /--throttle-key expects <key>=<requests>\/<seconds> or <key>=off/],
+    [['--throttle-key', 'valid=fast'], /--throttle-key valid expects <requests>\/<seconds>/],
     [['--log', 'loud'], /--log expects off, text or json, got "loud"/],
     [['--latency', 'fast'], /--latency expects <ms> \(e\.g\. 20\), <min>\.\.<max>/],
     [['--latency', '80..10'], /--latency latency: minMs must not exceed maxMs/],
@@ -289,8 +289,8 @@ describe('runCli', () => {
       expect(out.join('')).toMatch(
         /Quota +9 requests per 9 s per key by default; own quotas: throttled off, valid 1\/30 s\n/,
       );
-      const quotas = Object.fromEntries(server.apiKeys().map((key) => [key.name, key.throttle]));
-      expect(quotas['Full access']).toEqual({ limit: 1, windowSeconds: 30 });
+      const quotas = Object.fromEntries(server.apiKeys().map((key) => [key.name, key.quota]));
+      expect(quotas['Full access']).toEqual({ requests: 1, perSeconds: 30 });
       expect(quotas.Throttled).toBe(false);
       expect(quotas.Limited ?? null).toBeNull();
       expect((await firstPage(server.baseURL, server.keys.valid)).status).toBe(200);
@@ -305,8 +305,8 @@ describe('runCli', () => {
     );
     await jsonServer.close();
     expect(JSON.parse(json.out.join('')).quota).toEqual({
-      default: { limit: 9, windowSeconds: 9 },
-      keys: { throttled: THROTTLED_KEY_QUOTA, valid: { limit: 1, windowSeconds: 30 } },
+      default: { requests: 9, perSeconds: 9 },
+      keys: { throttled: THROTTLED_KEY_QUOTA, valid: { requests: 1, perSeconds: 30 } },
     });
     const failed = capture();
     expect(await runCli(['--port', '0', '--throttle-key', 'nobody=1/1'], failed.io)).toEqual({
@@ -446,9 +446,9 @@ describe('runCli with a fixture file', () => {
     const company = fixture.companies[0] as (typeof fixture.companies)[number];
     company.keys = [
       ...(company.keys ?? []),
-      { value: 'svc_live_slow', throttle: { limit: 2, window_seconds: 10 } },
-      { value: 'svc_live_unlimited', throttle: false },
-      { value: 'svc_live_overridden', throttle: { limit: 3, window_seconds: 3 } },
+      { value: 'svc_live_slow', quota: { requests: 2, per_seconds: 10 } },
+      { value: 'svc_live_unlimited', quota: false },
+      { value: 'svc_live_overridden', quota: { requests: 3, per_seconds: 3 } },
     ];
     writeFileSync(join(dir, 'quotas.json'), JSON.stringify(fixture));
     const args = ['--port', '0', '--fixture', 'quotas.json', '--throttle-key', 'svc_live_overridden=7/7'];
@@ -466,9 +466,9 @@ describe('runCli with a fixture file', () => {
     await serving(await runCli([...args, '--json'], json.io, dir)).close();
     expect(JSON.parse(json.out.join('')).quota.keys).toEqual({
       throttled: THROTTLED_KEY_QUOTA,
-      svc_live_slow: { limit: 2, windowSeconds: 10 },
+      svc_live_slow: { requests: 2, perSeconds: 10 },
       svc_live_unlimited: false,
-      svc_live_overridden: { limit: 7, windowSeconds: 7 },
+      svc_live_overridden: { requests: 7, perSeconds: 7 },
     });
   });
 

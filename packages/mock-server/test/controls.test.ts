@@ -11,8 +11,8 @@ describe('controls', () => {
     expect(() => server.createKey({ company: 'Nobody Inc' })).toThrow(/Unknown company/);
     expect(server.createKey({ company: 'Globex Contact Center' })).toMatch(/^svc_live_/);
     expect(() => server.revokeKey('svc_live_unknown')).toThrow(/Unknown API key/);
-    expect(() => server.setThrottle({ limit: 0, windowSeconds: 1 })).toThrow(RangeError);
-    expect(() => server.setThrottle({ limit: 1, windowSeconds: 0 })).toThrow(RangeError);
+    expect(() => server.setQuota({ requests: 0, perSeconds: 1 })).toThrow(RangeError);
+    expect(() => server.setQuota({ requests: 1, perSeconds: 0 })).toThrow(RangeError);
     expect(() => server.injectLeadFailure(0)).toThrow(RangeError);
     expect(() => server.members('nope')).toThrow(/No audience/);
   });

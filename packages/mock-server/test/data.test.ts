@@ -10,7 +10,7 @@ import {
 import fc from 'fast-check';
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
-import { generateStore } from '../src/generate/store.js';
+import { generateStore } from '../src/fake/seeded-store.js';
 import { createMockServer, type MockServer } from '../src/index.js';
 import { RecordIdCodec } from '../src/random/record-ids.js';
 import { GeneratedTable } from '../src/store/table.js';

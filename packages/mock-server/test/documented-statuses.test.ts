@@ -141,11 +141,11 @@ describe('every status the mock server answers is documented for its operation',
           if (attempt.key === 'expired' || attempt.key === 'noPermissions')
             resolved.key = server.keys[attempt.key as 'expired' | 'noPermissions'];
           if (attempt.quotaUsed) {
-            server.setKeyThrottle(server.keys.valid, { limit: 1, windowSeconds: 60 });
+            server.setKeyQuota(server.keys.valid, { requests: 1, perSeconds: 60 });
             await statusOf(server, endpoint, {});
           }
           seen.set(await statusOf(server, endpoint, resolved), name);
-          if (attempt.quotaUsed) server.setKeyThrottle(server.keys.valid, null);
+          if (attempt.quotaUsed) server.setKeyQuota(server.keys.valid, null);
         }
         // The faults a fault rate draws by default, and the body faults that answer a status of their own:
         // whatever their bodies, their statuses are documented (as `5XX` for server errors).

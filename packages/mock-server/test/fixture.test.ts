@@ -154,8 +154,8 @@ describe('fixtures', () => {
             name: 'Acme',
             keys: [
               { id: keyId, value: 'svc_live_dated', name: 'Dated', created_at: '2025-03-04T05:06:07Z' },
-              { value: 'svc_live_slow', name: 'Slow', throttle: { limit: 1, window_seconds: 20 } },
-              { value: 'svc_live_free', name: 'Free', throttle: false },
+              { value: 'svc_live_slow', name: 'Slow', quota: { requests: 1, per_seconds: 20 } },
+              { value: 'svc_live_free', name: 'Free', quota: false },
             ],
             audiences: [{ name: 'Old', token: AUDIENCE_TOKEN, created_at: '2025-01-01T00:00:00Z' }],
             lead_sources: [
@@ -168,10 +168,10 @@ describe('fixtures', () => {
       },
     });
     const keys = Object.fromEntries(server.apiKeys().map((key) => [key.name, key]));
-    expect(keys.Dated).toMatchObject({ id: keyId, createdAt: '2025-03-04T05:06:07.000Z', throttle: null });
+    expect(keys.Dated).toMatchObject({ id: keyId, createdAt: '2025-03-04T05:06:07.000Z', quota: null });
     expect(keys.Slow?.createdAt).toBe('2026-06-01T12:00:00.000Z');
-    expect(keys.Slow?.throttle).toEqual({ limit: 1, windowSeconds: 20 });
-    expect(keys.Free?.throttle).toBe(false);
+    expect(keys.Slow?.quota).toEqual({ requests: 1, perSeconds: 20 });
+    expect(keys.Free?.quota).toBe(false);
     expect(server.webhooks().audiences[0]).toMatchObject({
       name: 'Old',
       createdAt: '2025-01-01T00:00:00.000Z',
@@ -363,9 +363,9 @@ describe('fixtures', () => {
     const docs = readFileSync(new URL('../../../docs/fixtures.md', import.meta.url), 'utf8');
     const example = /## The format\n\n(?:.*\n\n)?```json\n([\s\S]*?)\n```/.exec(docs)?.[1];
     const server = createMockServer({ fixture: JSON.parse(example ?? 'null') });
-    expect(server.apiKeys().find((key) => key.prefix === 'svc_live_slo')?.throttle).toEqual({
-      limit: 2,
-      windowSeconds: 10,
+    expect(server.apiKeys().find((key) => key.prefix === 'svc_live_slo')?.quota).toEqual({
+      requests: 2,
+      perSeconds: 10,
     });
   });
 

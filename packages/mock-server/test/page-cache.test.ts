@@ -1,7 +1,8 @@
 import { CALL_SOURCES } from '@company-data/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { wireForm } from '../src/http/wire.js';
 import { createMockServer, type MockRequest, type MockResponse, type MockServer } from '../src/index.js';
-import { PageCache, setPageCacheLimits, wireForm } from '../src/resolvers/page-cache.js';
+import { PageCache, setPageCacheLimits } from '../src/resolvers/page-cache.js';
 import { sampleFixture } from './support/fixture-sample.js';
 
 const OFF = { entries: 0, bytes: 0 };
@@ -75,7 +76,7 @@ async function everyPage(server: MockServer): Promise<string[]> {
 
 describe('cached pages', () => {
   it('answer every list (every filter, ordering and page) and every detail exactly as uncached, miss or hit', async () => {
-    const server = createMockServer({ throttle: false });
+    const server = createMockServer({ quota: false });
     const targets = await everyPage(server);
     expect(targets.length).toBeGreaterThan(50);
     const requests = [server.keys.valid, server.keys.otherCompany].flatMap((key) =>
@@ -94,7 +95,7 @@ describe('cached pages', () => {
   });
 
   it('serialise a page once: a repeated request reads no record again', async () => {
-    const server = createMockServer({ throttle: false });
+    const server = createMockServer({ quota: false });
     const stored = vi.spyOn(PageCache.prototype, 'set');
     const first = await answer(server, get(server, '/calls/?page_size=25'));
     const again = await answer(server, get(server, '/calls/?page_size=25'));
@@ -108,7 +109,7 @@ describe('cached pages', () => {
   it('keep the checks before them: a revoked key, a forbidden resource, a throttled key, a bad query', async () => {
     const server = createMockServer({ clock: 'frozen' });
     const target = '/calls/?page_size=25';
-    const key = server.createKey({ name: 'Soon revoked', throttle: { limit: 2, windowSeconds: 60 } });
+    const key = server.createKey({ name: 'Soon revoked', quota: { requests: 2, perSeconds: 60 } });
     expect((await answer(server, get(server, target, key))).status).toBe(200);
     expect((await answer(server, get(server, target, key))).status).toBe(200);
     expect((await answer(server, get(server, target, key))).status).toBe(429);
@@ -143,7 +144,7 @@ describe('cached pages', () => {
       ['admin POST fixture', (server) => admin(server, 'fixture', sampleFixture())],
     ];
     it.each(changes)('%s', async (_name, change) => {
-      const server = createMockServer({ throttle: false });
+      const server = createMockServer({ quota: false });
       const stored = vi.spyOn(PageCache.prototype, 'set');
       for (const target of ['/calls/?page_size=25', '/users/?is_active=true']) {
         await answer(server, get(server, target));
@@ -179,7 +180,7 @@ describe('cached pages follow record changes precisely', () => {
   it.each(cases)(
     '%s %s: only that list (its count on every page; the record’s filter value) and the record miss',
     async (resource, kind, { list, update }) => {
-      const server = createMockServer({ throttle: false, clock: 'frozen' });
+      const server = createMockServer({ quota: false, clock: 'frozen' });
       const targets = await everyPage(server);
       for (const target of targets) await answer(server, get(server, target));
       const target = JSON.parse((await answer(server, get(server, `${list}?page_size=1`))).body).data[0];
@@ -260,7 +261,7 @@ describe('PageCache', () => {
   });
 
   it('stays within its limits under many distinct pages', async () => {
-    const server = createMockServer({ throttle: false });
+    const server = createMockServer({ quota: false });
     setPageCacheLimits({ entries: 20, bytes: 200_000 });
     let largest = 0;
     const cache = new PageCache();
@@ -275,7 +276,7 @@ describe('PageCache', () => {
   });
 
   it('gives a cached page one wire form (encoded once), any other response a fresh one', async () => {
-    const server = createMockServer({ throttle: false });
+    const server = createMockServer({ quota: false });
     const response = await answer(server, get(server, '/calls/'));
     const form = wireForm(response);
     expect(wireForm(response)).toBe(form);

@@ -22,7 +22,7 @@ function documentedStatuses(method: string, path: string): number[] {
 // Bad input never yields a 5xx, a hang, a status the document does not give, or a half-written record,
 // whatever reaches the server.
 describe('robustness', () => {
-  const server = createMockServer({ throttle: false, journalLimit: 0 });
+  const server = createMockServer({ quota: false, journalLimit: 0 });
   const segment = fc.oneof(
     fc.constantFrom(
       'v1',

@@ -13,7 +13,8 @@ import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/engine/fa
 import { parseFixture } from '../src/fixture/validate.js';
 import { MISSING_SLASH_HINT } from '../src/http/responses.js';
 import { createMockServer, LIVE_KEY_PREFIX, type MockServer, redactTokens } from '../src/index.js';
-import { quotaProblem } from '../src/store/throttle.js';
+import { MAX_SIZE, SIZE_RULE } from '../src/options.js';
+import { quotaProblem } from '../src/store/quota.js';
 
 // Each rule has one home; these tests make a second, disagreeing copy fail. They call the engine through
 // `server.handle` (no socket) on a frozen clock.
@@ -46,38 +47,61 @@ const admin = (server: MockServer, method: string, path: string, body?: unknown)
   send(server, method, `/__admin/${path}`, { body, authorization: `Bearer ${server.adminToken}` });
 
 const badQuotas = [
-  [{ limit: 0, windowSeconds: 60 }, '0/60'],
-  [{ limit: 2, windowSeconds: 0 }, '2/0'],
+  [{ requests: 0, perSeconds: 60 }, '0/60'],
+  [{ requests: 2, perSeconds: 0 }, '2/0'],
 ] as const;
 
 describe('the quota rule has one home', () => {
   it.each(badQuotas)(
-    'the admin API, the CLI, the fixture and setThrottle refuse %j with its message',
+    'the admin API, the CLI, the fixture and setQuota refuse %j with its message',
     async (quota, flag) => {
       const problem = quotaProblem(quota)?.text as string;
-      expect(problem).toMatch(/^(limit|windowSeconds) must be/);
+      expect(problem).toMatch(/^(requests|perSeconds) must be/);
       const server = createMockServer({ clock: 'frozen' });
-      const answered = await admin(server, 'POST', 'throttle', quota);
+      const answered = await admin(server, 'POST', 'quota', quota);
       expect(answered.status).toBe(400);
       expect(answered.json.error.detail.replace(': ', ' ')).toBe(problem);
       expect(() => parseCliArgs(['--throttle', flag])).toThrow(problem);
-      expect(() => server.setThrottle(quota)).toThrow(`throttle.${problem}`);
-      const field = problem.startsWith('limit') ? 'limit' : 'window_seconds';
+      expect(() => server.setQuota(quota)).toThrow(`quota.${problem}`);
+      const field = problem.startsWith('requests') ? 'requests' : 'per_seconds';
       const fixture = {
         companies: [
           {
             name: 'Acme',
             keys: [
-              { value: 'svc_live_x', throttle: { limit: quota.limit, window_seconds: quota.windowSeconds } },
+              { value: 'svc_live_x', quota: { requests: quota.requests, per_seconds: quota.perSeconds } },
             ],
           },
         ],
       };
       expect(() => parseFixture(fixture)).toThrow(
-        `throttle.${field}: ${problem.slice(problem.indexOf(' ') + 1)}`,
+        `quota.${field}: ${problem.slice(problem.indexOf(' ') + 1)}`,
       );
     },
   );
+});
+
+describe('the size rule has one home', () => {
+  it.each([-1, MAX_SIZE + 1])(
+    'the sizes option, reseed, the admin API and the CLI refuse calls: %d with one rule',
+    async (calls) => {
+      expect(() => createMockServer({ sizes: { calls } })).toThrow(`sizes.calls must be ${SIZE_RULE}`);
+      const server = createMockServer({ clock: 'frozen' });
+      expect(() => server.reseed({ sizes: { calls } })).toThrow(`sizes.calls must be ${SIZE_RULE}`);
+      const answered = await admin(server, 'POST', 'seed', { sizes: { calls } });
+      expect([answered.status, answered.json.error.detail]).toEqual([
+        400,
+        `sizes.calls: must be ${SIZE_RULE}`,
+      ]);
+      expect(() => parseCliArgs([`--calls=${calls}`])).toThrow(
+        `--calls expects ${SIZE_RULE}, got "${calls}"`,
+      );
+    },
+  );
+
+  it('accepts the largest size everywhere (the sizes are read lazily, so it costs nothing)', () => {
+    expect(parseCliArgs(['--calls', String(MAX_SIZE)]).options.sizes).toEqual({ calls: MAX_SIZE });
+  });
 });
 
 describe('fault specs have one schema', () => {
@@ -131,7 +155,9 @@ describe('error bodies and texts have one builder', () => {
       [405, 'Method "PUT" not allowed.'],
       [405, 'Method "POST" not allowed.'],
     ]);
-    expect(answers.map(({ headers }) => headers.allow)).toEqual(['GET, HEAD', 'GET', 'GET']);
+    // The admin API's routes are rows of the API's router: a GET route answers HEAD there too.
+    expect(answers.map(({ headers }) => headers.allow)).toEqual(['GET, HEAD', 'GET, HEAD', 'GET']);
+    expect((await admin(server, 'HEAD', 'clock')).status).toBe(200);
   });
 
   it('hints at the missing slash with its one constant', async () => {
@@ -182,6 +208,7 @@ describe('bearer parsing and path decoding agree everywhere', () => {
 
 describe('names and patterns come from the contract', () => {
   it('generates keys with the contract’s prefix', () => {
+    // The deprecated second name of the prefix (kept for one minor release) is the contract's value.
     expect(LIVE_KEY_PREFIX).toBe(API_KEY_PREFIX);
     expect(createMockServer().createKey().startsWith(API_KEY_PREFIX)).toBe(true);
   });

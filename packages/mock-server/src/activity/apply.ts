@@ -1,8 +1,8 @@
 import type { Call, User } from '@company-data/contract';
-import { isoSeconds } from '../generate/time.js';
+import { isoSeconds } from '../fake/time.js';
 import { hashString, Prng } from '../random/prng.js';
 import type { RecordEditor } from '../records/editor.js';
-import type { CompanyData } from '../store/company.js';
+import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
 import type { ListFilter } from '../store/live-table.js';
 import type { RecordView } from '../store/table.js';
@@ -18,7 +18,11 @@ import type { ActivityEvent } from './schedule.js';
  * @param company - the company the activity lives in (the primary one).
  * @param event - the event.
  */
-export function applyActivityEvent(editor: RecordEditor, company: CompanyData, event: ActivityEvent): void {
+export function applyActivityEvent(
+  editor: RecordEditor,
+  company: CompanyRecords,
+  event: ActivityEvent,
+): void {
   const context = { origin: 'activity' as const, company: company.id, atMs: event.atMs };
   switch (event.kind) {
     case 'call':
@@ -59,7 +63,7 @@ const ACTIVE: readonly ListFilter[] = [['is_active', 'true']];
 const ID_VIEW: RecordView<User> = { name: 'activity-id', project: (user) => user.id };
 
 /** The id of the active user at `pick` (a fraction in [0, 1)) of the list of active users, if any. */
-function activeUserId(company: CompanyData, pick: number): string | undefined {
+function activeUserId(company: CompanyRecords, pick: number): string | undefined {
   const { users } = company;
   const { count } = users.page(ACTIVE, 0, 0, false, ID_VIEW);
   if (count === 0) return undefined;

@@ -1,4 +1,4 @@
-import { EXCUSE_REASONS } from '../generate/words.js';
+import { EXCUSE_REASONS } from '../fake/words.js';
 import { hashInts, Prng } from '../random/prng.js';
 import { type ActivityRate, perMs, type ResolvedActivity } from './options.js';
 

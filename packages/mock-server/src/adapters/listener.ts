@@ -4,7 +4,7 @@ import { MAX_REQUEST_HEAD_BYTES } from '@company-data/contract';
 import type { AbortSource, BodyDelivery, MockEngine } from '../engine/engine.js';
 import { serverError } from '../http/responses.js';
 import type { MockRequest } from '../http/types.js';
-import { wireForm } from '../resolvers/page-cache.js';
+import { wireForm } from '../http/wire.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 

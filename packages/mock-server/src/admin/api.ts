@@ -1,18 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
-import { closestName, DATA_RESOURCES, type DataResource, decodeSegment } from '@company-data/contract';
+import { closestName, DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { z } from 'zod';
+import { warnDeprecated } from '../deprecation.js';
 import type { SideRoute } from '../engine/engine.js';
 import { FAULT_ACTION_FIELDS, FAULT_TIMES, faultRateFields } from '../engine/faults.js';
 import { LatencyDistributionSchema } from '../engine/latency.js';
+import { Router, type RouterRow } from '../engine/router.js';
 import { FixtureError } from '../fixture/error.js';
 import { bearerToken } from '../http/bearer.js';
 import { readJsonBody } from '../http/body.js';
+import { ADMIN_PREFIX, ADMIN_TOKEN_SEGMENT } from '../http/reserved-paths.js';
 import { errorJson, json, methodNotAllowed, notFound } from '../http/responses.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
+import type { MockServer } from '../mock-server.js';
+import { MockSizesSchema } from '../options.js';
 import { RecordNotFoundError } from '../records/errors.js';
-import type { MockServer } from '../server.js';
-import { QuotaSchema } from '../store/throttle.js';
-import { ADMIN_PREFIX, ADMIN_TOKEN_SEGMENT } from './prefix.js';
+import { QuotaOrNoneSchema } from '../store/quota.js';
 import { describeServer } from './summary.js';
 
 /** What the admin API drives: a mock server's controls. */
@@ -28,8 +31,8 @@ export type AdminTarget = Pick<
   | 'createKey'
   | 'revokeKey'
   | 'expireKey'
-  | 'setThrottle'
-  | 'setKeyThrottle'
+  | 'setQuota'
+  | 'setKeyQuota'
   | 'apiKeys'
   | 'webhooks'
   | 'injectFault'
@@ -67,11 +70,15 @@ const Bodies = {
     value: z.string().optional(),
     expiresAt: Time.nullable().optional(),
     permissions: z.array(z.enum(DATA_RESOURCES)).optional(),
-    throttle: QuotaSchema.optional(),
+    quota: QuotaOrNoneSchema.optional(),
+    /** Deprecated: the old name of `quota` (createKey warns). */
+    throttle: QuotaOrNoneSchema.optional(),
   }),
   keyValue: z.strictObject({ value: z.string() }),
-  keyThrottle: z.strictObject({ value: z.string(), throttle: QuotaSchema.nullable() }),
-  throttle: QuotaSchema,
+  keyQuota: z.strictObject({ value: z.string(), quota: QuotaOrNoneSchema.nullable() }),
+  /** Deprecated: `POST keys/throttle`'s body. */
+  keyThrottle: z.strictObject({ value: z.string(), throttle: QuotaOrNoneSchema.nullable() }),
+  quota: QuotaOrNoneSchema,
   fault: z.strictObject({ ...Route, times: FAULT_TIMES, ...FAULT_ACTION_FIELDS }),
   latency: z.union([
     z.literal(false),
@@ -82,27 +89,22 @@ const Bodies = {
   leadFailure: z.strictObject({ times: z.int().positive().optional() }),
   seed: z.strictObject({
     seed: z.int().optional(),
-    sizes: z
-      .strictObject({
-        users: z.int().nonnegative().optional(),
-        teams: z.int().nonnegative().optional(),
-        recordings: z.int().nonnegative().optional(),
-        calls: z.int().nonnegative().optional(),
-      })
-      .optional(),
+    sizes: MockSizesSchema.optional(),
   }),
 } as const;
 
-/**
- * An admin action: the server, the body (`{}` when none), the path's `*` segments decoded, and the query.
- */
+/** An admin action: the server, the body (`{}` when none), the path's `{name}` segments decoded, and the query. */
 type Action = (
   target: AdminTarget,
   body: unknown,
-  param: string,
+  params: Readonly<Record<string, string>>,
   query: URLSearchParams,
-  params: readonly string[],
 ) => MockResponse;
+
+/** A route of the admin API: a row of the mock's one router, as the API's operations are. */
+interface AdminRoute extends RouterRow {
+  readonly action: Action;
+}
 
 class AdminInputError extends Error {}
 
@@ -126,8 +128,6 @@ function routed<Rule extends { path?: string | undefined; pathPattern?: string |
   return { ...(rule as Omit<Rule, 'pathPattern' | 'path'>), path: new RegExp(pathPattern) };
 }
 
-/** The first segment of the record controls' paths: `records/{resource}` and `records/{resource}/{id}`. */
-const RECORDS_SEGMENT = 'records';
 /** Methods whose body the admin API reads. */
 const BODY_METHODS = new Set(['POST', 'PATCH']);
 
@@ -153,109 +153,141 @@ const clock = (target: AdminTarget) => ({
   frozen: target.clock.frozen,
 });
 
-/** The admin routes: `METHOD path` (relative to the prefix, `*` = one segment) → action. */
-const ROUTES: Record<string, Action> = {
-  'GET ': (target) => ok(info(target)),
-  'GET clock': (target) => ok(clock(target)),
-  'POST clock/advance': (target, body) => {
+/** A row of the admin API: `path` is relative to {@link ADMIN_PREFIX}, without a final slash. */
+const route = (method: string, path: string, action: Action): AdminRoute => ({
+  method,
+  template: `${ADMIN_PREFIX}${path}`,
+  action,
+});
+
+/** The record a `records/{resource}/{id}` path names, or a 404 that says which. */
+function requireRecord(
+  target: AdminTarget,
+  params: Readonly<Record<string, string>>,
+  query: URLSearchParams,
+) {
+  const { resource = '', id = '' } = params;
+  const record = target.records.get(dataResource(resource), id, recordOptions(query));
+  if (record === undefined) throw new RecordNotFoundError(`No record of ${resource} has id "${id}"`);
+  return record;
+}
+
+/** The admin routes, rows of the mock's one router (matched with the final slash of a path taken off). */
+const ROUTER = new Router<AdminRoute>([
+  route('GET', '', (target) => ok(info(target))),
+  route('GET', 'clock', (target) => ok(clock(target))),
+  route('POST', 'clock/advance', (target, body) => {
     target.clock.advance(parse(Bodies.advance, body).ms);
     return ok(clock(target));
-  },
-  'POST clock/set': (target, body) => {
+  }),
+  route('POST', 'clock/set', (target, body) => {
     target.clock.set(parse(Bodies.set, body).time);
     return ok(clock(target));
-  },
-  'POST clock/freeze': (target) => {
+  }),
+  route('POST', 'clock/freeze', (target) => {
     target.clock.freeze();
     return ok(clock(target));
-  },
-  'POST clock/resume': (target) => {
+  }),
+  route('POST', 'clock/resume', (target) => {
     target.clock.resume();
     return ok(clock(target));
-  },
-  'POST reset': (target) => {
+  }),
+  route('POST', 'reset', (target) => {
     target.reset();
     return ok(info(target));
-  },
-  'POST fixture': (target, body) => {
+  }),
+  route('POST', 'fixture', (target, body) => {
     target.loadFixture(body);
     return ok(info(target));
-  },
-  'POST seed': (target, body) => {
+  }),
+  route('POST', 'seed', (target, body) => {
     target.reseed(parse(Bodies.seed, body));
     return ok(info(target));
-  },
-  'GET keys': (target) => ok({ data: target.apiKeys() }),
-  'POST keys': (target, body) => ok({ value: target.createKey(parse(Bodies.key, body)) }, 201),
-  'POST keys/throttle': (target, body) => {
-    const { value, throttle } = parse(Bodies.keyThrottle, body);
-    target.setKeyThrottle(value, throttle);
+  }),
+  route('GET', 'keys', (target) => ok({ data: target.apiKeys() })),
+  route('POST', 'keys', (target, body) => ok({ value: target.createKey(parse(Bodies.key, body)) }, 201)),
+  route('POST', 'keys/quota', (target, body) => {
+    const { value, quota } = parse(Bodies.keyQuota, body);
+    target.setKeyQuota(value, quota);
     return ok();
-  },
-  'POST keys/revoke': (target, body) => {
+  }),
+  route('POST', 'keys/throttle', (target, body) => {
+    warnDeprecated(`the admin API's POST ${ADMIN_PREFIX}keys/throttle`, `POST ${ADMIN_PREFIX}keys/quota`);
+    const { value, throttle } = parse(Bodies.keyThrottle, body);
+    target.setKeyQuota(value, throttle);
+    return ok();
+  }),
+  route('POST', 'keys/revoke', (target, body) => {
     target.revokeKey(parse(Bodies.keyValue, body).value);
     return ok();
-  },
-  'POST keys/expire': (target, body) => {
+  }),
+  route('POST', 'keys/expire', (target, body) => {
     target.expireKey(parse(Bodies.keyValue, body).value);
     return ok();
-  },
-  'POST throttle': (target, body) => {
-    target.setThrottle(parse(Bodies.throttle, body));
+  }),
+  route('POST', 'quota', (target, body) => {
+    target.setQuota(parse(Bodies.quota, body));
     return ok();
-  },
-  'POST faults': (target, body) => {
+  }),
+  route('POST', 'throttle', (target, body) => {
+    warnDeprecated(`the admin API's POST ${ADMIN_PREFIX}throttle`, `POST ${ADMIN_PREFIX}quota`);
+    target.setQuota(parse(Bodies.quota, body));
+    return ok();
+  }),
+  route('POST', 'faults', (target, body) => {
     target.injectFault(routed(parse(Bodies.fault, body)));
     return ok(undefined, 201);
-  },
-  'POST latency': (target, body) => {
+  }),
+  route('POST', 'latency', (target, body) => {
     const latency = parse(Bodies.latency, body);
     target.setLatency(Array.isArray(latency) ? latency.map(routed) : latency);
     return ok();
-  },
-  'POST fault-rate': (target, body) => {
+  }),
+  route('POST', 'fault-rate', (target, body) => {
     const rates = parse(Bodies.faultRate, body);
     target.setFaultRate(rates === false ? false : Array.isArray(rates) ? rates.map(routed) : routed(rates));
     return ok();
-  },
-  'POST leads/fail': (target, body) => {
+  }),
+  route('POST', 'leads/fail', (target, body) => {
     target.injectLeadFailure(parse(Bodies.leadFailure, body).times);
     return ok();
-  },
-  'GET activity': (target) => ok({ data: target.activity() }),
+  }),
+  route('GET', 'activity', (target) => ok({ data: target.activity() })),
   // The body is checked by the activity's own schema (in setActivity): the same messages as in-process.
-  'POST activity': (target, body) => {
+  route('POST', 'activity', (target, body) => {
     target.setActivity(body as Parameters<AdminTarget['setActivity']>[0]);
     return ok({ data: target.activity() });
-  },
-  'GET journal': (target) => ok({ data: target.journal() }),
-  'DELETE journal': (target) => {
+  }),
+  route('GET', 'journal', (target) => ok({ data: target.journal() })),
+  route('DELETE', 'journal', (target) => {
     target.clearJournal();
     return ok();
-  },
-  'GET webhooks': (target) => ok(target.webhooks()),
-  [`POST ${RECORDS_SEGMENT}/*`]: (target, body, resource, query) =>
+  }),
+  route('GET', 'webhooks', (target) => ok(target.webhooks())),
+  route('POST', 'records/{resource}', (target, body, { resource = '' }, query) =>
     ok({ data: target.records.create(dataResource(resource), body as never, recordOptions(query)) }, 201),
-  [`GET ${RECORDS_SEGMENT}/*/*`]: (target, _body, resource, query, [, id = '']) => {
-    const record = target.records.get(dataResource(resource), id, recordOptions(query));
-    if (record === undefined) throw new RecordNotFoundError(`No record of ${resource} has id "${id}"`);
-    return ok({ data: record });
-  },
-  [`PATCH ${RECORDS_SEGMENT}/*/*`]: (target, body, resource, query, [, id = '']) =>
+  ),
+  route('GET', 'records/{resource}/{id}', (target, _body, params, query) =>
+    ok({ data: requireRecord(target, params, query) }),
+  ),
+  route('PATCH', 'records/{resource}/{id}', (target, body, { resource = '', id = '' }, query) =>
     ok({ data: target.records.update(dataResource(resource), id, body as never, recordOptions(query)) }),
-  [`DELETE ${RECORDS_SEGMENT}/*/*`]: (target, _body, resource, query, [, id = '']) => {
+  ),
+  route('DELETE', 'records/{resource}/{id}', (target, _body, { resource = '', id = '' }, query) => {
     target.records.delete(dataResource(resource), id, recordOptions(query));
     return ok();
-  },
-  'GET changes': (target) => ok({ data: target.changes() }),
-  'DELETE changes': (target) => {
+  }),
+  route('GET', 'changes', (target) => ok({ data: target.changes() })),
+  route('DELETE', 'changes', (target) => {
     target.clearChanges();
     return ok();
-  },
-  [`GET ${ADMIN_TOKEN_SEGMENT}/*/members`]: (target, _body, token) => ok({ data: target.members(token) }),
-  'GET conversations': (target) => ok({ data: target.conversations() }),
-  'GET leads': (target) => ok({ data: target.leads() }),
-};
+  }),
+  route('GET', `${ADMIN_TOKEN_SEGMENT}/{token}/members`, (target, _body, { token = '' }) =>
+    ok({ data: target.members(token) }),
+  ),
+  route('GET', 'conversations', (target) => ok({ data: target.conversations() })),
+  route('GET', 'leads', (target) => ok({ data: target.leads() })),
+]);
 
 /**
  * The admin API as a route the server hands the engine: every path under {@link ADMIN_PREFIX}.
@@ -304,30 +336,12 @@ export function createAdminApi(
 
   function answer(request: MockRequest): MockResponse {
     if (!authorized(request.headers.authorization)) return errorJson(401, 'Invalid admin token.');
-    const rest = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
-    const segments = rest === '' ? [] : rest.split('/');
-    const params: string[] = [];
-    const shape = segments
-      .map((segment, index) => {
-        // Segments after these names are values: a token, a resource and a record id.
-        if (
-          (segments[0] === ADMIN_TOKEN_SEGMENT && index === 1) ||
-          (segments[0] === RECORDS_SEGMENT && (index === 1 || index === 2))
-        ) {
-          params.push(decodeSegment(segment));
-          return '*';
-        }
-        return segment;
-      })
-      .join('/');
-    const action = ROUTES[`${request.method} ${shape}`];
-    if (!action) {
-      const allowed = Object.keys(ROUTES)
-        .filter((route) => route.endsWith(` ${shape}`))
-        .map((route) => route.slice(0, route.indexOf(' ')));
-      if (allowed.length === 0) return notFound('nested').response;
-      return methodNotAllowed('nested', request.method, allowed.join(', ')).response;
-    }
+    // The admin API answers its paths with or without a final slash (its root always has one).
+    const path =
+      request.path.endsWith('/') && request.path !== ADMIN_PREFIX ? request.path.slice(0, -1) : request.path;
+    const found = ROUTER.find(request.method, path);
+    if (found.kind === 'none') return notFound('nested').response;
+    if (found.kind === 'method') return methodNotAllowed('nested', request.method, found.allow).response;
     let body: unknown;
     // An oversize body is refused on any method (readJsonBody answers 413 before anything else).
     if (request.bodyTooLarge || (BODY_METHODS.has(request.method) && request.body !== undefined)) {
@@ -335,6 +349,6 @@ export function createAdminApi(
       if (!read.ok) return errorJson(read.status, read.message);
       body = read.value;
     }
-    return action(target, body ?? {}, params[0] ?? '', new URLSearchParams(request.search), params);
+    return found.row.action(target, body ?? {}, found.params, new URLSearchParams(request.search));
   }
 }

@@ -1,6 +1,6 @@
+import { ADMIN_PREFIX } from '../http/reserved-paths.js';
+import type { MockServer } from '../mock-server.js';
 import { OPENAPI_PATH } from '../openapi.js';
-import type { MockServer } from '../server.js';
-import { ADMIN_PREFIX } from './prefix.js';
 
 /**
  * Everything a client of a running mock needs to reach it, in one object: what `GET /__admin/`

@@ -3,20 +3,27 @@ import { ACTIVITY_PRESET, activityUsage, parseActivitySpec } from '../activity/s
 import { DEFAULT_NOW, toEpochMs } from '../clock.js';
 import { DEFAULT_FAULT_MIX, type FaultRateSpec, faultMixText, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
-import { DEFAULT_SIZES } from '../generate/store.js';
-import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_SEED, MAX_SIZE } from '../options.js';
+import { DEFAULT_SIZES } from '../fake/seeded-store.js';
+import {
+  DEFAULT_HOST,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_SEED,
+  MAX_SIZE,
+  SIZE_RULE,
+  sizesProblem,
+} from '../options.js';
 import type { StartMockServerOptions } from '../server.js';
-import { quotaProblem, type ThrottleConfig } from '../store/throttle.js';
+import { type Quota, quotaProblem } from '../store/quota.js';
 
 /** How the CLI logs requests on stderr. */
 export type LogFormat = 'off' | 'text' | 'json';
 
 /** A quota the command line gives one key. */
-export interface KeyThrottleRequest {
+export interface KeyQuotaRequest {
   /** A well-known key's name (`valid`, `throttled`, …) or a key value (e.g. one from the fixture). */
   readonly key: string;
   /** The quota, or false to never throttle the key. */
-  readonly throttle: ThrottleConfig | false;
+  readonly quota: Quota | false;
 }
 
 /** What the command line asked for. */
@@ -26,7 +33,7 @@ export interface CliRequest {
   /** Path of a fixture JSON file. */
   readonly fixturePath?: string | undefined;
   /** Per-key quotas to apply once started. */
-  readonly keyThrottles: readonly KeyThrottleRequest[];
+  readonly keyQuotas: readonly KeyQuotaRequest[];
   /** The request log on stderr. */
   readonly log: LogFormat;
   /** Print machine-readable JSON instead of words. */
@@ -137,10 +144,10 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     },
   });
   const sizes = {
-    users: integer('users', values.users, 0, MAX_SIZE),
-    teams: integer('teams', values.teams, 0, MAX_SIZE),
-    recordings: integer('recordings', values.recordings, 0, MAX_SIZE),
-    calls: integer('calls', values.calls, 0, MAX_SIZE),
+    users: size('users', values.users),
+    teams: size('teams', values.teams),
+    recordings: size('recordings', values.recordings),
+    calls: size('calls', values.calls),
   };
   const options: StartMockServerOptions = {
     port: integer('port', values.port, 0, 65_535) ?? DEFAULT_CLI_PORT,
@@ -149,7 +156,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     sizes: Object.fromEntries(Object.entries(sizes).filter(([, value]) => value !== undefined)),
     now: time('now', values.now),
     clock: values.freeze ? 'frozen' : undefined,
-    throttle: values.throttle === undefined ? undefined : quota('--throttle', values.throttle),
+    quota: values.throttle === undefined ? undefined : quota('--throttle', values.throttle),
     maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 0, Number.MAX_SAFE_INTEGER),
     adminToken: values['admin-token'],
     latency: values.latency === undefined ? undefined : flagValue('--latency', parseLatency, values.latency),
@@ -162,7 +169,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   return {
     options: dropUndefined(options),
     fixturePath: values.fixture,
-    keyThrottles: values['throttle-key'].map(keyThrottle),
+    keyQuotas: values['throttle-key'].map(keyQuota),
     log: values.log as LogFormat,
     json: values.json,
     exitOnStdinClose: values['exit-on-stdin-close'],
@@ -190,6 +197,15 @@ function integer(name: string, raw: string | undefined, min: number, max: number
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max))
     throw new Error(`--${name} expects a whole number from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+/** A record count flag (`--users`, …), by the size rule of the server's `sizes` option. */
+function size(name: 'users' | 'teams' | 'recordings' | 'calls', raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (sizesProblem({ [name]: value }) !== undefined)
+    throw new Error(`--${name} expects ${SIZE_RULE}, got "${raw}"`);
   return value;
 }
 
@@ -231,30 +247,30 @@ function time(name: string, raw: string | undefined): string | undefined {
   return raw;
 }
 
-function quota(flag: string, raw: string): ThrottleConfig | false {
+function quota(flag: string, raw: string): Quota | false {
   if (raw === 'off') return false;
   const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw);
   if (!match)
     throw new Error(
-      `${flag} expects <limit>/<seconds> with both above 0 (e.g. 100/60) or "off", got "${raw}"`,
+      `${flag} expects <requests>/<seconds> with both above 0 (e.g. 100/60) or "off", got "${raw}"`,
     );
-  const throttle = { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+  const parsed = { requests: Number(match[1]), perSeconds: Number(match[2]) };
   // The bounds and their words are the quota rule's own (the admin API and fixtures say the same).
-  const problem = quotaProblem(throttle);
+  const problem = quotaProblem(parsed);
   if (problem !== undefined)
     throw new Error(`${flag} expects a quota within bounds, got "${raw}": ${problem.text}`);
-  return throttle;
+  return parsed;
 }
 
-function keyThrottle(raw: string): KeyThrottleRequest {
+function keyQuota(raw: string): KeyQuotaRequest {
   const equals = raw.lastIndexOf('=');
   if (equals <= 0)
     throw new Error(
-      `--throttle-key expects <key>=<limit>/<seconds> or <key>=off (e.g. valid=10/60), got "${raw}"`,
+      `--throttle-key expects <key>=<requests>/<seconds> or <key>=off (e.g. valid=10/60), got "${raw}"`,
     );
   return {
     key: raw.slice(0, equals),
-    throttle: quota(`--throttle-key ${raw.slice(0, equals)}`, raw.slice(equals + 1)),
+    quota: quota(`--throttle-key ${raw.slice(0, equals)}`, raw.slice(equals + 1)),
   };
 }
 

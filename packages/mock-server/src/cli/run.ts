@@ -1,16 +1,17 @@
 import { activitySpecText } from '../activity/spec.js';
+import { listenErrorMessage } from '../adapters/listen-error.js';
 import { describeServer } from '../admin/summary.js';
 import type { FaultRateSpec } from '../engine/faults.js';
 import type { LatencyDistribution } from '../engine/latency.js';
-import { toThrottle } from '../fixture/build.js';
+import { toQuota } from '../fixture/build.js';
 import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
+import type { MockServer } from '../mock-server.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../request-log.js';
-import { type MockServer, type StartMockServerOptions, startMockServer } from '../server.js';
-import { DEFAULT_THROTTLE, THROTTLED_KEY_QUOTA, type ThrottleConfig } from '../store/throttle.js';
+import { type StartMockServerOptions, startMockServer } from '../server.js';
+import { DEFAULT_QUOTA, type Quota, THROTTLED_KEY_QUOTA } from '../store/quota.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
 import { readFixtureFile } from './fixture-file.js';
-import { listenErrorMessage } from './listen-error.js';
 import { usageErrorMessage } from './usage-error.js';
 
 /** Where the CLI writes. */
@@ -63,9 +64,9 @@ export async function runCli(
     output.err(`company-data-mock: ${message}\n`);
     return exit(1);
   }
-  for (const { key, throttle } of request.keyThrottles) {
+  for (const { key, quota } of request.keyQuotas) {
     try {
-      server.setKeyThrottle(keyValue(server, key), throttle);
+      server.setKeyQuota(keyValue(server, key), quota);
     } catch {
       await server.close();
       const names = Object.keys(server.keys).join(', ');
@@ -93,8 +94,8 @@ function keyValue(server: MockServer, key: string): string {
   return Object.hasOwn(server.keys, key) ? server.keys[key as keyof MockServer['keys']] : key;
 }
 
-function quotaText(quota: ThrottleConfig | false | undefined): string {
-  return quota ? `${quota.limit} requests per ${quota.windowSeconds} s` : 'none';
+function quotaText(quota: Quota | false | undefined): string {
+  return quota ? `${quota.requests} requests per ${quota.perSeconds} s` : 'none';
 }
 
 /**
@@ -105,16 +106,19 @@ function quotas(
   request: CliRequest,
   fixture: Fixture | undefined,
 ): {
-  default: ThrottleConfig | false;
-  keys: Record<string, ThrottleConfig | false>;
+  default: Quota | false;
+  keys: Record<string, Quota | false>;
 } {
-  const own = new Map<string, ThrottleConfig | false>([['throttled', THROTTLED_KEY_QUOTA]]);
+  const own = new Map<string, Quota | false>([['throttled', THROTTLED_KEY_QUOTA]]);
   for (const key of (fixture?.companies ?? []).flatMap((company) => company.keys ?? [])) {
-    const throttle = toThrottle(key.throttle);
-    if (throttle !== undefined) own.set(key.value, throttle);
+    const quota = toQuota(key);
+    if (quota !== undefined) own.set(key.value, quota);
   }
-  for (const { key, throttle } of request.keyThrottles) own.set(key, throttle);
-  return { default: request.options.throttle ?? DEFAULT_THROTTLE, keys: Object.fromEntries(own) };
+  for (const { key, quota } of request.keyQuotas) own.set(key, quota);
+  return {
+    default: (request.options.quota as Quota | false | undefined) ?? DEFAULT_QUOTA,
+    keys: Object.fromEntries(own),
+  };
 }
 
 /** The latency profile and fault rate asked for, as a banner line ('' for none). */
@@ -134,15 +138,15 @@ function troubleLine({ options: { latency, faultRate } }: CliRequest): string {
 }
 
 /** One key's own quota, short: `2/10 s` or `off`. */
-function ownQuotaText(throttle: ThrottleConfig | false | undefined): string {
-  return throttle ? `${throttle.limit}/${throttle.windowSeconds} s` : 'off';
+function ownQuotaText(quota: Quota | false | undefined): string {
+  return quota ? `${quota.requests}/${quota.perSeconds} s` : 'off';
 }
 
 /** The default quota, then each key's own, in words. */
 function quotaLine(request: CliRequest, fixture: Fixture | undefined): string {
   const { default: quota, keys } = quotas(request, fixture);
   const own = Object.entries(keys)
-    .map(([key, throttle]) => `${key} ${ownQuotaText(throttle)}`)
+    .map(([key, quota]) => `${key} ${ownQuotaText(quota)}`)
     .join(', ');
   return `${quotaText(quota)} per key by default; own quotas: ${own}`;
 }
@@ -156,7 +160,9 @@ function fixtureKeyLines(fixture: Fixture | undefined): string {
         key.permissions === undefined ? undefined : `reads ${key.permissions.join(', ') || 'nothing'}`,
         key.revoked ? 'revoked' : undefined,
         key.expires_at ? `expires ${key.expires_at}` : undefined,
-        key.throttle === undefined ? undefined : `own quota ${ownQuotaText(toThrottle(key.throttle))}`,
+        key.quota === undefined && key.throttle === undefined
+          ? undefined
+          : `own quota ${ownQuotaText(toQuota(key))}`,
       ].filter((note) => note !== undefined);
       return `    ${key.value}   ${key.name ?? 'API key'} (${notes.join('; ')})`;
     }),
@@ -202,7 +208,7 @@ ${troubleLine(request)}
     limited         ${keys.limited}   (users and teams only)
     noPermissions   ${keys.noPermissions}
     otherCompany    ${keys.otherCompany}   (another company)
-    throttled       ${keys.throttled}   (429 after ${THROTTLED_KEY_QUOTA.limit} requests in ${THROTTLED_KEY_QUOTA.windowSeconds} s)
+    throttled       ${keys.throttled}   (429 after ${THROTTLED_KEY_QUOTA.requests} requests in ${THROTTLED_KEY_QUOTA.perSeconds} s)
 ${fixtureKeyLines(fixture)}
   Webhooks (no key)
 ${webhookLines.join('\n')}

@@ -13,8 +13,8 @@ import {
 } from '../http/responses.js';
 import type { MockRequest, MockResponse, RequestOutcome, Resolved } from '../http/types.js';
 import type { ResolveContext } from '../resolvers/context.js';
-import type { MockStore } from '../store/store.js';
-import type { Throttle } from '../store/throttle.js';
+import type { MockStore } from '../store/mock-store.js';
+import type { Throttle } from '../store/quota.js';
 import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
 import type { Journal } from './journal.js';
 import type { LatencyTable } from './latency.js';
@@ -276,7 +276,7 @@ export class MockEngine {
     const found = this.#routes.find(request.method, request.path);
     if (found.kind === 'none') return notFound(found.shape, found.missingSlash);
     if (found.kind === 'method') return methodNotAllowed(found.shape, request.method, found.allow);
-    const { route, params } = found;
+    const { row: route, params } = found;
     const { handler } = route;
     if (handler.auth === 'pathToken')
       return handler.resolve(this.#context, request, params.webhook_token ?? '', route.endpoint.errorShape);
@@ -295,7 +295,7 @@ export class MockEngine {
     const keyName = key.name;
     if (!key.permissions.has(handler.resource)) return withKey(handler.forbidden, keyName);
     const shape = route.endpoint.errorShape;
-    const wait = state.throttle.take(key.id, nowMs, key.throttle);
+    const wait = state.throttle.take(key.id, nowMs, key.quota);
     if (wait > 0) {
       const throttled = errorResponse(shape, 429, throttleDetail(wait), { 'retry-after': String(wait) });
       return withKey(throttled, keyName);

@@ -1,5 +1,4 @@
 import {
-  compilePath,
   compileWireQuery,
   type DataResource,
   type EndpointDefinition,
@@ -15,6 +14,7 @@ import { z } from 'zod';
 import { errorResponse, notFound } from '../http/responses.js';
 import type { Resolved } from '../http/types.js';
 import type { DataResolver, ResolverTable, WebhookResolver } from '../resolvers/types.js';
+import { Router, type RouterRow } from './router.js';
 
 /** How a route authenticates and what it runs, compiled from its row: the row's `auth` decides which. */
 export type RouteHandler = DataHandler | WebhookHandler;
@@ -47,20 +47,16 @@ export interface WebhookHandler {
   readonly resolve: WebhookResolver;
 }
 
-/** One precompiled route: an operation of the endpoint table, its path matcher and its handler. */
-export interface Route {
+/** One precompiled route: an operation of the endpoint table, a row of the router, and its handler. */
+export interface Route extends RouterRow {
   readonly operationId: OperationId;
   readonly endpoint: EndpointDefinition;
-  /** Path template relative to the origin, e.g. `/v1/calls/{id}/`. */
-  readonly template: string;
-  /** Matches a path, giving its decoded parameters. */
-  readonly match: (path: string) => Record<string, string> | undefined;
   readonly handler: RouteHandler;
 }
 
 /** Where a request lands. */
 export type RouteResult =
-  | { readonly kind: 'match'; readonly route: Route; readonly params: Record<string, string> }
+  | { readonly kind: 'match'; readonly row: Route; readonly params: Record<string, string> }
   | { readonly kind: 'method'; readonly allow: string; readonly shape: ErrorShape }
   | { readonly kind: 'none'; readonly shape: ErrorShape; readonly missingSlash: boolean };
 
@@ -68,29 +64,29 @@ const NO_QUERY = z.object({});
 const UNAUTHENTICATED = { 'www-authenticate': 'Bearer realm="api"' } as const;
 
 /**
- * The route table, compiled once from the contract's endpoint table and one resolver per row. Routes
- * are bucketed by their first two path segments, so a request tests at most three patterns.
+ * The route table, compiled once from the contract's endpoint table and one resolver per row: the
+ * operations as rows of the mock's one {@link Router}, with the error shape of each area of paths.
  */
 export class RouteTable {
-  readonly #buckets = new Map<string, Route[]>();
+  readonly #router: Router<Route>;
   /** The error shape of each first path segment, e.g. `v1` → nested, `messaging-agent` → flat. */
   readonly #shapes = new Map<string, ErrorShape>();
 
   /** @param resolvers - a resolver for every row of the endpoint table. */
   constructor(resolvers: ResolverTable<typeof endpoints>) {
+    const routes: Route[] = [];
     for (const [operationId, endpoint] of Object.entries(endpoints) as [OperationId, EndpointDefinition][]) {
       const template = rootPath(endpoint);
-      const route: Route = {
+      routes.push({
         operationId,
         endpoint,
+        method: endpoint.method,
         template,
-        match: compilePath(template),
         handler: compileHandler(endpoint, resolvers[operationId]),
-      };
-      const key = bucketOf(template);
-      this.#buckets.set(key, [...(this.#buckets.get(key) ?? []), route]);
+      });
       this.#shapes.set(firstSegment(template), endpoint.errorShape);
     }
+    this.#router = new Router(routes);
   }
 
   /** Finds the route of a request. */
@@ -104,21 +100,12 @@ export class RouteTable {
   #find(method: string, path: string): RouteResult {
     // A path no route matches answers in the shape of the area it is in (nested outside any known area).
     const shape = this.#shapes.get(firstSegment(path)) ?? 'nested';
-    const bucket = this.#buckets.get(bucketOf(path));
-    let allow: string | undefined;
-    if (bucket) {
-      for (const route of bucket) {
-        const params = route.match(path);
-        if (params === undefined) continue;
-        // HEAD is answered as GET is (RFC 9110 §9.3.2); the adapters send its headers without the body.
-        const { method: own } = route.endpoint;
-        if (own === method || (method === 'HEAD' && own === 'GET')) return { kind: 'match', route, params };
-        allow = own === 'GET' ? 'GET, HEAD' : own;
-      }
-    }
-    return allow === undefined
-      ? { kind: 'none', shape, missingSlash: false }
-      : { kind: 'method', allow, shape };
+    const found = this.#router.find(method, path);
+    // A match is the router's own answer: no second object on the hot path.
+    if (found.kind === 'match') return found;
+    return found.kind === 'method'
+      ? { kind: 'method', allow: found.allow, shape }
+      : { kind: 'none', shape, missingSlash: false };
   }
 }
 
@@ -144,11 +131,4 @@ function compileHandler(endpoint: EndpointDefinition, resolve: DataResolver | We
 function firstSegment(path: string): string {
   const end = path.indexOf('/', 1);
   return end < 0 ? path.slice(1) : path.slice(1, end);
-}
-
-function bucketOf(path: string): string {
-  const second = path.indexOf('/', 1);
-  if (second < 0) return path;
-  const third = path.indexOf('/', second + 1);
-  return third < 0 ? path : path.slice(0, third);
 }

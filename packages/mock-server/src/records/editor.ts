@@ -8,14 +8,14 @@ import {
   recordingTranscript,
   teamFields,
   userFields,
-} from '../generate/company.js';
-import { isoSeconds } from '../generate/time.js';
-import { EXCUSE_REASONS } from '../generate/words.js';
+} from '../fake/records.js';
+import { isoSeconds } from '../fake/time.js';
+import { EXCUSE_REASONS } from '../fake/words.js';
 import { Prng } from '../random/prng.js';
-import type { CompanyData } from '../store/company.js';
+import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
 import type { LiveTable } from '../store/live-table.js';
-import type { MockStore } from '../store/store.js';
+import type { MockStore } from '../store/mock-store.js';
 import { RecordNotFoundError } from './errors.js';
 import type { ChangeJournal, DataChangeOrigin } from './journal.js';
 import { checkFields, checkRecord, type RecordOf, SINGULAR } from './rules.js';
@@ -153,7 +153,7 @@ export class RecordEditor {
 
 /** A new record: the given fields over generated ones, made consistent. */
 function create(
-  company: CompanyData,
+  company: CompanyRecords,
   resource: DataResource,
   given: Fields,
   atMs: number,
@@ -281,7 +281,7 @@ function alignTimes<Item extends Call | RecordingDetail>(record: Item, given: Fi
  *
  * @throws Error for an unknown user, a `full_name` that is not the user's, or a company without users.
  */
-function pickUser(company: CompanyData, named: unknown): (random: Prng) => UserRef {
+function pickUser(company: CompanyRecords, named: unknown): (random: Prng) => UserRef {
   if (named !== undefined) {
     const { id, full_name } = named as { id: string; full_name?: string };
     const user = company.users.find(idKey(id));

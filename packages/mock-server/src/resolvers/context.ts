@@ -1,5 +1,5 @@
 import type { MockClock } from '../clock.js';
-import type { MockStore } from '../store/store.js';
+import type { MockStore } from '../store/mock-store.js';
 
 /** What resolvers are given: the store and the clock, plus the limits they report. */
 export interface ResolveContext {

@@ -1,6 +1,6 @@
 import { jsonText } from '../http/responses.js';
 import type { Resolved } from '../http/types.js';
-import type { CompanyData } from '../store/company.js';
+import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
 import type { ListFilter, LiveTable } from '../store/live-table.js';
 import type { RecordView, StoredRecord } from '../store/table.js';
@@ -16,7 +16,7 @@ const recordingListItem: RecordView<{ custom_fields?: unknown }> = {
 /** Shared by every unfiltered request (never written to). */
 const NO_FILTERS: ListFilter[] = [];
 
-type TableOf = (company: CompanyData) => LiveTable<StoredRecord>;
+type TableOf = (company: CompanyRecords) => LiveTable<StoredRecord>;
 
 /** Tells the pages of each resolver apart in a company's cache (two resolvers may read one table). */
 let resolvers = 0;
@@ -67,7 +67,7 @@ function list(table: TableOf, view: RecordView<never>): DataResolver {
   };
 }
 
-function retrieve(table: TableOf, render: (company: CompanyData, record: never) => string): DataResolver {
+function retrieve(table: TableOf, render: (company: CompanyRecords, record: never) => string): DataResolver {
   const operation = ++resolvers;
   return (company, params) => {
     const id = idKey(params.id ?? '');
@@ -92,7 +92,7 @@ const users: TableOf = (company) => company.users;
 const teams: TableOf = (company) => company.teams;
 const recordings: TableOf = (company) => company.recordings;
 const calls: TableOf = (company) => company.calls;
-const asJson = (_company: CompanyData, record: unknown) => JSON.stringify(record);
+const asJson = (_company: CompanyRecords, record: unknown) => JSON.stringify(record);
 
 /** The resolvers of the ten data endpoints. */
 export const DATA_RESOLVERS = {

@@ -1,5 +1,6 @@
-import type { MockResponse, Resolved } from '../http/types.js';
-import type { CompanyData } from '../store/company.js';
+import type { Resolved } from '../http/types.js';
+import { keepWireForm } from '../http/wire.js';
+import type { CompanyRecords } from '../store/company-records.js';
 
 /**
  * How much one company's page cache may hold: the least recently used page goes first when either
@@ -31,38 +32,6 @@ let limits: PageCacheLimits = DEFAULT_PAGE_CACHE_LIMITS;
  */
 export function setPageCacheLimits(next: PageCacheLimits | undefined): void {
   limits = next ?? DEFAULT_PAGE_CACHE_LIMITS;
-}
-
-/**
- * A response as the listener writes it: the encoded body and a flat header list with its
- * `content-length`, built once for a cached page instead of once per request.
- */
-export interface WireForm {
-  /** The body, UTF-8. */
-  readonly bytes: Buffer;
-  /** `[name, value, name, value, …]`: the response's headers, then `content-length` (as one object spread would order them). */
-  readonly headers: readonly string[];
-}
-
-/** Wire forms of cached pages; `null` until a listener first asks. Weak: an evicted page takes its bytes along. */
-const wireForms = new WeakMap<MockResponse, WireForm | null>();
-
-/**
- * The wire form of a response: remembered for a cached page, built afresh for any other response.
- *
- * @param response - a response the engine answered.
- * @returns its body bytes and headers.
- */
-export function wireForm(response: MockResponse): WireForm {
-  const known = wireForms.get(response);
-  if (known) return known;
-  const bytes = Buffer.from(response.body);
-  const merged: Record<string, string> = { ...response.headers, 'content-length': String(bytes.length) };
-  const headers: string[] = [];
-  for (const name in merged) headers.push(name, merged[name] as string);
-  const form: WireForm = { bytes, headers };
-  if (known === null) wireForms.set(response, form);
-  return form;
 }
 
 interface Entry {
@@ -116,7 +85,7 @@ export class PageCache {
     if (entries > 0 && size <= bytes) {
       this.#entries.set(key, { resolved, size, used: false });
       this.#bytes += size;
-      wireForms.set(resolved.response, null);
+      keepWireForm(resolved.response);
     }
     // Each turn evicts a page or clears a mark, so this ends within two passes.
     for (const [oldest, entry] of this.#entries) {
@@ -130,7 +99,7 @@ export class PageCache {
   }
 }
 
-const caches = new WeakMap<CompanyData, PageCache>();
+const caches = new WeakMap<CompanyRecords, PageCache>();
 
 /**
  * The page cache of a company, made on first use. Keyed weakly by the company object: when the store
@@ -138,7 +107,7 @@ const caches = new WeakMap<CompanyData, PageCache>();
  *
  * @param company - the company of the key that asks.
  */
-export function pageCacheOf(company: CompanyData): PageCache {
+export function pageCacheOf(company: CompanyRecords): PageCache {
   let cache = caches.get(company);
   if (cache === undefined) {
     cache = new PageCache();

@@ -1,6 +1,6 @@
 import type { EndpointDefinition, ErrorShape } from '@company-data/contract';
 import type { MockRequest, Resolved } from '../http/types.js';
-import type { CompanyData } from '../store/company.js';
+import type { CompanyRecords } from '../store/company-records.js';
 import type { ResolveContext } from './context.js';
 
 /**
@@ -13,7 +13,7 @@ import type { ResolveContext } from './context.js';
  * @param filters - the row's filter parameters (those beyond page, page_size and ordering).
  */
 export type DataResolver = (
-  company: CompanyData,
+  company: CompanyRecords,
   params: Readonly<Record<string, string>>,
   query: Readonly<Record<string, unknown>>,
   filters: readonly string[],

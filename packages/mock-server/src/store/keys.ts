@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataResource } from '@company-data/contract';
-import type { ThrottleConfig } from './throttle.js';
+import type { Quota } from './quota.js';
 
 /** An API key as the store keeps it: never the value, only its SHA-256. */
 export interface ApiKeyRecord {
@@ -20,7 +20,7 @@ export interface ApiKeyRecord {
   /** The data resources the key may read. */
   readonly permissions: ReadonlySet<DataResource>;
   /** The key's own quota (false: never throttled); undefined: the server's default quota. */
-  throttle: ThrottleConfig | false | undefined;
+  quota: Quota | false | undefined;
 }
 
 /** Why a presented key was refused. */

@@ -254,7 +254,7 @@ describe('engine: data endpoints, keys, permissions, quotas and queries', () => 
 
   describe('throttling', () => {
     it('answers 429 with Retry-After and the spec message once the quota is used', async () => {
-      h.server.setThrottle({ limit: 3, windowSeconds: 60 });
+      h.server.setQuota({ requests: 3, perSeconds: 60 });
       for (let i = 0; i < 3; i++) expect((await get('/v1/teams/')).status).toBe(200);
       const throttled = await get('/v1/teams/');
       expect(throttled.status).toBe(429);
@@ -273,49 +273,49 @@ describe('engine: data endpoints, keys, permissions, quotas and queries', () => 
     });
 
     it('can be switched off', async () => {
-      h.server.setThrottle(false);
+      h.server.setQuota(false);
       for (let i = 0; i < 20; i++) expect((await get('/v1/teams/')).status).toBe(200);
     });
 
     it('has no default quota, and a throttled key out of the box', async () => {
       for (let i = 0; i < 30; i++) expect((await get('/v1/teams/')).status).toBe(200);
       const throttled = h.server.keys.throttled;
-      for (let i = 0; i < THROTTLED_KEY_QUOTA.limit; i++)
+      for (let i = 0; i < THROTTLED_KEY_QUOTA.requests; i++)
         expect((await get('/v1/teams/', throttled)).status).toBe(200);
       const refused = await get('/v1/teams/', throttled);
       expect(refused.status).toBe(429);
-      expect(refused.headers['retry-after']).toBe(String(THROTTLED_KEY_QUOTA.windowSeconds));
+      expect(refused.headers['retry-after']).toBe(String(THROTTLED_KEY_QUOTA.perSeconds));
       expect(h.server.journal().at(-1)).toMatchObject({ outcome: 'throttled', keyName: 'Throttled' });
     });
 
     it('gives one key its own quota, leaving the others to the default', async () => {
-      h.server.setKeyThrottle(h.server.keys.valid, { limit: 1, windowSeconds: 30 });
+      h.server.setKeyQuota(h.server.keys.valid, { requests: 1, perSeconds: 30 });
       expect((await get('/v1/teams/')).status).toBe(200);
       expect((await get('/v1/teams/')).headers['retry-after']).toBe('30');
       expect((await get('/v1/teams/', h.server.keys.otherCompany)).status).toBe(200);
 
       // A key's own quota wins over the default, in both directions.
-      h.server.setThrottle({ limit: 1, windowSeconds: 60 });
-      h.server.setKeyThrottle(h.server.keys.valid, false);
+      h.server.setQuota({ requests: 1, perSeconds: 60 });
+      h.server.setKeyQuota(h.server.keys.valid, false);
       for (let i = 0; i < 5; i++) expect((await get('/v1/teams/')).status).toBe(200);
       expect((await get('/v1/teams/', h.server.keys.otherCompany)).status).toBe(200);
       expect((await get('/v1/teams/', h.server.keys.otherCompany)).status).toBe(429);
 
-      h.server.setKeyThrottle(h.server.keys.valid, null);
+      h.server.setKeyQuota(h.server.keys.valid, null);
       expect((await get('/v1/teams/')).status).toBe(200);
       expect((await get('/v1/teams/')).status).toBe(429);
 
-      const own = h.server.createKey({ name: 'Own quota', throttle: { limit: 2, windowSeconds: 5 } });
-      h.server.setThrottle(false);
+      const own = h.server.createKey({ name: 'Own quota', quota: { requests: 2, perSeconds: 5 } });
+      h.server.setQuota(false);
       expect((await get('/v1/teams/', own)).status).toBe(200);
       expect((await get('/v1/teams/', own)).status).toBe(200);
       expect((await get('/v1/teams/', own)).headers['retry-after']).toBe('5');
-      expect(() => h.server.setKeyThrottle('svc_live_nobody', false)).toThrow(/Unknown API key/);
-      expect(() => h.server.setKeyThrottle(own, { limit: 0, windowSeconds: 1 })).toThrow(RangeError);
+      expect(() => h.server.setKeyQuota('svc_live_nobody', false)).toThrow(/Unknown API key/);
+      expect(() => h.server.setKeyQuota(own, { requests: 0, perSeconds: 1 })).toThrow(RangeError);
     });
 
     it('takes the default quota from the options, and opens a fresh window when the clock goes back', async () => {
-      const quota = engineHarness({ throttle: { limit: 1, windowSeconds: 60 } });
+      const quota = engineHarness({ quota: { requests: 1, perSeconds: 60 } });
       const teams = async () =>
         (
           await quota.send({
@@ -343,7 +343,7 @@ describe('engine: data endpoints, keys, permissions, quotas and queries', () => 
       try {
         expect(running.server.clock.frozen).toBe(false);
         const key = { authorization: `Bearer ${running.server.keys.throttled}` };
-        for (let i = 0; i < THROTTLED_KEY_QUOTA.limit; i++)
+        for (let i = 0; i < THROTTLED_KEY_QUOTA.requests; i++)
           expect((await running.send({ path: '/v1/teams/', headers: key })).status).toBe(200);
         const refused = await running.send({ path: '/v1/teams/', headers: key });
         expect(refused.status).toBe(429);
@@ -453,7 +453,7 @@ describe('engine: data endpoints, keys, permissions, quotas and queries', () => 
       const posted = await h.send({ method: 'POST', path: '/openapi.json', body: '{}' });
       expect(posted.status).toBe(405);
       expect(posted.headers.allow).toBe('GET');
-      h.server.setThrottle({ limit: 1, windowSeconds: 60 });
+      h.server.setQuota({ requests: 1, perSeconds: 60 });
       expect((await h.send({ path: '/openapi.json', headers: auth() })).status).toBe(200);
       expect((await h.send({ path: '/openapi.json', headers: auth() })).status).toBe(200);
       expect(h.server.journal()).toEqual([]);

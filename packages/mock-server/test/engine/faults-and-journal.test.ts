@@ -381,7 +381,7 @@ describe('engine: faults, latency, the journal and request events', () => {
       const key = h.server.createKey();
       h.server.revokeKey(h.server.keys.valid);
       h.server.clock.advance(MINUTE);
-      h.server.setThrottle({ limit: 1, windowSeconds: 60 });
+      h.server.setQuota({ requests: 1, perSeconds: 60 });
       h.server.injectFault({ status: 500, times: 5 });
       await post(audiencePath(), { email: 'gone@example.com' });
       h.server.reset();

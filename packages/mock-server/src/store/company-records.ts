@@ -17,7 +17,7 @@ export interface CreatedTranscripts {
 }
 
 /** The data of one company (the records the data endpoints serve, changed by the record controls). */
-export interface CompanyData {
+export interface CompanyRecords {
   /** Company id (uuid). */
   readonly id: string;
   /** Display name. */

@@ -13,7 +13,7 @@ import { createMockServer, type MockServer, type MockServerOptions, startMockSer
 const OPTIONS: MockServerOptions = {
   seed: 7,
   clock: 'frozen',
-  throttle: false,
+  quota: false,
   maxBodyBytes: 512,
   adminToken: 'admin-token-for-both',
 };

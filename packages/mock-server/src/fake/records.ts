@@ -14,7 +14,7 @@ import type {
 } from '@company-data/contract';
 import { hashInts, Prng } from '../random/prng.js';
 import { RecordIdCodec } from '../random/record-ids.js';
-import { type CompanyData, createdTranscripts } from '../store/company.js';
+import { type CompanyRecords, createdTranscripts } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
 import { LiveTable } from '../store/live-table.js';
 import { GeneratedTable } from '../store/table.js';
@@ -77,7 +77,7 @@ export type UserPicker = (random: Prng) => UserRef;
  * @param spec - identity, secret, sizes and the end of the generated period.
  * @returns the company's read-only data.
  */
-export function generateCompany(spec: GeneratedCompanySpec): CompanyData {
+export function generateCompany(spec: GeneratedCompanySpec): CompanyRecords {
   const { secret } = spec;
   const derivation: Derivation = {
     spec,

@@ -1,6 +1,6 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import type { BodyDelivery } from '../engine/engine.js';
-import type { MockServer } from '../server.js';
+import type { MockServer } from '../mock-server.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 

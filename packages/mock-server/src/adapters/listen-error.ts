@@ -1,5 +1,12 @@
 import { DEFAULT_HOST } from '../options.js';
-import type { StartMockServerOptions } from '../server.js';
+
+/** Where a listener was asked to listen: the port and host of `startMockServer` and of the CLI. */
+export interface ListenAddress {
+  /** Port; 0 (default) picks a free one. */
+  readonly port?: number | undefined;
+  /** Interface to bind (default `127.0.0.1`). */
+  readonly host?: string | undefined;
+}
 
 /** How the fix names a setting: as the CLI's flag (`--port 0`) or as `startMockServer`'s option (`{ port: 0 }`). */
 export type SettingSpelling = 'flag' | 'option';
@@ -15,7 +22,7 @@ export type SettingSpelling = 'flag' | 'option';
  */
 export function listenErrorMessage(
   error: unknown,
-  options: StartMockServerOptions,
+  options: ListenAddress,
   spelling: SettingSpelling = 'flag',
 ): string | undefined {
   const port = options.port ?? 0;

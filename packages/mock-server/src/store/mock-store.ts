@@ -1,20 +1,23 @@
 import { API_KEY_PREFIX, DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { toEpochMs } from '../clock.js';
+import { warnDeprecated } from '../deprecation.js';
 import { Prng } from '../random/prng.js';
 import type { Audience } from './audiences.js';
-import type { CompanyData } from './company.js';
+import type { CompanyRecords } from './company-records.js';
 import { type ApiKeyRecord, KeyRing } from './keys.js';
 import { LeadBook, type LeadSource } from './leads.js';
-import { checkThrottle, type ThrottleConfig } from './throttle.js';
+import { checkQuota, type QuotaInput } from './quota.js';
 import { TokenIndex } from './token-index.js';
 
 /**
- * Prefix of every generated API key value: the contract's `API_KEY_PREFIX`, under the name this package
- * has always exported.
+ * Prefix of every generated API key value: a second name for the contract's `API_KEY_PREFIX`, kept until
+ * the next minor release.
+ *
+ * @deprecated Use `API_KEY_PREFIX` from `@company-data/contract` (the same value, `svc_live_`).
  *
  * @example
  * ```ts
- * server.createKey().startsWith(LIVE_KEY_PREFIX); // true
+ * server.createKey().startsWith(LIVE_KEY_PREFIX); // true, as with API_KEY_PREFIX
  * ```
  */
 export const LIVE_KEY_PREFIX = API_KEY_PREFIX;
@@ -25,7 +28,7 @@ export const LIVE_KEY_PREFIX = API_KEY_PREFIX;
  * @example
  * ```ts
  * const key = server.createKey({ name: 'CI', permissions: ['users'], expiresAt: '2026-07-01T00:00:00Z' });
- * const slow = server.createKey({ name: 'Throttled CI', throttle: { limit: 2, windowSeconds: 10 } });
+ * const slow = server.createKey({ name: 'Throttled CI', quota: { requests: 2, perSeconds: 10 } });
  * ```
  */
 export interface KeyOptions {
@@ -39,8 +42,14 @@ export interface KeyOptions {
   expiresAt?: Date | string | number | null;
   /** Readable resources (default: all). */
   permissions?: readonly DataResource[];
-  /** The key's own quota, or false to never throttle it (default: the server's `throttle`). */
-  throttle?: ThrottleConfig | false;
+  /** The key's own quota, or false to never throttle it (default: the server's `quota`). */
+  quota?: QuotaInput | false;
+  /**
+   * The old name of `quota`, accepted with a deprecation warning until the next minor release.
+   *
+   * @deprecated Use `quota`.
+   */
+  throttle?: QuotaInput | false;
 }
 
 /** What a fixture may fix beyond {@link KeyOptions}: the key's id and creation time. */
@@ -58,7 +67,7 @@ export interface StoredKeyOptions extends KeyOptions {
  */
 export class MockStore {
   /** Companies, the primary one first. */
-  readonly companies: readonly CompanyData[];
+  readonly companies: readonly CompanyRecords[];
   readonly keys = new KeyRing();
   /** Audiences, found by webhook token. */
   readonly audiences = new TokenIndex<Audience>();
@@ -72,15 +81,15 @@ export class MockStore {
    * @param companies - the companies, primary first (at least one).
    * @param seed - seeds the ids and key values created at run time.
    */
-  constructor(companies: readonly CompanyData[], seed: number) {
+  constructor(companies: readonly CompanyRecords[], seed: number) {
     if (companies.length === 0) throw new Error('A mock store needs at least one company');
     this.companies = companies;
     this.random = new Prng(seed ^ 0x5bd1e995);
   }
 
   /** The primary company (the one the default keys and tokens belong to). */
-  get primary(): CompanyData {
-    return this.companies[0] as CompanyData;
+  get primary(): CompanyRecords {
+    return this.companies[0] as CompanyRecords;
   }
 
   /**
@@ -88,7 +97,7 @@ export class MockStore {
    *
    * @throws Error when there is none.
    */
-  companyById(id: string): CompanyData {
+  companyById(id: string): CompanyRecords {
     const found = this.companies.find((company) => company.id === id);
     if (!found) throw new Error(`Unknown company id "${id}"`);
     return found;
@@ -99,7 +108,7 @@ export class MockStore {
    *
    * @throws Error when there is none.
    */
-  company(idOrName: string): CompanyData {
+  company(idOrName: string): CompanyRecords {
     const found = this.companies.find((company) => company.id === idOrName || company.name === idOrName);
     if (!found) throw new Error(`Unknown company "${idOrName}"`);
     return found;
@@ -120,11 +129,13 @@ export class MockStore {
    */
   createKey(options: StoredKeyOptions, nowMs: number): { value: string; record: ApiKeyRecord } {
     const company = options.company === undefined ? this.primary : this.company(options.company);
-    const value = options.value ?? `${LIVE_KEY_PREFIX}${this.random.base62(40)}`;
+    const value = options.value ?? `${API_KEY_PREFIX}${this.random.base62(40)}`;
     if (value.length === 0 || /\s/.test(value))
       throw new Error('An API key value must be non-empty with no spaces');
     const expiresAt = options.expiresAt == null ? null : toEpochMs(options.expiresAt);
-    const throttle = options.throttle === undefined ? undefined : checkThrottle(options.throttle);
+    if (options.throttle !== undefined) warnDeprecated("createKey's option throttle", 'quota');
+    const given = options.quota ?? options.throttle;
+    const quota = given === undefined ? undefined : checkQuota(given, 'createKey');
     const record = this.keys.add(value, {
       id: options.id ?? this.newId(),
       companyId: company.id,
@@ -133,7 +144,7 @@ export class MockStore {
       expiresAt,
       revoked: false,
       permissions: new Set(options.permissions ?? DATA_RESOURCES),
-      throttle,
+      quota,
     });
     return { value, record };
   }

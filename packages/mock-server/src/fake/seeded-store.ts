@@ -1,8 +1,9 @@
+import { API_KEY_PREFIX } from '@company-data/contract';
 import { hashInts, hashString, Prng } from '../random/prng.js';
 import { createAudience } from '../store/audiences.js';
-import { LIVE_KEY_PREFIX, MockStore } from '../store/store.js';
-import { THROTTLED_KEY_QUOTA } from '../store/throttle.js';
-import { type CompanySizes, generateCompany } from './company.js';
+import { MockStore } from '../store/mock-store.js';
+import { THROTTLED_KEY_QUOTA } from '../store/quota.js';
+import { type CompanySizes, generateCompany } from './records.js';
 
 /** The default record counts of the primary company. */
 export const DEFAULT_SIZES: CompanySizes = { users: 12, teams: 4, recordings: 60, calls: 240 };
@@ -126,7 +127,7 @@ export function addWellKnownKeys(
   nowMs: number,
 ): MockKeys {
   const key = (name: string, extra: Parameters<MockStore['createKey']>[0] = {}) =>
-    store.createKey({ name, value: `${LIVE_KEY_PREFIX}${random.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS)
+    store.createKey({ name, value: `${API_KEY_PREFIX}${random.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS)
       .value;
   const keys: Omit<MockKeys, 'throttled'> = {
     valid: key('Full access'),
@@ -140,7 +141,7 @@ export function addWellKnownKeys(
   // Drawn from its own stream: the keys and tokens generated before it came keep their values.
   const own = new Prng(hashString(keys.valid));
   const throttled = store.createKey(
-    { name: 'Throttled', value: `${LIVE_KEY_PREFIX}${own.base62(40)}`, throttle: THROTTLED_KEY_QUOTA },
+    { name: 'Throttled', value: `${API_KEY_PREFIX}${own.base62(40)}`, quota: THROTTLED_KEY_QUOTA },
     nowMs - 30 * DAY_MS,
   ).value;
   return { ...keys, throttled };

@@ -1,0 +1,264 @@
+import type { AudienceMember } from '@company-data/contract';
+import type { Dispatcher } from 'undici';
+import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
+import type { MockClock } from './clock.js';
+import type { AbortSource, EngineResult } from './engine/engine.js';
+import type { FaultRates, FaultSpec } from './engine/faults.js';
+import type { JournalEntry } from './engine/journal.js';
+import type { LatencyProfile } from './engine/latency.js';
+import type { MockKeys, MockTokens } from './fake/seeded-store.js';
+import type { MockRequest } from './http/types.js';
+import type { ApiKeyInfo, MockWebhooks } from './inventory.js';
+import type { MockSizes } from './options.js';
+import type { RecordControls } from './records/controls.js';
+import type { DataChange } from './records/journal.js';
+import type { Conversation, Lead } from './store/leads.js';
+import type { KeyOptions } from './store/mock-store.js';
+import type { QuotaInput } from './store/quota.js';
+
+/**
+ * A running mock of the Company Data API with its test controls. Each instance owns its own data,
+ * clock and controls, so parallel test files never share state.
+ *
+ * @example
+ * ```ts
+ * const server = createMockServer();
+ * const response = await request(`${server.baseURL}/users/`, {
+ *   dispatcher: server.dispatcher,
+ *   headers: { authorization: `Bearer ${server.keys.valid}` },
+ * });
+ * ```
+ */
+export interface MockServer {
+  /** `{base_url}`: the origin followed by `/v1`. */
+  readonly baseURL: string;
+  /** `{api_root}`: the origin, without `/v1`. */
+  readonly apiRoot: string;
+  /** The ready-to-use API keys. */
+  readonly keys: MockKeys;
+  /** The webhook tokens of the primary company. */
+  readonly tokens: MockTokens;
+  /** Bearer token of the admin HTTP API (under `/__admin/`). */
+  readonly adminToken: string;
+  /**
+   * The clock: real time plus an offset, running unless created frozen. Drives key expiry, quota
+   * windows, the lead deduplication window and the times of created members and leads.
+   */
+  readonly clock: MockClock;
+  /** An undici dispatcher answering in-process (URLs must use this server's origin). */
+  readonly dispatcher: Dispatcher;
+  /** Largest accepted request body in bytes; adapters answer larger ones 413. */
+  readonly maxBodyBytes: number;
+  /**
+   * Answers one request, transport-free: the entry point every way in (the dispatcher, the listener,
+   * `mswHandlers`) is a thin adapter over, and the one to build your own adapter on. Applies armed
+   * faults, journals the request and reports it to `onRequest`.
+   *
+   * @param request - the request, its body already read.
+   * @param abort - lets an injected delay end early when the client gives up.
+   * @returns the response to write, or `{ drop: true }` to drop the connection.
+   * @example
+   * ```ts
+   * const result = await server.handle({ method: 'GET', path: '/v1/teams/', search: '', headers: { authorization: `Bearer ${server.keys.valid}` } });
+   * if (!result.drop) console.log(result.response.status, JSON.parse(result.response.body));
+   * ```
+   */
+  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
+  /**
+   * Back to the initial data (every record change undone), keys, quotas and clock (its initial time, running
+   * or frozen); no armed faults, empty request and change journals; the options' latency profile and fault
+   * rates, their streams started again; the options' activity, its schedule started again from the clock's
+   * initial time.
+   */
+  reset(): void;
+  /**
+   * Creates an API key.
+   *
+   * @param options - company, name, explicit value, expiry, permissions and own quota.
+   * @returns the key value.
+   * @throws Error for an unknown company or a duplicate value.
+   */
+  createKey(options?: KeyOptions): string;
+  /**
+   * Revokes a key: the very next request with it gets 401 `Invalid API key.`.
+   *
+   * @param value - the key value.
+   * @throws Error when no key has this value.
+   */
+  revokeKey(value: string): void;
+  /**
+   * Expires a key now: the very next request with it gets 401 `API key has expired.`.
+   *
+   * @param value - the key value.
+   * @throws Error when no key has this value.
+   */
+  expireKey(value: string): void;
+  /**
+   * Replaces the default quota of keys without their own (and forgets current windows).
+   *
+   * @param quota - the quota, or false for none.
+   * @throws RangeError naming `requests` or `perSeconds` when one is out of bounds.
+   * @example
+   * ```ts
+   * server.setQuota({ requests: 100, perSeconds: 60 });
+   * ```
+   */
+  setQuota(quota: QuotaInput | false): void;
+  /**
+   * The old name of {@link MockServer.setQuota}, with a deprecation warning, until the next minor release.
+   *
+   * @deprecated Use {@link MockServer.setQuota}.
+   * @param quota - the quota, or false for none.
+   */
+  setThrottle(quota: QuotaInput | false): void;
+  /**
+   * Gives one key its own quota (and forgets its current window); the others keep theirs.
+   *
+   * @param value - the key value.
+   * @param quota - the quota, false to never throttle it, or null for the default quota again.
+   * @throws Error when no key has this value; RangeError naming `requests` or `perSeconds` when one is out
+   * of bounds.
+   * @example
+   * ```ts
+   * server.setKeyQuota(server.keys.valid, { requests: 2, perSeconds: 10 });
+   * ```
+   */
+  setKeyQuota(value: string, quota: QuotaInput | false | null): void;
+  /**
+   * The old name of {@link MockServer.setKeyQuota}, with a deprecation warning, until the next minor release.
+   *
+   * @deprecated Use {@link MockServer.setKeyQuota}.
+   * @param value - the key value.
+   * @param quota - the quota, false to never throttle it, or null for the default quota again.
+   */
+  setKeyThrottle(value: string, quota: QuotaInput | false | null): void;
+  /** Every API key of every company, without values, oldest first. */
+  apiKeys(): readonly ApiKeyInfo[];
+  /** Every audience and lead source of every company, live and deleted, with their webhook URLs. */
+  webhooks(): MockWebhooks;
+  /**
+   * Arms a fault for the next matching requests.
+   *
+   * @param fault - what to match and how to fail.
+   * @throws RangeError for invalid `times`, `delayMs` or `status`.
+   */
+  injectFault(fault: FaultSpec): void;
+  /**
+   * Sets the latency profile (replacing the one in force), or removes it with false. Its seeded stream of
+   * waits starts again from the server's seed, so the same requests then get the same waits.
+   *
+   * @param latency - one distribution for every request, or rules per route (first match decides).
+   * @throws RangeError for a negative wait, `minMs` above `maxMs`, or `p99Ms` below `medianMs`.
+   * @example
+   * ```ts
+   * server.setLatency({ medianMs: 30, p99Ms: 400 });
+   * server.setLatency([{ path: /^\/v1\/calls\//, latency: { minMs: 50, maxMs: 200 } }]);
+   * ```
+   */
+  setLatency(latency: LatencyProfile | false): void;
+  /**
+   * Sets the fault rates (replacing those in force), or removes them with false. Their seeded stream
+   * starts again from the server's seed, so the same requests then meet the same faults. Armed next-N
+   * faults ({@link MockServer.injectFault}) win over a rate on the requests they match.
+   *
+   * @param rates - one rate for every request, or rules per route (first match decides).
+   * @throws RangeError for a rate outside 0–1, an empty mix, a weight ≤ 0, a cap below 1 or a bad fault.
+   * @example
+   * ```ts
+   * server.setFaultRate({ rate: 0.05 }); // the default mix: 500, 503, an HTML 502, a drop, a cut body
+   * server.setFaultRate({ path: '/v1/users/', rate: 0.5, mix: [{ malformedJson: true }], max: 3 });
+   * ```
+   */
+  setFaultRate(rates: FaultRates | false): void;
+  /**
+   * Changes the activity from now on, or stops it with false. What the clock brought up to now under the
+   * previous activity is applied first; then a new schedule starts at now (events the previous one still
+   * had to come, such as pending excusals, never happen). `reset()` goes back to the options' activity,
+   * from the clock's initial time.
+   *
+   * @param activity - the rates (absent fields take their defaults), or false for none.
+   * @throws RangeError naming a field out of bounds or unknown (the activity in force stays then).
+   * @example
+   * ```ts
+   * server.setActivity({ callsPerMinute: 600, callDeletionsPerHour: 0 });
+   * server.clock.advance(60_000); // about 600 calls arrive
+   * ```
+   */
+  setActivity(activity: ActivityOptions | false): void;
+  /**
+   * The activity in force, every field filled in, or false for none.
+   *
+   * @example
+   * ```ts
+   * const activity = server.activity();
+   * console.log(activity === false ? 'still' : `${activity.callsPerMinute} calls a minute`);
+   * ```
+   */
+  activity(): ResolvedActivity | false;
+  /**
+   * Makes the processing of the next `times` leads fail internally (they are still answered 200).
+   *
+   * @param times - how many leads (default 1).
+   * @throws RangeError when `times` is not a positive integer.
+   */
+  injectLeadFailure(times?: number): void;
+  /**
+   * Creates, updates, deletes and reads the records of every company: lists, counts and by-id endpoints
+   * follow at once, and each change is journaled ({@link MockServer.changes}).
+   *
+   * @example
+   * ```ts
+   * const call = server.records.create('calls', { source: 'voice_agent' });
+   * server.records.update('calls', call.id, { is_excused: true });
+   * ```
+   */
+  readonly records: RecordControls;
+  /**
+   * The change journal: every record created, updated or deleted (by a control or the activity) since the
+   * last reset, reseed, fixture load or {@link MockServer.clearChanges}, oldest first (the newest
+   * `CHANGE_JOURNAL_LIMIT` kept).
+   *
+   * @example
+   * ```ts
+   * server.records.delete('calls', callId);
+   * expect(server.changes().at(-1)).toMatchObject({ resource: 'calls', id: callId, kind: 'deleted', origin: 'control' });
+   * ```
+   */
+  changes(): readonly DataChange[];
+  /** Forgets the change journal's entries (`seq` starts at 1 again); the records stay as they are. */
+  clearChanges(): void;
+  /** The requests received, oldest first. */
+  journal(): readonly JournalEntry[];
+  /** Forgets the journal's entries. */
+  clearJournal(): void;
+  /**
+   * Replaces the data, keys and tokens with a fixture's (clock, quota, faults and request journal stay;
+   * the change journal empties; the activity in force starts a new schedule from now).
+   * The fixture becomes what {@link MockServer.reset} returns to.
+   *
+   * @param fixture - the fixture, e.g. parsed from a JSON file; validated first.
+   * @throws FixtureError naming the path of the bad field; nothing is loaded then.
+   */
+  loadFixture(fixture: unknown): void;
+  /**
+   * Replaces the data, keys and tokens with generated ones (clock, quota, faults and request journal
+   * stay; the change journal empties; the activity in force starts a new schedule from now, from the new seed).
+   *
+   * @param options - seed (default: the current one) and sizes (default: the defaults).
+   * @throws RangeError for invalid sizes.
+   */
+  reseed(options?: { seed?: number; sizes?: MockSizes }): void;
+  /**
+   * The members of an audience, in the order they were added.
+   *
+   * @param audienceToken - the audience's webhook token.
+   * @throws Error when no audience has this token.
+   */
+  members(audienceToken: string): readonly AudienceMember[];
+  /** The conversations started by leads, each with its leads. */
+  conversations(): readonly Conversation[];
+  /** Every lead received, including those whose processing failed. */
+  leads(): readonly Lead[];
+  /** Stops the listener, if any, and the dispatcher; idempotent. */
+  close(): Promise<void>;
+}
