@@ -162,7 +162,7 @@ describe('the listener writes the same bytes as the straightforward adapter', ()
     try {
       const head = `GET /v1/teams/?page_size=2 HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${own.keys.valid}`;
       const first = await exchange(ports[0], head);
-      expect(await exchange(ports[0], head)).toBe(first);
+      expect(undated(await exchange(ports[0], head))).toBe(undated(first));
       const written = ends.mock.calls.map(([chunk]) => chunk).filter((chunk) => Buffer.isBuffer(chunk));
       expect(written).toHaveLength(2);
       expect(written[1]).toBe(written[0]);
