@@ -180,7 +180,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
 async function runSeed(seed: number, total: number): Promise<{ before: Run; faulty: Run[]; after: Run }> {
   const hosted = await startHosted({
     kind: 'mock',
-    mockOptions: { seed, throttle: false, sizes: { calls: total } },
+    mockOptions: { seed, quota: false, sizes: { calls: total } },
   });
   try {
     const client = (recorder: Recorder) =>

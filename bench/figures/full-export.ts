@@ -36,7 +36,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   );
   let server: HostedServer | undefined;
   try {
-    server = await startHosted({ kind: 'mock', mockOptions: { throttle: false, sizes: { calls: total } } });
+    server = await startHosted({ kind: 'mock', mockOptions: { quota: false, sizes: { calls: total } } });
     ctx.log(`mock listener with ${total} calls built in ${Math.round(server.buildMs)} ms`);
     await server.call('injectFault', { method: 'GET', path: '/v1/calls/', delayMs: LATENCY_MS, times: 1e9 });
     const client = new CompanyData({ apiKey: server.keys.valid as string, baseURL: server.baseURL });

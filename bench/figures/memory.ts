@@ -42,7 +42,7 @@ interface Pass {
 }
 
 async function pass(total: number, yieldPerPage: boolean, log: (m: string) => void): Promise<Pass> {
-  const mock = createMockServer({ sizes: { calls: total }, throttle: false });
+  const mock = createMockServer({ sizes: { calls: total }, quota: false });
   const client = new CompanyData({
     apiKey: mock.keys.valid,
     baseURL: mock.baseURL,

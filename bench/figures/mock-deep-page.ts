@@ -42,7 +42,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       `${rounds} interleaved rounds of up to ${count} requests (3 s cap) after 200 warm-up requests each.`,
   );
   const begin = performance.now();
-  const mock = createMockServer({ sizes: { calls: total }, throttle: false });
+  const mock = createMockServer({ sizes: { calls: total }, quota: false });
   const headers = { authorization: `Bearer ${mock.keys.valid}` };
   const get = async (query: string) => {
     const res = await request(`${mock.baseURL}/calls/?page_size=25${query}`, {

@@ -25,8 +25,8 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       `${rounds} interleaved rounds of up to ${count} requests (3 s cap each) after 500 warm-up requests; ` +
       `req/s = 1e6 / median µs per request.`,
   );
-  const mock = createMockServer({ throttle: false });
-  const listener = await startHosted({ kind: 'mock', mockOptions: { throttle: false } });
+  const mock = createMockServer({ quota: false });
+  const listener = await startHosted({ kind: 'mock', mockOptions: { quota: false } });
   try {
     const headers = { authorization: `Bearer ${mock.keys.valid}` };
     const listenerHeaders = { authorization: `Bearer ${listener.keys.valid}` };

@@ -59,7 +59,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   );
   const begin = performance.now();
   const server: HostedServer = await startHosted(
-    { kind: 'mock', mockOptions: { throttle: false, sizes: { calls: total } } },
+    { kind: 'mock', mockOptions: { quota: false, sizes: { calls: total } } },
     ['--max-old-space-size=6144'],
   );
   const agent = new Agent({ connections: 1 });

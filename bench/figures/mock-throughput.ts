@@ -39,13 +39,13 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
 
   const servers: HostedServer[] = [];
   try {
-    const own = await startHosted({ kind: 'mock', mockOptions: { throttle: false } });
+    const own = await startHosted({ kind: 'mock', mockOptions: { quota: false } });
     servers.push(own);
     const headers = { authorization: `Bearer ${own.keys.valid}` };
     const res = await fetch(`${own.baseURL}${PATH}`, { headers });
     if (res.status !== 200) throw new Error(`the mock answered ${res.status} to GET ${PATH}`);
     const bytes = Buffer.from(await res.arrayBuffer());
-    const naive = await startHosted({ kind: 'msw-naive', mockOptions: { throttle: false } });
+    const naive = await startHosted({ kind: 'msw-naive', mockOptions: { quota: false } });
     servers.push(naive);
     const naiveRes = await fetch(`${naive.baseURL}${PATH}`, { headers });
     const naiveBytes = Buffer.from(await naiveRes.arrayBuffer());

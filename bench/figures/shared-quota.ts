@@ -19,7 +19,7 @@ import { FIGURES } from './index.js';
 const SPEC = FIGURES.find((f) => f.id === 'shared-quota') as (typeof FIGURES)[number];
 const WORKERS = 4;
 const PAGE_SIZE = 100;
-const QUOTA = { limit: 40, windowSeconds: 2 };
+const QUOTA = { requests: 40, perSeconds: 2 };
 const EXAMPLE = 'examples/export-in-parts.ts';
 /** One export may take this long before it is killed (the slowest, without a shared gate, takes ~20 s). */
 const EXPORT_TIMEOUT_MS = 90_000;
@@ -45,12 +45,12 @@ async function exportOnce(
   total: number,
 ): Promise<Outcome> {
   const name = `bench ${variant}`;
-  const apiKey = await server.call<string>('createKey', { name, throttle: QUOTA });
+  const apiKey = await server.call<string>('createKey', { name, quota: QUOTA });
   const out = mkdtempSync(join(tmpdir(), 'company-data-bench-parts-'));
   try {
     const args = [EXAMPLE, '--workers', String(WORKERS), '--page-size', String(PAGE_SIZE), '--out', out];
     if (variant !== 'own gates') args.push('--redis', redis.url);
-    if (variant === 'shared quota') args.push('--quota', `${QUOTA.limit}/${QUOTA.windowSeconds}`);
+    if (variant === 'shared quota') args.push('--quota', `${QUOTA.requests}/${QUOTA.perSeconds}`);
     const child = spawn(process.execPath, [...TS_NODE_ARGS, ...args], {
       env: { ...process.env, COMPANY_DATA_API_KEY: apiKey, COMPANY_DATA_BASE_URL: server.baseURL },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -87,14 +87,14 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
   const total = ctx.quick ? 8_000 : 20_000;
   const pages = total / PAGE_SIZE;
-  const rate = QUOTA.limit / QUOTA.windowSeconds;
+  const rate = QUOTA.requests / QUOTA.perSeconds;
   const minimum = pages / rate;
   r.method(
     `${WORKERS} worker processes of \`${EXAMPLE}\` export ${total.toLocaleString('en-US')} calls (page_size ${PAGE_SIZE}, ` +
       `${pages} pages in ${WORKERS} contiguous ranges) from the mock's HTTP listener in a child process, under one key ` +
-      `whose quota is ${QUOTA.limit} requests per ${QUOTA.windowSeconds} s (fixed windows, opened at the first request). ` +
+      `whose quota is ${QUOTA.requests} requests per ${QUOTA.perSeconds} s (fixed windows, opened at the first request). ` +
       `Variants, one run each: every worker with its own gate; one gate shared through a redis-server on 127.0.0.1 ` +
-      `(a 429 pauses every worker); one gate and the quota (${QUOTA.limit}/${QUOTA.windowSeconds} s, sliding window) ` +
+      `(a 429 pauses every worker); one gate and the quota (${QUOTA.requests}/${QUOTA.perSeconds} s, sliding window) ` +
       `shared through it. 429s and wall time are read from the mock's journal (the workers' requests, from the ` +
       `first to the last); the quota-bound minimum is requests ÷ rate = ${pages} ÷ ${rate}/s = ${minimum} s.`,
   );
@@ -102,7 +102,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   let redis: RedisServer | undefined;
   try {
     [server, redis] = await Promise.all([
-      startHosted({ kind: 'mock', mockOptions: { throttle: false, sizes: { calls: total } } }),
+      startHosted({ kind: 'mock', mockOptions: { quota: false, sizes: { calls: total } } }),
       startRedis(),
     ]);
     const outcomes: Outcome[] = [];
@@ -145,8 +145,8 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     r.note(
       'Wall time counts from the workers’ first request to their last at the server, so process start-up is left out. ' +
         'The sliding window adds its 100 ms margin to each 2 s window (5 %), and fixed windows let the first ' +
-        `${QUOTA.limit} requests through at once, so the floor under a shared quota is about ` +
-        `${((pages / QUOTA.limit - 1) * (QUOTA.windowSeconds + 0.1)).toFixed(1)} s.`,
+        `${QUOTA.requests} requests through at once, so the floor under a shared quota is about ` +
+        `${((pages / QUOTA.requests - 1) * (QUOTA.perSeconds + 0.1)).toFixed(1)} s.`,
     );
     return r.build();
   } finally {

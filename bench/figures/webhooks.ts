@@ -67,7 +67,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   );
   let server: HostedServer | undefined;
   try {
-    server = await startHosted({ kind: 'mock', mockOptions: { throttle: false } });
+    server = await startHosted({ kind: 'mock', mockOptions: { quota: false } });
     const audienceToken = server.tokens.audience as string;
     const before = await server.call<{ phone?: string }[]>('members', audienceToken);
     const conversationsBefore = await server.call<{ phone: string }[]>('conversations');

@@ -24,7 +24,7 @@ export interface StartArgs {
   mockOptions?: {
     seed?: number;
     sizes?: Record<string, number>;
-    throttle?: false;
+    quota?: false;
     activity?: Parameters<MockServer['setActivity']>[0];
   };
 }

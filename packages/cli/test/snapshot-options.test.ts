@@ -62,7 +62,7 @@ describe('company-data snapshot: bounds', () => {
   });
 
   it('waits out 429s under the rate gate and counts them in the summary', async () => {
-    source.setKeyThrottle(source.keys.valid, { limit: 10, windowSeconds: 30 });
+    source.setKeyQuota(source.keys.valid, { requests: 10, perSeconds: 30 });
     try {
       const ran = await runInProcess(
         ['snapshot', 'throttled.json', '--max-calls', '30', '--max-recordings', '5'],
@@ -79,7 +79,7 @@ describe('company-data snapshot: bounds', () => {
       expect(ran.stderr).toMatch(/rate limited \(429\): every request waits 30 s/);
       expect((await company('throttled.json')).calls).toHaveLength(30);
     } finally {
-      source.setKeyThrottle(source.keys.valid, null);
+      source.setKeyQuota(source.keys.valid, null);
       source.clearJournal();
     }
   });

@@ -63,7 +63,7 @@ describe('company-data verify against the mock server', () => {
   }, 30_000);
 
   it('checks the 429 message when the server throttles, and the webhooks only when given their tokens', async () => {
-    mock.setKeyThrottle(mock.keys.valid, { limit: 15, windowSeconds: 10 });
+    mock.setKeyQuota(mock.keys.valid, { requests: 15, perSeconds: 10 });
     const { code, report } = await verifyJson(mock.baseURL, [
       '--audience-webhook',
       mock.tokens.audience,
@@ -185,7 +185,7 @@ describe('company-data verify against a server that drifts in one way', () => {
   });
 
   it('names a throttle message in another format', async () => {
-    mock.setKeyThrottle(mock.keys.valid, { limit: 20, windowSeconds: 5 });
+    mock.setKeyQuota(mock.keys.valid, { requests: 20, perSeconds: 5 });
     const result = await drifting((passing) => {
       if (passing.status === 429) passing.json.error.detail = 'Too many requests, slow down.';
     });

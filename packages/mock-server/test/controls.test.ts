@@ -18,7 +18,7 @@ describe('controls', () => {
   });
 
   it('keeps the most recent journal entries up to the limit, or none', async () => {
-    const limited = createMockServer({ journalLimit: 3, throttle: false });
+    const limited = createMockServer({ journalLimit: 3, quota: false });
     for (let page = 1; page <= 5; page++) {
       const response = await request(`${limited.baseURL}/teams/?page=${page}`, {
         dispatcher: limited.dispatcher,

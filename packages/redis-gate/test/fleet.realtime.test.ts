@@ -113,8 +113,8 @@ describe.skipIf(redisServer === undefined)(
 
     /** The workers' configs: a fresh key with its own quota, the pages split between them. */
     let fleets = 0;
-    function fleet(count: number, mode: WorkerConfig['mode'], limit: number, windowSeconds: number) {
-      const apiKey = mock.createKey({ throttle: { limit, windowSeconds } });
+    function fleet(count: number, mode: WorkerConfig['mode'], requests: number, perSeconds: number) {
+      const apiKey = mock.createKey({ quota: { requests, perSeconds } });
       const fleetName = `fleet${++fleets}`;
       return ranges(count).map(
         (pages, index): WorkerConfig => ({
@@ -124,7 +124,7 @@ describe.skipIf(redisServer === undefined)(
           mode,
           redis: redis.url,
           // The margin absorbs the latency spread of processes that share two cores with the test runner.
-          quota: { requests: limit, perSeconds: windowSeconds, marginMs: 250 },
+          quota: { requests, perSeconds, marginMs: 250 },
           pages,
           pageSize: PAGE_SIZE,
           timeoutMs: 5_000,

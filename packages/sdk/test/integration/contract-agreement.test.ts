@@ -21,7 +21,7 @@ import { CompanyData, ValidationError, type WebhookOptions } from '../../src/ind
 // `body` option.
 
 const document = buildOpenApiDocument();
-const mock = createMockServer({ clock: 'frozen', throttle: false, journalLimit: 100 });
+const mock = createMockServer({ clock: 'frozen', quota: false, journalLimit: 100 });
 const client = new CompanyData({
   apiKey: mock.keys.valid,
   baseURL: mock.baseURL,

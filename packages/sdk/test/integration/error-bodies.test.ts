@@ -40,7 +40,7 @@ describe.each(targets)('the response body on errors ($name)', (target: Target) =
   });
 
   it('429: the parsed JSON of a real throttle, with the wait the detail names', async () => {
-    mock = await target.start({ throttle: { limit: 1, windowSeconds: 60 } });
+    mock = await target.start({ quota: { requests: 1, perSeconds: 60 } });
     const { client } = clientFor(target, mock, { maxRetries: 0 });
     await client.teams.list();
     const error = await caught(client.teams.list());

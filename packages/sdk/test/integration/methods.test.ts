@@ -7,7 +7,7 @@ import { CompanyData, SDK_METHODS } from '../../src/index.js';
 // core/methods.ts makes an operation without a method a type error; this test makes a row that names the
 // wrong method fail: calling each row's method must send that row's operation.
 
-const mock = createMockServer({ clock: 'frozen', throttle: false });
+const mock = createMockServer({ clock: 'frozen', quota: false });
 const client = new CompanyData({
   apiKey: mock.keys.valid,
   baseURL: mock.baseURL,

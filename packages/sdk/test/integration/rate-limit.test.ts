@@ -21,8 +21,8 @@ const FROZEN = { clock: 'frozen' } as const;
 
 describe.each(targets)('rate limits ($name)', (target: Target) => {
   const opened: { close(): Promise<void> }[] = [];
-  async function setup(options: ClientOptions = {}, throttle?: { limit: number; windowSeconds: number }) {
-    const mock = await target.start(throttle ? { ...FROZEN, throttle } : FROZEN);
+  async function setup(options: ClientOptions = {}, quota?: { requests: number; perSeconds: number }) {
+    const mock = await target.start(quota ? { ...FROZEN, quota } : FROZEN);
     const harness = clientFor(target, mock, options);
     opened.push(harness.client, mock);
     return { mock, ...harness };
@@ -76,7 +76,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
   });
 
   it('retries a real throttle of the mock, whose quota window the wait lets pass', async () => {
-    const { mock, client, sleeps } = await setup({}, { limit: 2, windowSeconds: 30 });
+    const { mock, client, sleeps } = await setup({}, { requests: 2, perSeconds: 30 });
     for (let index = 0; index < 3; index++) await client.teams.list();
     expect(sleeps).toEqual([30_000]);
     expect(mock.journal().map((entry) => entry.status)).toEqual([200, 200, 429, 200]);
@@ -163,7 +163,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
   });
 
   it('concurrent requests hitting a real quota pause together: one sleep per window, no stampede', async () => {
-    const mock = await target.start({ ...FROZEN, throttle: { limit: 3, windowSeconds: 60 } });
+    const mock = await target.start({ ...FROZEN, quota: { requests: 3, perSeconds: 60 } });
     opened.push(mock);
     const time = manualTime(mock);
     let throttled = 0;
@@ -197,7 +197,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
     const mock = await target.start({
       ...FROZEN,
       sizes: { users: 2, calls: 100 },
-      throttle: { limit: 4, windowSeconds: 10 },
+      quota: { requests: 4, perSeconds: 10 },
     });
     opened.push(mock);
     const { client, sleeps } = clientFor(target, mock, { maxRetries: 5 });
@@ -217,7 +217,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
   it("a quota keeps the client under the server's: a sliding window, so no 429 at all", async () => {
     const { mock, client, sleeps } = await setup(
       { quota: { requests: 4, perSeconds: 10 } },
-      { limit: 4, windowSeconds: 10 },
+      { requests: 4, perSeconds: 10 },
     );
     const calls = await client.calls.list({ page_size: 5 }).toArray({ limit: 60 });
     expect(calls).toHaveLength(60);
@@ -231,7 +231,7 @@ describe.each(targets)('rate limits ($name)', (target: Target) => {
   });
 
   it('a gate given in `gate` is shared by two clients, adopted by each, and left open by close()', async () => {
-    const mock = await target.start({ ...FROZEN, throttle: { limit: 2, windowSeconds: 30 } });
+    const mock = await target.start({ ...FROZEN, quota: { requests: 2, perSeconds: 30 } });
     opened.push(mock);
     const time = manualTime(mock);
     const attached: RateGateContext[] = [];
