@@ -32,6 +32,7 @@ import { installByName, publishThroughChangesets, startRegistry } from './packag
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
 import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
+import { packagingTools } from './packaging/tools.mjs';
 import { checkWithoutMsw } from './packaging/without-msw.mjs';
 import { checkSdkWithoutRedis } from './packaging/without-redis.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
@@ -97,10 +98,12 @@ try {
       recipe = installRecipe(guides);
       return `from Getting started: npm ${recipe.pack.join(' ')}, then ${recipe.setup.length} commands in a fresh project`;
     });
-    const packed =
-      recipe && ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group))
-        ? await packAll(recipe, packages)
-        : [];
+    const needsPacks = recipe && ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group));
+    // The pinned tools (attw, Bun, Deno, Verdaccio) install while the packages pack.
+    const tools = needsPacks ? packagingTools() : undefined;
+    tools?.catch(() => {}); // reported by the step below, once the packing is done
+    const packed = needsPacks ? await packAll(recipe, packages) : [];
+    if (tools) await step('packaging tools', async () => toolsSummary(await tools));
     const allPacked = packed.length === packages.length;
     if (options.groups.has('lint')) await lint(packages, allPacked ? packed : []);
     if (options.groups.has('contents')) await checkContents(packages);
@@ -120,6 +123,12 @@ if (failed.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(`check:packages: all ${results.length} steps passed (${seconds} s)`);
+}
+
+/** Where the pinned tools came from, in one line. */
+function toolsSummary({ dir, installedIn }) {
+  const how = installedIn === undefined ? 'cached' : `installed in ${(installedIn / 1000).toFixed(1)} s`;
+  return `attw, Bun, Deno and Verdaccio as scripts/packaging/tools pins them: ${how} (${dir})`;
 }
 
 /** Packs every package once, as the recipe says; the tarballs feed attw, the projects without msw and without Redis, and the release rehearsal (the guides pack their own, as written). */
@@ -252,7 +261,7 @@ async function checkReleaseFlow(packages) {
 async function checkInstallByName(recipe, packed, guides) {
   let registry;
   const started = await step('local registry', async () => {
-    registry = await startRegistry(ROOT, path.join(tempRoot, 'registry'));
+    registry = await startRegistry(path.join(tempRoot, 'registry'));
     return `Verdaccio on ${registry.url}, storage in the temporary folder, no uplink`;
   });
   if (!started) return;

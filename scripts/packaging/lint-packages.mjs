@@ -1,7 +1,8 @@
 // publint (strict) and Are the Types Wrong? on a packed tarball: the package.json and the types users get.
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { binScript, run } from './process.mjs';
+import { run } from './process.mjs';
+import { packagingTools } from './tools.mjs';
 
 /**
  * Lints the package with publint in strict mode. publint packs the package itself with npm, which lets it
@@ -25,7 +26,7 @@ export async function publintProblems(pkg) {
  *   then attw's table of entry points by resolution.
  */
 export async function attwProblems(root, tarball) {
-  const attw = binScript(root, '@arethetypeswrong/cli', 'attw');
+  const attw = (await packagingTools()).script('@arethetypeswrong/cli', 'attw');
   const { stdout } = await run(
     process.execPath,
     [attw, tarball, '--profile', 'strict', '--format', 'json', '--no-color'],

@@ -1,7 +1,7 @@
 // Install by name, rehearsed: the four packages go through the real release path into a throwaway registry,
 // and a fresh project installs them by name with exactly the commands the README and Getting started print.
 //
-// The registry is Verdaccio (a root devDependency; 6.8, the last line that runs on Node 20), on 127.0.0.1 at a
+// The registry is Verdaccio (pinned in tools/package.json: 6.8, the last line that runs on Node 20), on 127.0.0.1 at a
 // free port, with its storage in the temporary folder, publishing open to anyone for `@company-data/*` and no
 // uplink: it holds only what we publish, and never reaches the network. The consumer's `.npmrc` points only
 // the `@company-data` scope at it (`@company-data:registry=…`), so third-party dependencies come from the
@@ -20,6 +20,7 @@ import { codeBlocks, shellCommands } from '../docs/markdown.mjs';
 import { assertDependencyKinds } from './consumer.mjs';
 import { mockEnv, startMockCli } from './mock-cli.mjs';
 import { binScript, cleanEnv, run } from './process.mjs';
+import { packagingTools } from './tools.mjs';
 import { readJson } from './workspace.mjs';
 
 const SCOPE = '@company-data';
@@ -33,7 +34,7 @@ const INSTALL_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline'];
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>} its address (with a trailing slash) and a
  *   function that stops it by pid.
  */
-export async function startRegistry(root, dir) {
+export async function startRegistry(dir) {
   const port = await freePort();
   const storage = path.join(dir, 'storage');
   await mkdir(storage, { recursive: true });
@@ -60,7 +61,7 @@ export async function startRegistry(root, dir) {
     ].join('\n'),
   );
   const url = `http://127.0.0.1:${port}/`;
-  const bin = binScript(root, 'verdaccio', 'verdaccio');
+  const bin = (await packagingTools()).script('verdaccio', 'verdaccio');
   const child = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], {
     cwd: dir,
     env: cleanEnv(),
