@@ -16,7 +16,16 @@ const RUNTIMES = [
   { name: 'deno', args: ['run', '--allow-net', '--allow-env', 'runtime-smoke.mjs'] },
 ];
 
-/** Copies `files` into the project, starts its installed mock, runs `action` with the environment the guides set from the mock, and stops the mock. */
+/**
+ * Copies `files` into the project, starts its installed mock, runs `action` with the environment the guides
+ * set from the mock, and stops the mock.
+ *
+ * @template T
+ * @param {string} projectDir
+ * @param {readonly string[]} files
+ * @param {(env: NodeJS.ProcessEnv) => Promise<T>} action
+ * @returns {Promise<T>}
+ */
 async function withMock(projectDir, files, action) {
   for (const file of files) await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
   const mock = await startMockCli(projectDir, cleanEnv({ NODE_OPTIONS: '' }));
@@ -27,7 +36,7 @@ async function withMock(projectDir, files, action) {
   }
 }
 
-const checkLines = (stdout) =>
+const checkLines = (/** @type {string} */ stdout) =>
   stdout
     .trim()
     .split('\n')
@@ -37,11 +46,13 @@ const checkLines = (stdout) =>
  * Runs the smoke script under each runtime. A runtime whose binary is missing after the install (npm ships
  * none for this platform) is reported SKIPPED in capitals, and fails the check under CI.
  *
+ * @param {string} projectDir
  * @returns {Promise<string[]>} one line per check or skip.
  */
 export async function checkRuntimes(projectDir) {
   const tools = await packagingTools();
   return withMock(projectDir, ['runtime-smoke.mjs'], async (env) => {
+    /** @type {string[]} */
     const lines = [];
     for (const runtime of RUNTIMES) {
       const binary = tools.binary(runtime.name);
@@ -61,6 +72,7 @@ export async function checkRuntimes(projectDir) {
 /**
  * Runs the lazy-schemas script under Node: importing the SDK and valid calls load no zod.
  *
+ * @param {string} projectDir
  * @returns {Promise<string[]>} its check lines.
  */
 export function checkLazySchemas(projectDir) {

@@ -99,7 +99,7 @@ function manifestHash() {
 }
 
 /** Removes installs of other pins that no run has used for a week, and scratch folders left half-way. */
-async function removeStale(current) {
+async function removeStale(/** @type {string} */ current) {
   const now = Date.now();
   for (const name of await readdir(CACHE_ROOT)) {
     if (name === current) continue;
