@@ -55,7 +55,7 @@ const child = spawn(process.execPath, [...typescript, example, ...args], {
 // later (it was sent to this process alone); a SIGTERM, which a harness sends to one process, at once.
 // This process waits for the example to end, and ends as it did.
 const SIGINT_GRACE_MS = 1_000;
-const relay = (signal) => {
+const relay = (/** @type {NodeJS.Signals} */ signal) => {
   if (signal === 'SIGTERM') child.kill(signal);
   else
     setTimeout(() => {

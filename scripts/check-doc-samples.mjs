@@ -22,16 +22,28 @@ declare const mock: import('@company-data/mock-server').MockServer;
 declare const server: import('@company-data/mock-server').MockServer;
 `;
 
+/**
+ * @param {string} dir
+ * @returns {string[]} every `.ts` file under it.
+ */
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    /** @type {string} */
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
     return entry.name.endsWith('.ts') ? [full] : [];
   });
 }
 
+/** @typedef {{ file: string, line: number, code: string, wholeFile?: boolean }} Sample */
+
+/**
+ * @param {string} file
+ * @returns {Sample[]}
+ */
 function examplesOf(file) {
   const text = readFileSync(file, 'utf8');
+  /** @type {Sample[]} */
   const blocks = [];
   for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
     const body = comment[0].replace(/^\s*\/?\*+\/?[ ]?/gm, '');
@@ -39,13 +51,17 @@ function examplesOf(file) {
       const match = /```ts\n([\s\S]*?)```/.exec(example.split(/\n@\w+/)[0] ?? '');
       if (match) {
         const line = text.slice(0, comment.index).split('\n').length;
-        blocks.push({ file: path.relative(ROOT, file), line, code: match[1] });
+        blocks.push({ file: path.relative(ROOT, file), line, code: match[1] ?? '' });
       }
     }
   }
   return blocks;
 }
 
+/**
+ * @param {string} file
+ * @returns {Sample[]}
+ */
 function markdownBlocks(file) {
   return codeBlocks(readFileSync(file, 'utf8'))
     .filter((block) => block.lang === 'ts')
@@ -57,6 +73,10 @@ function markdownBlocks(file) {
     }));
 }
 
+/**
+ * @param {ts.Program} program
+ * @param {string} pkg - the package's folder name.
+ */
 function exportedNames(program, pkg) {
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(path.join(ROOT, 'packages', pkg, 'src', 'index.ts'));
@@ -141,12 +161,16 @@ const host = ts.createCompilerHost(options);
 const readFile = host.readFile.bind(host);
 const fileExists = host.fileExists.bind(host);
 const getSourceFile = host.getSourceFile.bind(host);
-host.readFile = (name) => virtual.get(name)?.text ?? readFile(name);
-host.fileExists = (name) => virtual.has(name) || fileExists(name);
-host.getSourceFile = (name, version, onError, create) =>
-  virtual.has(name)
-    ? ts.createSourceFile(name, virtual.get(name).text, version, true)
-    : getSourceFile(name, version, onError, create);
+host.readFile = (/** @type {string} */ name) => virtual.get(name)?.text ?? readFile(name);
+host.fileExists = (/** @type {string} */ name) => virtual.has(name) || fileExists(name);
+/** @type {ts.CompilerHost['getSourceFile']} */
+const virtualSourceFile = (name, version, onError, create) => {
+  const text = virtual.get(name)?.text;
+  return text === undefined
+    ? getSourceFile(name, version, onError, create)
+    : ts.createSourceFile(name, text, version, true);
+};
+host.getSourceFile = virtualSourceFile;
 
 const program = ts.createProgram([...virtual.keys()], options, host);
 let failures = 0;

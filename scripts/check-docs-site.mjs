@@ -29,7 +29,11 @@ const MIN_SCREENSHOT_BYTES = 40_000;
 
 /**
  * Key pages, and a text each must show. `guide`: the markdown the page is made from; its headings with
- * inline code must be in the page's outline with the code's text.
+ * inline code must be in the page's outline with the code's text. `folded`: a text the page shows only once
+ * a reader opens a folded part.
+ *
+ * @typedef {{ file: string, text: string, guide?: string, folded?: string }} KeyPage
+ * @type {KeyPage[]}
  */
 const PAGES = [
   { file: 'index.html', text: 'Company Data API: TypeScript SDK and mock server' },
@@ -55,6 +59,7 @@ const out = outArg
   ? path.resolve(outArg.slice('--out='.length))
   : mkdtempSync(path.join(os.tmpdir(), 'docs-site-'));
 mkdirSync(out, { recursive: true });
+/** @type {string[]} */
 const problems = [];
 
 if (!existsSync(path.join(SITE, 'index.html'))) {
@@ -88,7 +93,7 @@ let chromium;
 try {
   chromium = programOrSkip('chromium', { log: console.log });
 } catch (error) {
-  console.error(`check-docs-site: ${error.message}`);
+  console.error(`check-docs-site: ${error instanceof Error ? error.message : error}`);
   process.exit(1);
 }
 if (chromium !== undefined) {
@@ -110,6 +115,11 @@ if (problems.length > 0) {
   );
 }
 
+/**
+ * @param {string} browser - chromium's executable.
+ * @param {string} profile - its profile folder.
+ * @param {KeyPage} page
+ */
 function checkInBrowser(browser, profile, page) {
   const url = pathToFileURL(path.join(SITE, page.file)).href;
   const common = [
@@ -164,11 +174,16 @@ function checkInBrowser(browser, profile, page) {
 /**
  * The headings of the page's guide that have inline code and are missing from the page's outline, each as
  * the outline should show it (the code's text without its backticks).
+ *
+ * @param {KeyPage} page
+ * @param {string} html
  */
 function missingFromOutline(page, html) {
   if (!page.guide) return [];
   const prose = readFileSync(path.join(ROOT, page.guide), 'utf8').replace(/^```[\s\S]*?^```[ \t]*$/gm, '');
-  const headings = [...prose.matchAll(/^#{2,6} (.*`.*)$/gm)].map(([, heading]) => heading.replace(/`/g, ''));
+  const headings = [...prose.matchAll(/^#{2,6} (.*`.*)$/gm)].map(([, heading = '']) =>
+    heading.replace(/`/g, ''),
+  );
   if (headings.length === 0) return [`(none with inline code in ${page.guide}: name another guide)`];
   const outline = textOf(/<details[^>]*tsd-page-navigation[\s\S]*?<\/details>/.exec(html)?.[0] ?? '');
   return headings.filter((heading) => !outline.includes(heading));
@@ -191,6 +206,9 @@ function checkTarballRouteFirst() {
 /**
  * Types a word of a guide's body text into the search box of the landing page, as a reader does, and
  * expects the guide among the results. typedoc's search knows a guide's text only with `searchInDocuments`.
+ *
+ * @param {string} browser - chromium's executable.
+ * @param {string} profile - its profile folder.
  */
 async function checkSearch(browser, profile) {
   const guide = readFileSync(path.join(ROOT, SEARCH.guide), 'utf8');
@@ -242,19 +260,20 @@ async function checkSearch(browser, profile) {
     writeFileSync(png, Buffer.from(data, 'base64'));
     if (!results.items.includes(title))
       problems.push(
-        `search: "${SEARCH.word}" (in ${SEARCH.guide}'s text) does not list "${title}"; it shows ${results.items.length > 0 ? results.items.map((item) => `"${item}"`).join(', ') : `"${results.status}"`}`,
+        `search: "${SEARCH.word}" (in ${SEARCH.guide}'s text) does not list "${title}"; it shows ${results.items.length > 0 ? results.items.map((/** @type {string} */ item) => `"${item}"`).join(', ') : `"${results.status}"`}`,
       );
     else
       console.log(
         `ok    search: "${SEARCH.word}" lists the guide "${title}", screenshot ${path.basename(png)}`,
       );
   } catch (error) {
-    problems.push(`search: ${error.message}`);
+    problems.push(`search: ${error instanceof Error ? error.message : error}`);
   } finally {
     await tab.close();
   }
 }
 
+/** @param {string} html */
 function textOf(html) {
   return html
     .replace(/<script[\s\S]*?<\/script>/g, '')

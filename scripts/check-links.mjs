@@ -9,15 +9,17 @@ import { check } from 'linkinator';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SITE = path.join(ROOT, 'docs', 'api');
 
+/** @type {string[]} */
 let pages;
 try {
-  pages = readdirSync(SITE, { recursive: true }).filter((file) => file.endsWith('.html'));
+  pages = readdirSync(SITE, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.html'));
 } catch {
   console.error(`check-links: no site in ${path.relative(ROOT, SITE)}; run \`npm run docs\` first`);
   process.exit(1);
 }
 
-const isExternal = (url) => /^https?:\/\//.test(url) && !/^https?:\/\/(localhost|127\.0\.0\.1)[:/]/.test(url);
+const isExternal = (/** @type {string} */ url) =>
+  /^https?:\/\//.test(url) && !/^https?:\/\/(localhost|127\.0\.0\.1)[:/]/.test(url);
 const result = await check({
   path: SITE,
   recurse: true,
@@ -25,15 +27,16 @@ const result = await check({
   linksToSkip: async (url) => isExternal(url),
 });
 
-const shown = (url) =>
+const shown = (/** @type {string} */ url) =>
   isExternal(url) ? url : sitePath(url) + (url.includes('#') ? `#${url.split('#')[1]}` : '');
-const sitePath = (url) => path.relative(SITE, path.resolve(ROOT, decodeURIComponent(url.split('#')[0])));
+const sitePath = (/** @type {string} */ url) =>
+  path.relative(SITE, path.resolve(ROOT, decodeURIComponent(url.split('#')[0] ?? '')));
 const problems = new Set();
 for (const link of result.links) {
   // linkinator checks each address once, and names the first page it found it on.
   const where = `(first found on ${(link.parent && sitePath(link.parent)) || 'the landing page'})`;
   if (link.state === 'BROKEN') problems.add(`broken: ${shown(link.url)} (status ${link.status}) ${where}`);
-  else if (!isExternal(link.url) && /\.md$/i.test(link.url.split('#')[0]))
+  else if (!isExternal(link.url) && /\.md$/i.test(link.url.split('#')[0] ?? ''))
     problems.add(`raw markdown: ${shown(link.url)} ${where}`);
 }
 const reached = new Set(

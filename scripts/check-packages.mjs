@@ -32,6 +32,7 @@ import { installByName, publishThroughChangesets, startRegistry } from './packag
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
 import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
+import { packagingTools } from './packaging/tools.mjs';
 import { checkWithoutMsw } from './packaging/without-msw.mjs';
 import { checkSdkWithoutRedis } from './packaging/without-redis.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
@@ -39,11 +40,22 @@ import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mj
 const GROUPS = ['lint', 'contents', 'consumer', 'release', 'registry'];
 const options = parseArguments(process.argv.slice(2));
 const started = performance.now();
+/** @type {{ name: string, ok: boolean }[]} */
 const results = [];
+
+/** @typedef {import('./packaging/workspace.mjs').WorkspacePackage} WorkspacePackage */
+/** @typedef {import('./packaging/pack.mjs').Packed} Packed */
+/** @typedef {import('./packaging/recipe.mjs').InstallRecipe} InstallRecipe */
+/** @typedef {import('./docs/guides.mjs').Guide} Guide */
 
 /**
  * Runs one step, prints its one-line outcome (details indented below on failure) and records it. `elapsed`
  * overrides the measured time, for a step whose work ran earlier in parallel.
+ *
+ * @param {string} name
+ * @param {() => Promise<string>} action - resolves with the step's one-line summary.
+ * @param {number} [elapsed] - in ms.
+ * @returns {Promise<string | undefined>} the summary; undefined when the step failed.
  */
 async function step(name, action, elapsed) {
   const stepStarted = performance.now();
@@ -51,7 +63,7 @@ async function step(name, action, elapsed) {
     const summary = await action();
     const seconds = ((elapsed ?? performance.now() - stepStarted) / 1000).toFixed(1);
     console.log(`ok    ${name}: ${summary} (${seconds} s)`);
-    results.push({ name, ok: true, summary });
+    results.push({ name, ok: true });
     return summary;
   } catch (error) {
     const [headline, ...details] = String(error instanceof Error ? error.message : error).split('\n');
@@ -62,15 +74,20 @@ async function step(name, action, elapsed) {
   }
 }
 
-/** Throws the problems as one error (first line a count, then one problem per line), if there are any. */
+/**
+ * Throws the problems as one error (first line a count, then one problem per line), if there are any.
+ *
+ * @param {readonly string[]} problems
+ * @param {string} what - what they are, after their count.
+ */
 function failOn(problems, what) {
   if (problems.length > 0) {
     throw new Error(`${problems.length} ${what}\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
   }
 }
 
-const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
-const shortName = (name) => name.replace('@company-data/', '');
+const kB = (/** @type {number} */ bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+const shortName = (/** @type {string} */ name) => name.replace('@company-data/', '');
 
 const tempRoot = mkdtempSync(path.join(os.tmpdir(), 'company-data-check-packages-'));
 const tarballDir = path.join(tempRoot, 'tarballs');
@@ -92,21 +109,25 @@ try {
   });
   if (built) {
     const guides = readGuides(ROOT);
+    /** @type {InstallRecipe | undefined} */
     let recipe;
     await step('install recipe', async () => {
       recipe = installRecipe(guides);
       return `from Getting started: npm ${recipe.pack.join(' ')}, then ${recipe.setup.length} commands in a fresh project`;
     });
-    const packed =
-      recipe && ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group))
-        ? await packAll(recipe, packages)
-        : [];
+    const needsPacks = recipe && ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group));
+    // The pinned tools (attw, Bun, Deno, Verdaccio) install while the packages pack.
+    const tools = needsPacks ? packagingTools() : undefined;
+    tools?.catch(() => {}); // reported by the step below, once the packing is done
+    const packed = needsPacks && recipe ? await packAll(recipe, packages) : [];
+    if (tools) await step('packaging tools', async () => toolsSummary(await tools));
     const allPacked = packed.length === packages.length;
     if (options.groups.has('lint')) await lint(packages, allPacked ? packed : []);
     if (options.groups.has('contents')) await checkContents(packages);
     if (options.groups.has('consumer') && allPacked) await checkConsumer(packed, guides);
     if (options.groups.has('release')) await checkReleaseFlow(packages);
-    if (options.groups.has('registry') && allPacked) await checkInstallByName(recipe, packed, guides);
+    if (options.groups.has('registry') && allPacked && recipe)
+      await checkInstallByName(recipe, packed, guides);
   }
 } finally {
   cleanUp();
@@ -122,8 +143,20 @@ if (failed.length > 0) {
   console.log(`check:packages: all ${results.length} steps passed (${seconds} s)`);
 }
 
-/** Packs every package once, as the recipe says; the tarballs feed attw, the projects without msw and without Redis, and the release rehearsal (the guides pack their own, as written). */
+/** Where the pinned tools came from, in one line. */
+function toolsSummary(/** @type {import('./packaging/tools.mjs').PackagingTools} */ { dir, installedIn }) {
+  const how = installedIn === undefined ? 'cached' : `installed in ${(installedIn / 1000).toFixed(1)} s`;
+  return `attw, Bun, Deno and Verdaccio as scripts/packaging/tools pins them: ${how} (${dir})`;
+}
+
+/**
+ * Packs every package once, as the recipe says; the tarballs feed attw, the projects without msw and without Redis, and the release rehearsal (the guides pack their own, as written).
+ *
+ * @param {InstallRecipe} recipe
+ * @param {readonly WorkspacePackage[]} packages
+ */
 async function packAll(recipe, packages) {
+  /** @type {Packed[]} */
   let packed = [];
   await step('npm pack', async () => {
     packed = await packWorkspaces(recipe, packages, tarballDir);
@@ -132,6 +165,10 @@ async function packAll(recipe, packages) {
   return packed;
 }
 
+/**
+ * @param {readonly WorkspacePackage[]} packages
+ * @param {readonly Packed[]} packed
+ */
 async function lint(packages, packed) {
   for (const pkg of packages) {
     await step(`publint ${pkg.name}`, async () => {
@@ -140,16 +177,21 @@ async function lint(packages, packed) {
     });
   }
   // attw is CPU-bound; two at a time keeps a 2-core CI machine busy without thrashing.
+  /** @type {{ problems: string[], error?: unknown, elapsed: number }[]} */
   const reports = await inPairs(packed, async ({ tarball }) => {
     const attwStarted = performance.now();
     try {
       return { problems: await attwProblems(ROOT, tarball), elapsed: performance.now() - attwStarted };
     } catch (error) {
-      return { error, elapsed: performance.now() - attwStarted };
+      return { problems: [], error, elapsed: performance.now() - attwStarted };
     }
   });
   for (const [index, { pkg }] of packed.entries()) {
-    const { problems, error, elapsed } = reports[index];
+    const { problems, error, elapsed } = reports[index] ?? {
+      problems: [],
+      error: 'no attw report',
+      elapsed: 0,
+    };
     await step(
       `attw ${pkg.name}`,
       async () => {
@@ -162,6 +204,9 @@ async function lint(packages, packed) {
   }
 }
 
+/**
+ * @param {readonly WorkspacePackage[]} packages
+ */
 async function checkContents(packages) {
   for (const pkg of packages) {
     await step(`npm publish --dry-run ${pkg.name}`, async () => {
@@ -172,8 +217,14 @@ async function checkContents(packages) {
   }
 }
 
+/**
+ * @param {readonly Packed[]} packed
+ * @param {readonly Guide[]} guides
+ */
 async function checkConsumer(packed, guides) {
+  /** @type {string | undefined} */
   let projectDir;
+  /** @type {string[]} */
   let guideLines = [];
   await step('guides in one shell', async () => {
     const ordered = inReadmeOrder(guides, readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
@@ -190,20 +241,22 @@ async function checkConsumer(packed, guides) {
     projectDir = result.projectDir;
     guideLines = result.lines;
     const steps = plan.guides.flatMap((guide) => guide.steps);
-    const commands = steps.filter((step) => 'command' in step && !step.doneBefore).length;
-    const promised = steps.reduce((sum, step) => sum + (step.promises?.length ?? 0), 0);
+    const commands = steps.filter((step) => !('save' in step) && !step.doneBefore).length;
+    const promised = steps.reduce((sum, step) => sum + ('save' in step ? 0 : step.promises.length), 0);
     return `${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, followed as written in one shell and one project: ${commands} commands, ${plan.files.size} files, ${promised} promised output lines checked`;
   });
   for (const line of guideLines) console.log(`      ${line}`);
   if (!projectDir) return;
+  const project = projectDir;
   const installed = await step('consumer project', async () => {
-    const lines = await checkConsumerProject(projectDir, packed);
+    const lines = await checkConsumerProject(project, packed);
     return `the project the guides set up, outside the workspace: ${lines.join(', ')}`;
   });
   if (!installed) return;
+  /** @type {{ script: string, lines: string[] }[]} */
   let outputs = [];
   await step('consumer scripts', async () => {
-    outputs = await runConsumers(projectDir);
+    outputs = await runConsumers(project);
     return outputs
       .map(
         ({ script, lines }) => `${script} passed ${lines.filter((line) => / ok /.test(line)).length} checks`,
@@ -213,15 +266,17 @@ async function checkConsumer(packed, guides) {
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
   await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
   await step('sdk without a redis client', () => checkSdkWithoutRedis(tempRoot, packed));
+  /** @type {string[]} */
   let lazyLines = [];
   await step('sdk loads its schemas lazily', async () => {
-    lazyLines = await checkLazySchemas(projectDir);
+    lazyLines = await checkLazySchemas(project);
     return 'importing the SDK and valid calls load neither zod nor the schemas';
   });
   for (const line of lazyLines) console.log(`      ${line}`);
+  /** @type {string[]} */
   let runtimeLines = [];
   await step('sdk on bun and deno', async () => {
-    runtimeLines = await checkRuntimes(projectDir);
+    runtimeLines = await checkRuntimes(project);
     const skipped = runtimeLines.filter((line) => line.startsWith('SKIPPED'));
     return skipped.length > 0
       ? `SKIPPED ${skipped.length} runtime(s): see below`
@@ -230,6 +285,9 @@ async function checkConsumer(packed, guides) {
   for (const line of runtimeLines) console.log(`      ${line}`);
 }
 
+/**
+ * @param {readonly WorkspacePackage[]} packages
+ */
 async function checkReleaseFlow(packages) {
   await step('release scripts', async () => {
     failOn(releaseWiringProblems(ROOT, packages), 'release flow problems');
@@ -249,32 +307,41 @@ async function checkReleaseFlow(packages) {
   });
 }
 
+/**
+ * @param {InstallRecipe} recipe
+ * @param {readonly Packed[]} packed
+ * @param {readonly Guide[]} guides
+ */
 async function checkInstallByName(recipe, packed, guides) {
+  /** @type {{ url: string, stop: () => Promise<void> } | undefined} */
   let registry;
   const started = await step('local registry', async () => {
-    registry = await startRegistry(ROOT, path.join(tempRoot, 'registry'));
+    registry = await startRegistry(path.join(tempRoot, 'registry'));
     return `Verdaccio on ${registry.url}, storage in the temporary folder, no uplink`;
   });
-  if (!started) return;
+  if (!started || !registry) return;
+  const { url: registryUrl, stop: stopRegistry } = registry;
   try {
-    let versions;
+    /** @type {Map<string, string>} */
+    let versions = new Map();
     const published = await step('publish through changesets', async () => {
       versions = await publishThroughChangesets(
         ROOT,
         packed,
         path.join(tempRoot, 'publish-copy'),
-        registry.url,
+        registryUrl,
       );
       return `npm run version-packages, then changeset publish: ${[...versions].map(([name, version]) => `${shortName(name)}@${version}`).join(', ')}`;
     });
     if (!published) return;
+    /** @type {string[]} */
     let lines = [];
     await step('install by name', async () => {
       const { files } = snippetPlan(guides);
       lines = await installByName(
         ROOT,
         path.join(tempRoot, 'by-name'),
-        registry.url,
+        registryUrl,
         versions,
         recipe,
         packed,
@@ -284,10 +351,11 @@ async function checkInstallByName(recipe, packed, guides) {
     });
     for (const line of lines) console.log(`      ${line}`);
   } finally {
-    await registry.stop();
+    await stopRegistry();
   }
 }
 
+/** @param {readonly string[]} args */
 function parseArguments(args) {
   const groups = new Set(GROUPS);
   let keepTemp = false;
@@ -307,6 +375,10 @@ function parseArguments(args) {
   return { groups, keepTemp };
 }
 
+/**
+ * @param {string} problem
+ * @returns {never}
+ */
 function usage(problem) {
   console.error(
     `check-packages: ${problem}\nusage: node scripts/check-packages.mjs [--only=${GROUPS.join(',')}] [--keep-temp]`,

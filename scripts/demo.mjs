@@ -16,6 +16,7 @@ try {
   // 2. Every call, page after page (4 pages requested ahead). In a terminal a live count shows on stderr and
   // is erased before the summary; elsewhere (a pipe, a CI log) nothing goes to stderr, so the output stays in
   // order.
+  /** @type {Record<string, number>} */
   const bySource = {};
   let count = 0;
   for await (const call of client.calls.list({ page_size: 100 }, { concurrency: 4 })) {
@@ -27,6 +28,7 @@ try {
 
   // 3. The transcript of the newest call.
   const [newest] = (await client.calls.list({ page_size: 1 })).data;
+  if (!newest) throw new Error('the mock server has no calls');
   const { transcript } = await client.calls.transcript(newest.id);
   console.log(`\nTranscript of call ${newest.id} (${transcript.length} segments):`);
   for (const segment of transcript.slice(0, 3)) console.log(`  ${segment.speaker}: ${segment.text}`);

@@ -141,9 +141,9 @@ function main() {
   const decision = decide({ missing, rights: missing.length > 0 ? installRights() : 'none', ci: isCI() });
   if (decision.action === 'none') return 0;
   console.log(decision.line);
-  if (decision.action === 'skip') return 0;
-  if (decision.action === 'fail') return 1;
+  if (decision.action !== 'install') return decision.action === 'fail' ? 1 : 0;
   for (const [command, ...args] of decision.steps) {
+    if (command === undefined) continue; // every step names its program
     const run = spawnSync(command, args, {
       encoding: 'utf8',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },

@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup';
-import { libraryWithCli } from '../../scripts/tsup-library-with-cli.js';
+import { libraryWithCli } from '../../build/tsup.js';
 
 export default defineConfig(libraryWithCli());

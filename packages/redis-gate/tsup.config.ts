@@ -1,2 +1,4 @@
-// Built as the SDK is: one entry point, ESM and CJS with declarations.
-export { default } from '../sdk/tsup.config.js';
+import { defineConfig } from 'tsup';
+import { library } from '../../build/tsup.js';
+
+export default defineConfig(library());

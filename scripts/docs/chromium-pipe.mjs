@@ -4,28 +4,42 @@
 import { spawn } from 'node:child_process';
 
 /**
+ * An open tab. The protocol's answers are JSON of the shape each method documents: `any` here, read by the
+ * caller that knows the method.
+ *
+ * @typedef {object} Tab
+ * @property {(method: string, params?: object) => Promise<any>} send
+ * @property {(expression: string) => Promise<any>} evaluate
+ * @property {(expression: string, what: string) => Promise<any>} waitFor
+ * @property {() => Promise<void>} close
+ */
+
+/** @typedef {{ method: string, resolve: (value: any) => void, reject: (error: Error) => void }} Waiting */
+
+/**
  * Starts the browser and opens one tab (a page target, attached in flat mode).
  *
  * @param {string} chromium the browser's executable.
  * @param {string[]} args its command-line flags (the pipe flag is added).
  * @param {{ timeoutMs: number }} options how long one command, or one wait, may take.
- * @returns {Promise<{ send: (method: string, params?: object) => Promise<any>,
- *   evaluate: (expression: string) => Promise<any>,
- *   waitFor: (expression: string, what: string) => Promise<any>, close: () => Promise<void> }>}
+ * @returns {Promise<Tab>}
  */
 export async function openTab(chromium, args, { timeoutMs }) {
   const browser = spawn(chromium, [...args, '--remote-debugging-pipe', 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
   });
-  const [, , stderr, toBrowser, fromBrowser] = browser.stdio;
+  const [, , stderr, toBrowserPipe, fromBrowser] = browser.stdio;
+  // The pipes exist: stdio asks for them.
+  const toBrowser = /** @type {import('node:stream').Writable} */ (toBrowserPipe);
   let errors = '';
-  stderr.on('data', (chunk) => {
+  stderr?.on('data', (chunk) => {
     errors = (errors + chunk).slice(-2000);
   });
+  /** @type {Map<number, Waiting>} */
   const pending = new Map();
   let nextId = 1;
   let buffered = '';
-  const failAll = (error) => {
+  const failAll = (/** @type {Error} */ error) => {
     for (const { reject } of pending.values()) reject(error);
     pending.clear();
   };
@@ -34,7 +48,7 @@ export async function openTab(chromium, args, { timeoutMs }) {
   browser.on('exit', (code) =>
     failAll(new Error(`chromium exited (${code}): ${errors.trim().split('\n').at(-1)}`)),
   );
-  fromBrowser.on('data', (chunk) => {
+  fromBrowser?.on('data', (chunk) => {
     buffered += chunk;
     let end = buffered.indexOf('\0');
     while (end !== -1) {
@@ -49,6 +63,12 @@ export async function openTab(chromium, args, { timeoutMs }) {
     }
   });
 
+  /**
+   * @param {string} method
+   * @param {object} [params]
+   * @param {string} [sessionId]
+   * @returns {Promise<any>}
+   */
   const command = (method, params = {}, sessionId = undefined) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
@@ -82,7 +102,9 @@ export async function openTab(chromium, args, { timeoutMs }) {
   try {
     const { targetId } = await command('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await command('Target.attachToTarget', { targetId, flatten: true });
+    /** @type {Tab['send']} */
     const send = (method, params) => command(method, params, sessionId);
+    /** @type {Tab['evaluate']} */
     const evaluate = async (expression) => {
       const { result, exceptionDetails } = await send('Runtime.evaluate', {
         expression,
@@ -92,6 +114,7 @@ export async function openTab(chromium, args, { timeoutMs }) {
       if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.exception?.description}`);
       return result.value;
     };
+    /** @type {Tab['waitFor']} */
     const waitFor = async (expression, what) => {
       const until = Date.now() + timeoutMs;
       for (;;) {

@@ -6,8 +6,18 @@ import { codeBlocks, frontMatter } from './markdown.mjs';
 
 export const GUIDES_GROUP = 'Guides';
 
-/** @returns {{ file: string, name: string, text: string, blocks: ReturnType<typeof codeBlocks> }[]} */
+/**
+ * A guide: its file (relative to the root), name, text and code blocks.
+ *
+ * @typedef {{ file: string, name: string, text: string, blocks: import('./markdown.mjs').CodeBlock[] }} Guide
+ */
+
+/**
+ * @param {string} root - the repository root.
+ * @returns {Guide[]}
+ */
 export function readGuides(root) {
+  /** @type {{ projectDocuments: string[] }} */
   const { projectDocuments } = JSON.parse(readFileSync(path.join(root, 'typedoc.json'), 'utf8'));
   return projectDocuments
     .map((file) => ({ file, text: readFileSync(path.join(root, file), 'utf8') }))

@@ -29,11 +29,12 @@ export function load(app) {
  * @param {{ tokens: any[], Token: new (type: string, tag: string, nesting: number) => any }} state
  */
 export function headingCodeAsText(state) {
-  const token = (type, content) => Object.assign(new state.Token(type, '', 0), { content });
+  const token = (/** @type {string} */ type, /** @type {string} */ content) =>
+    Object.assign(new state.Token(type, '', 0), { content });
   state.tokens.forEach((heading, index) => {
     const inline = state.tokens[index + 1];
     if (heading.type !== 'heading_open' || inline?.type !== 'inline' || !inline.children) return;
-    inline.children = inline.children.flatMap((child) =>
+    inline.children = inline.children.flatMap((/** @type {any} */ child) =>
       child.type === 'code_inline'
         ? [token('html_inline', '<code>'), token('text', child.content), token('html_inline', '</code>')]
         : [child],

@@ -2,14 +2,26 @@
 // as), the lines of shell blocks, and the front matter.
 
 /**
+ * A fenced code block of a markdown document.
+ *
+ * @typedef {object} CodeBlock
+ * @property {string} lang
+ * @property {string[]} marks - the words of the fence after the language (```sh keeps-running:
+ *   `['keeps-running']`); renderers show only the language.
+ * @property {string} code
+ * @property {number} line - the 1-based line of the opening fence.
+ * @property {string | undefined} fileName - the name the text before the block saves it as ("Save this as
+ *   `x.ts`:"), if any.
+ */
+
+/**
  * Every fenced code block that starts at the beginning of a line, in order.
  *
  * A block is a file when the line before it ends with its name in backticks and a colon, as in "Save this
  * as `first-calls.ts`:"; `fileName` is then that name.
  *
- * @returns {{ lang: string, marks: string[], code: string, line: number, fileName: string | undefined }[]}
- *   `marks` are the words of the fence after the language (```sh keeps-running: `['keeps-running']`);
- *   renderers show only the language. `line` is the 1-based line of the opening fence.
+ * @param {string} text
+ * @returns {CodeBlock[]}
  */
 export function codeBlocks(text) {
   return [...text.matchAll(/^```(\S*)([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm)].map((match) => {
@@ -17,16 +29,21 @@ export function codeBlocks(text) {
     const previous = before.trimEnd();
     const lineBefore = previous.slice(previous.lastIndexOf('\n') + 1);
     return {
-      lang: match[1],
-      marks: match[2].trim().split(/\s+/).filter(Boolean),
-      code: match[3],
+      lang: match[1] ?? '',
+      marks: (match[2] ?? '').trim().split(/\s+/).filter(Boolean),
+      code: match[3] ?? '',
       line: before.split('\n').length,
       fileName: /`([\w.-]+)`:$/.exec(lineBefore)?.[1],
     };
   });
 }
 
-/** The commands of a shell block: one a line, without comments and blank lines. */
+/**
+ * The commands of a shell block: one a line, without comments and blank lines.
+ *
+ * @param {{ code: string }} block
+ * @returns {string[]}
+ */
 export function shellCommands(block) {
   return block.code
     .split('\n')
@@ -38,10 +55,13 @@ export function shellCommands(block) {
  * The commands of a shell block with the line each starts on: a line ending in `\` continues on the next,
  * comments and blank lines are left out.
  *
+ * @param {{ code: string, line: number }} block
  * @returns {{ command: string, line: number }[]} `line` is the 1-based line in the document.
  */
 export function shellCommandLines(block) {
+  /** @type {{ command: string, line: number }[]} */
   const commands = [];
+  /** @type {{ command: string, line: number } | undefined} */
   let pending;
   for (const [index, raw] of block.code.split('\n').entries()) {
     const text = raw.replace(/(^|\s)#.*$/, '').trim();
@@ -59,14 +79,19 @@ export function shellCommandLines(block) {
   return commands;
 }
 
-/** The `key: value` pairs of a document's YAML front matter (flat, as typedoc's documents use it). */
+/**
+ * The `key: value` pairs of a document's YAML front matter (flat, as typedoc's documents use it).
+ *
+ * @param {string} text
+ * @returns {Record<string, string>}
+ */
 export function frontMatter(text) {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(text);
   return Object.fromEntries(
     (match?.[1] ?? '')
       .split('\n')
       .map((line) => /^(\w+):\s*(.*)$/.exec(line))
-      .filter(Boolean)
-      .map(([, key, value]) => [key, value.trim()]),
+      .filter((match) => match !== null)
+      .map(([, key, value]) => [key, (value ?? '').trim()]),
   );
 }

@@ -62,7 +62,16 @@ async function runChecks({ contract, mockServer, sdk, otherSdk, openapi, report 
   report('done');
 }
 
-/** A user's script configures the client by environment; error classes hold across the ESM and CJS builds. */
+/** @typedef {typeof import('@company-data/sdk')} Sdk */
+/** @typedef {import('@company-data/mock-server').MockServer} MockServer */
+
+/**
+ * A user's script configures the client by environment; error classes hold across the ESM and CJS builds.
+ *
+ * @param {Sdk} sdk
+ * @param {Sdk} otherSdk - the SDK as the other module system loads it.
+ * @param {MockServer} server
+ */
 async function checkErrors(sdk, otherSdk, server) {
   process.env.COMPANY_DATA_BASE_URL = server.baseURL;
   process.env.COMPANY_DATA_API_KEY = server.keys.valid;
@@ -70,7 +79,7 @@ async function checkErrors(sdk, otherSdk, server) {
   try {
     const error = await client.teams.retrieve('00000000-0000-4000-8000-000000000000').then(
       () => assert.fail('an unknown team must be a NotFoundError'),
-      (caught) => caught,
+      (/** @type {unknown} */ caught) => caught,
     );
     assert.ok(error instanceof sdk.NotFoundError && error instanceof sdk.CompanyDataError);
     assert.equal(error.code, 'not_found');
@@ -88,22 +97,31 @@ async function checkErrors(sdk, otherSdk, server) {
   }
 }
 
-/** Without a compiler, a misspelt name must still be refused, saying how to fix it, and nothing sent. */
+/**
+ * Without a compiler, a misspelt name must still be refused, saying how to fix it, and nothing sent.
+ *
+ * @param {Sdk} sdk
+ * @param {MockServer} server
+ */
 async function checkNewcomerMistakes(sdk, server) {
   assert.throws(
     () => new sdk.CompanyData({ apiKey: server.keys.valid, baseURL: server.apiRoot }),
-    (error) => error instanceof sdk.ConfigurationError && error.message.endsWith(`use ${server.baseURL}`),
+    (/** @type {unknown} */ error) =>
+      error instanceof sdk.ConfigurationError && error.message.endsWith(`use ${server.baseURL}`),
   );
   const client = new sdk.CompanyData({ apiKey: server.keys.valid, baseURL: server.baseURL });
   const sent = server.journal().length;
   try {
     await assert.rejects(
+      // @ts-expect-error: the misspelt name is the point, as a user without a compiler writes it.
       client.calls.list({ souce: 'voice_agent' }),
-      (error) => error instanceof sdk.ValidationError && error.message.includes('did you mean `source`?'),
+      (/** @type {unknown} */ error) =>
+        error instanceof sdk.ValidationError && error.message.includes('did you mean `source`?'),
     );
     await assert.rejects(
       client.users.list({}, { concurrency: 0 }),
-      (error) => error instanceof sdk.ValidationError && error.code === 'invalid_option',
+      (/** @type {unknown} */ error) =>
+        error instanceof sdk.ValidationError && error.code === 'invalid_option',
     );
     assert.equal(server.journal().length, sent, 'a refused call sent a request');
   } finally {

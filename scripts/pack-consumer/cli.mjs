@@ -8,7 +8,7 @@ const bin =
   process.platform === 'win32'
     ? 'node_modules/.bin/company-data-mock.cmd'
     : 'node_modules/.bin/company-data-mock';
-const report = (line) => console.log(`cli: ${line}`);
+const report = (/** @type {string} */ line) => console.log(`cli: ${line}`);
 const { version } = JSON.parse(readFileSync('node_modules/@company-data/mock-server/package.json', 'utf8'));
 
 const child = spawn(bin, ['--port', '0', '--json', '--exit-on-stdin-close'], {
@@ -33,10 +33,12 @@ const teams = await fetch(`${summary.baseURL}/teams/`, {
   headers: { authorization: `Bearer ${summary.keys.valid}` },
 });
 assert.equal(teams.status, 200);
-const openapi = await (await fetch(summary.openapiURL)).json();
+const openapi = /** @type {{ servers: unknown, paths: Record<string, unknown> }} */ (
+  await (await fetch(summary.openapiURL)).json()
+);
 assert.deepEqual(openapi.servers, [{ url: summary.apiRoot, description: 'This Company Data mock server.' }]);
 report(
-  `ok served ${(await teams.json()).data.length} teams and the OpenAPI document (${Object.keys(openapi.paths).length} paths)`,
+  `ok served ${(/** @type {{ data: unknown[] }} */ (await teams.json())).data.length} teams and the OpenAPI document (${Object.keys(openapi.paths).length} paths)`,
 );
 
 child.stdin.end();

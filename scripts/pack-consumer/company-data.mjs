@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import * as cli from '@company-data/cli';
 import { createMockServer, startMockServer } from '@company-data/mock-server';
 
-const report = (line) => console.log(`company-data: ${line}`);
+const report = (/** @type {string} */ line) => console.log(`company-data: ${line}`);
 const bin =
   process.platform === 'win32' ? 'node_modules/.bin/company-data.cmd' : 'node_modules/.bin/company-data';
 const run = promisify(execFile);

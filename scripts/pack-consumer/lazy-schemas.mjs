@@ -19,7 +19,9 @@ const schemaModulesLoaded = () =>
 const { CompanyData, ValidationError } = await import('@company-data/sdk');
 const client = new CompanyData();
 const page = await client.users.list({ page_size: 5 });
-const user = await client.users.retrieve(page.data[0].id);
+const [first] = page.data;
+if (!first) throw new Error('the mock server listed no users');
+const user = await client.users.retrieve(first.id);
 const early = schemaModulesLoaded();
 if (early.length > 0) {
   throw new Error(`importing the SDK and two valid calls loaded schema modules:\n${early.join('\n')}`);

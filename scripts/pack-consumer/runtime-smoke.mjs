@@ -4,21 +4,34 @@
 // Prints one line per check and `done`; any failure throws (a non-zero exit).
 import { ClientClosedError, CompanyData, NotFoundError } from '@company-data/sdk';
 
-const runtime =
-  typeof globalThis.Bun !== 'undefined'
-    ? `bun ${globalThis.Bun.version}`
-    : typeof globalThis.Deno !== 'undefined'
-      ? `deno ${globalThis.Deno.version.deno}`
-      : `node ${process.versions.node}`;
+/** The globals of the runtimes this runs on, as far as it reads them. */
+const globals = /** @type {{ Bun?: { version: string }, Deno?: { version: { deno: string },
+ *   env: { get(name: string): string | undefined } }, process?: NodeJS.Process }} */ (globalThis);
 
+const runtime = globals.Bun
+  ? `bun ${globals.Bun.version}`
+  : globals.Deno
+    ? `deno ${globals.Deno.version.deno}`
+    : `node ${process.versions.node}`;
+
+/**
+ * @param {boolean} condition
+ * @param {string} message
+ */
 function check(condition, message) {
   if (!condition) throw new Error(`${runtime}: ${message}`);
 }
 
-const env = (name) => globalThis.Deno?.env.get(name) ?? globalThis.process?.env[name];
+/** The variable `name`, which the harness sets. */
+const env = (/** @type {string} */ name) => {
+  const value = globals.Deno?.env.get(name) ?? globals.process?.env[name];
+  if (value === undefined) throw new Error(`${runtime}: ${name} is not set`);
+  return value;
+};
 const client = new CompanyData();
 
 // A list with prefetch: pages fetched ahead, in order, the same records as one page at a time.
+/** @type {string[]} */
 const sequential = [];
 for await (const call of client.calls.list({ page_size: 7 })) sequential.push(call.id);
 const prefetched = [];
@@ -27,7 +40,7 @@ check(sequential.length > 7, `expected several pages of calls, got ${sequential.
 check(prefetched.join() === sequential.join(), 'prefetching pages changed the calls or their order');
 console.log(`ok ${runtime}: listed ${prefetched.length} calls over several pages, 4 at a time`);
 
-const call = await client.calls.retrieve(sequential[0]);
+const call = await client.calls.retrieve(sequential[0] ?? '');
 check(call.id === sequential[0], 'retrieve returned another call');
 console.log(`ok ${runtime}: retrieved call ${call.id}`);
 

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanEnv, run } from './process.mjs';
+import { CommandError, cleanEnv, run } from './process.mjs';
 import { ROOT, readJson } from './workspace.mjs';
 
 const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
@@ -17,6 +17,8 @@ const SHARED = ['checks.cjs'];
  * written) and copies the consumer scripts into it: each package installed from its tarball, once, with its
  * commands; the SDK and contract in dependencies, the mock server and CLI in devDependencies.
  *
+ * @param {string} projectDir
+ * @param {readonly import('./pack.mjs').Packed[]} packed
  * @returns {Promise<string[]>} what was installed.
  */
 export async function checkConsumerProject(projectDir, packed) {
@@ -33,6 +35,9 @@ export const DEV_PACKAGES = new Set(['@company-data/mock-server', '@company-data
  * The SDK and the contract in `dependencies`, the mock server and the CLI in `devDependencies`. With
  * `installedOnly`, a package the commands did not name (the contract, installed as the SDK's dependency) may
  * be in neither.
+ * @param {string} projectDir
+ * @param {readonly import('./pack.mjs').Packed[]} packed
+ * @param {{ installedOnly?: boolean }} options
  */
 export function assertDependencyKinds(projectDir, packed, { installedOnly = false } = {}) {
   const manifest = readJson(path.join(projectDir, 'package.json'));
@@ -49,6 +54,8 @@ export function assertDependencyKinds(projectDir, packed, { installedOnly = fals
 /**
  * The package must come from our tarball, once: a different version or a nested copy means npm fetched a
  * published release from the registry instead (e.g. an internal dependency range the local version misses).
+ * @param {string} projectDir
+ * @param {import('./workspace.mjs').WorkspacePackage} pkg
  */
 function assertInstalledFromTarball(projectDir, pkg) {
   const installedDir = path.join(projectDir, 'node_modules', ...pkg.name.split('/'));
@@ -71,8 +78,11 @@ function assertInstalledFromTarball(projectDir, pkg) {
   return `${pkg.name}@${installed.version}${bins.length > 0 ? ` (commands: ${bins.join(', ')})` : ''}`;
 }
 
+/**
+ * @param {import('./workspace.mjs').PackageManifest} manifest
+ */
 function binMap(manifest) {
-  if (typeof manifest.bin === 'string') return { [manifest.name.split('/').pop()]: manifest.bin };
+  if (typeof manifest.bin === 'string') return { [manifest.name.split('/').at(-1) ?? '']: manifest.bin };
   return manifest.bin ?? {};
 }
 
@@ -80,22 +90,24 @@ function binMap(manifest) {
  * Runs the ESM and the CJS consumer script in the installed project. Each must print its checks and exit by
  * itself: a script that finished but keeps running means a server or client was not closed cleanly.
  *
+ * @param {string} projectDir
  * @returns {Promise<{ script: string, lines: string[] }[]>} what each script reported.
  */
 export async function runConsumers(projectDir) {
   // A plain user environment: no NODE_OPTIONS from the caller (e.g. custom conditions pointing at sources).
   const env = cleanEnv({ NODE_OPTIONS: '' });
+  /** @type {{ script: string, lines: string[] }[]} */
   const results = [];
   for (const script of SCRIPTS) {
     try {
       const { stdout } = await run(process.execPath, [script], { cwd: projectDir, env, timeoutMs: 60_000 });
       results.push({ script, lines: stdout.trim().split('\n').filter(Boolean) });
     } catch (error) {
-      const finished = /: done$/m.test(error.stdout ?? '');
+      const finished = error instanceof CommandError && /: done$/m.test(error.stdout);
       const headline = finished
         ? `${script} finished its checks but did not exit: a server, client or timer was left open`
         : `${script} failed`;
-      throw new Error(`${headline}\n${error.message}`);
+      throw new Error(`${headline}\n${error instanceof Error ? error.message : error}`);
     }
   }
   return results;

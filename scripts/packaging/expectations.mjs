@@ -4,6 +4,7 @@
  * Extra files a package ships on purpose, as exact paths inside the tarball. Anything not allowed by the
  * general rules or listed here fails the tarball check, so a new shipped file is a deliberate decision.
  */
+/** @type {Readonly<Record<string, readonly string[]>>} */
 export const EXTRA_FILES = {
   // The OpenAPI document, exported as `@company-data/contract/openapi.json`.
   '@company-data/contract': ['openapi.json'],

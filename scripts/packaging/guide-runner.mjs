@@ -21,11 +21,16 @@ const INSTALL_TIMEOUT_MS = 150_000;
 const COMMAND_TIMEOUT_MS = 90_000;
 const SERVER_START_TIMEOUT_MS = 60_000;
 
+/** @typedef {import('./guide-shell.mjs').GuideShell} GuideShell */
+/** @typedef {{ printed: string | undefined, before: string | undefined }} SessionState */
+/** @param {unknown} error */
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
 /**
  * Runs the plan's guides in order, then type-checks every file if a guide prints `npx tsc`.
  *
- * @param {{ plan: ReturnType<typeof import('./guide-snippets.mjs').snippetPlan>, home: string,
- *   cloneDir: string, env: Record<string, string>, sessionDir: string }} options `home` is the reader's
+ * @param {{ plan: import('./guide-snippets.mjs').SnippetPlan, home: string,
+ *   cloneDir: string, env: NodeJS.ProcessEnv, sessionDir: string }} options `home` is the reader's
  *   empty home folder (where the shell starts), `cloneDir` the clone of the repository, `env` the shell's
  *   whole environment (its HOME set to `home`), `sessionDir` a folder for the session's files.
  * @returns {Promise<{ lines: string[], projectDir: string }>} one line per guide, and the folder the reader
@@ -36,9 +41,11 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   await mkdir(sessionDir, { recursive: true });
   const shell = await openShell({ cwd: home, env, dir: sessionDir });
   const lines = [];
-  let projectDir;
+  let projectDir = '';
+  /** @type {unknown} */
   let failure;
   try {
+    /** @type {SessionState} */
     const state = { printed: undefined, before: undefined };
     for (const guide of plan.guides) lines.push(await runGuide(shell, guide, state, cloneDir));
     if (plan.typecheck) {
@@ -53,18 +60,26 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   try {
     await shell.close();
   } catch (error) {
-    failure ??= new Error(`a server the guides started did not stop: ${error.message}`);
+    failure ??= new Error(`a server the guides started did not stop: ${messageOf(error)}`);
   }
   if (failure) throw failure;
   return { lines, projectDir };
 }
 
+/**
+ * @param {GuideShell} shell
+ * @param {{ file: string, steps: import('./guide-snippets.mjs').Step[] }} guide
+ * @param {SessionState} state
+ * @param {string} cloneDir
+ */
 async function runGuide(shell, guide, state, cloneDir) {
   const started = performance.now();
   let commands = 0;
   let saved = 0;
   let promised = 0;
+  /** @type {string[]} */
   const servers = [];
+  /** @type {string[]} */
   const skipped = [];
   for (const step of guide.steps) {
     const where = `${guide.file}:${step.line}`;
@@ -88,7 +103,7 @@ async function runGuide(shell, guide, state, cloneDir) {
     try {
       command = fillPlaceholders(step.command, state.printed);
     } catch (error) {
-      throw new Error(`${where}: \`${step.command}\`: ${error.message}`);
+      throw new Error(`${where}: \`${step.command}\`: ${messageOf(error)}`);
     }
     if (step.mode === 'run') {
       await runCommand(shell, { command, promises: step.promises }, where);
@@ -98,12 +113,12 @@ async function runGuide(shell, guide, state, cloneDir) {
       try {
         server = await shell.start(command, { timeoutMs: SERVER_START_TIMEOUT_MS });
       } catch (error) {
-        throw new Error(`${where}: \`${step.command}\` ${error.message}`);
+        throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
       }
       state.printed = server.output;
       if (step.mode === 'until-ctrl-c') {
         await server.stop().catch((error) => {
-          throw new Error(`${where}: \`${step.command}\` ${error.message}`);
+          throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
         });
         servers.push(`${oneLine(step.command)} (started, then Ctrl+C)`);
       } else {
@@ -124,23 +139,34 @@ async function runGuide(shell, guide, state, cloneDir) {
   return `${guide.file}: ${details.join('; ')}, in ${seconds} s`;
 }
 
+/**
+ * @param {GuideShell} shell
+ * @param {SessionState} state
+ * @param {string} where
+ */
 async function leaveClone(shell, state, where) {
   await runCommand(
     shell,
-    { command: `cd ${quote(state.before)}`, promises: [] },
+    { command: `cd ${quote(state.before ?? '.')}`, promises: [] },
     `${where} (back from the clone)`,
   );
   state.before = undefined;
 }
 
-/** Runs one command in the shell; throws, naming the place, when it fails or breaks a promise. */
+/**
+ * Runs one command in the shell; throws, naming the place, when it fails or breaks a promise.
+ *
+ * @param {GuideShell} shell
+ * @param {{ command: string, promises: readonly string[] }} what
+ * @param {string} where
+ */
 async function runCommand(shell, { command, promises }, where) {
   let result;
   try {
     const timeoutMs = command.startsWith('npm ') ? INSTALL_TIMEOUT_MS : COMMAND_TIMEOUT_MS;
     result = await shell.run(command, { timeoutMs });
   } catch (error) {
-    throw new Error(`${where}: \`${command}\` ${error.message}`);
+    throw new Error(`${where}: \`${command}\` ${messageOf(error)}`);
   }
   if (result.code !== 0) {
     const output = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-40).join('\n');
@@ -154,14 +180,16 @@ async function runCommand(shell, { command, promises }, where) {
 }
 
 /** A command continued over lines (`\` at their ends), shown on one. */
-const oneLine = (command) => command.replace(/\s*\\\n\s*/g, ' ');
+const oneLine = (/** @type {string} */ command) => command.replace(/\s*\\\n\s*/g, ' ');
 
 /**
  * The reader's environment for the session: the caller's, without any COMPANY_DATA_ variable (a newcomer
  * has none set), its HOME the empty folder `home` (created, with the `~/.curlrc` above), npm's cache and
  * user config the caller's, and quiet installs that reuse cached registry metadata.
  *
- * @returns {Promise<Record<string, string>>}
+ * @param {string} home
+ * @param {NodeJS.ProcessEnv} callerEnv
+ * @returns {Promise<NodeJS.ProcessEnv>}
  */
 export async function readerEnv(home, callerEnv) {
   await mkdir(home, { recursive: true });

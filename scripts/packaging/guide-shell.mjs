@@ -14,9 +14,22 @@ const STARTED = '@@guide-shell-started';
 const STOP_TIMEOUT_MS = 10_000;
 
 /**
+ * A bash session a reader types into.
+ *
+ * @typedef {object} GuideShell
+ * @property {string} cwd - the shell's current directory, after the last command.
+ * @property {(command: string, options: { timeoutMs: number }) => Promise<import('./process.mjs').RunResult>} run
+ * @property {(command: string, options: { timeoutMs: number }) => Promise<{ output: string, stop: () => Promise<void> }>} start
+ * @property {() => Promise<void>} close
+ */
+
+/**
  * Starts `bash` in `cwd` with exactly `env`. `dir` holds the session's files: each command, its output and
  * that of each server. A failing command anywhere in a pipe fails the line (`pipefail`), as a reader sees
  * it fail.
+ *
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv, dir: string }} options
+ * @returns {Promise<GuideShell>}
  */
 export async function openShell({ cwd, env, dir }) {
   const bash = spawn('bash', ['--noprofile', '--norc'], {
@@ -34,18 +47,27 @@ export async function openShell({ cwd, env, dir }) {
   const lines = createInterface({ input: bash.stdout })[Symbol.asyncIterator]();
   let count = 0;
   let pwd = cwd;
+  /** @type {{ command: string, pid: number, stop: () => Promise<void> }[]} */
   const servers = [];
   // Should this process exit before close() (Ctrl+C on the check), nothing it started outlives it.
   const onExit = () => {
     for (const server of servers) killGroup(server.pid, 'SIGKILL');
-    killGroup(bash.pid, 'SIGKILL');
+    killGroup(bash.pid ?? 0, 'SIGKILL');
   };
   process.on('exit', onExit);
 
-  /** Sends one line to bash and reads its stdout up to the line that starts with `marker`. */
+  /**
+   * Sends one line to bash and reads its stdout up to the line that starts with `marker`.
+   *
+   * @param {string} line
+   * @param {string} marker
+   * @param {number} timeoutMs
+   */
   async function exchange(line, marker, timeoutMs) {
     bash.stdin.write(`${line}\n`);
+    /** @type {NodeJS.Timeout | undefined} */
     let timer;
+    /** @type {Promise<never>} */
     const timedOut = new Promise((_, reject) => {
       timer = setTimeout(() => reject(new Error(`did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
     });
@@ -60,6 +82,7 @@ export async function openShell({ cwd, env, dir }) {
     }
   }
 
+  /** @param {string} command */
   async function commandFile(command) {
     count += 1;
     const base = path.join(dir, `command-${count}`);
@@ -67,6 +90,7 @@ export async function openShell({ cwd, env, dir }) {
     return base;
   }
 
+  /** @type {GuideShell} */
   const shell = {
     /** The shell's current directory, after the last command. */
     get cwd() {
@@ -126,17 +150,18 @@ export async function openShell({ cwd, env, dir }) {
 
     /** Ctrl+C for every server still running, then the shell's own exit. */
     async close() {
+      /** @type {string[]} */
       const problems = [];
       for (const server of [...servers].reverse()) {
         try {
           await server.stop();
         } catch (error) {
-          problems.push(`\`${server.command}\`: ${error.message}`);
+          problems.push(`\`${server.command}\`: ${error instanceof Error ? error.message : error}`);
         }
       }
       if (bash.exitCode === null && bash.signalCode === null) {
         bash.stdin.end('exit\n');
-        const timer = setTimeout(() => killGroup(bash.pid, 'SIGKILL'), STOP_TIMEOUT_MS);
+        const timer = setTimeout(() => killGroup(bash.pid ?? 0, 'SIGKILL'), STOP_TIMEOUT_MS);
         await exited;
         clearTimeout(timer);
       }
@@ -147,7 +172,13 @@ export async function openShell({ cwd, env, dir }) {
   return shell;
 }
 
-/** Waits for the server's log to show an address, then to settle; fails when the server exits first. */
+/**
+ * Waits for the server's log to show an address, then to settle; fails when the server exits first.
+ *
+ * @param {string} log - the file its output goes to.
+ * @param {number} pid - its process group.
+ * @param {number} timeoutMs
+ */
 async function ready(log, pid, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let seen = '';
@@ -171,7 +202,11 @@ async function ready(log, pid, timeoutMs) {
   }
 }
 
-/** Ctrl+C: SIGINT to the process group, then SIGKILL if it is still there after a while. */
+/**
+ * Ctrl+C: SIGINT to the process group, then SIGKILL if it is still there after a while.
+ *
+ * @param {number} pid
+ */
 async function interrupt(pid) {
   killGroup(pid, 'SIGINT');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
@@ -184,6 +219,7 @@ async function interrupt(pid) {
   }
 }
 
+/** @param {number} pid */
 function groupAlive(pid) {
   try {
     process.kill(-pid, 0);
@@ -193,7 +229,12 @@ function groupAlive(pid) {
   }
 }
 
+/**
+ * @param {number} pid - the group's leader; 0 (no process) does nothing.
+ * @param {NodeJS.Signals} signal
+ */
 function killGroup(pid, signal) {
+  if (pid === 0) return;
   try {
     process.kill(-pid, signal);
   } catch {
@@ -202,4 +243,4 @@ function killGroup(pid, signal) {
 }
 
 /** Text quoted for bash, as one word. */
-export const shellQuote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+export const shellQuote = (/** @type {string} */ text) => `'${text.replaceAll("'", "'\\''")}'`;

@@ -18,7 +18,47 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { shellCommandLines } from '../docs/markdown.mjs';
 
-/** The marks a shell block may carry after `sh`, and what each means to the reader and to the check. */
+/** @typedef {import('../docs/guides.mjs').Guide} Guide */
+/** @typedef {import('../docs/markdown.mjs').CodeBlock} CodeBlock */
+
+/**
+ * A file the reader saves where they are.
+ *
+ * @typedef {{ line: number, save: string, content: string, command?: undefined }} SaveStep
+ */
+
+/**
+ * A command the reader runs.
+ *
+ * @typedef {object} CommandStep
+ * @property {number} line
+ * @property {string} command
+ * @property {'run' | 'keeps-running' | 'until-ctrl-c'} mode
+ * @property {boolean} inClone
+ * @property {string[]} promises - the lines its output must show, in order.
+ * @property {string} [doneBefore] - why it is not run (`npm test` ran it before).
+ */
+
+/** @typedef {SaveStep | CommandStep} Step */
+
+/**
+ * Every file the guides give by name, whether a guide prints `npx tsc` (the check type-checks every file at
+ * the end), and each guide's steps in the order of its text.
+ *
+ * @typedef {{ files: Map<string, string>, typecheck: boolean, guides: { file: string, steps: Step[] }[] }} SnippetPlan
+ */
+
+/**
+ * A package README's quick start.
+ *
+ * @typedef {{ file: string, name: string, code: string, line: number }} QuickStart
+ */
+
+/**
+ * The marks a shell block may carry after `sh`, and what each means to the reader and to the check.
+ *
+ * @type {Readonly<Record<string, string>>}
+ */
 export const MARKS = {
   'in-clone':
     'run in the clone of this repository, where the reader builds and packs the packages, then back where they were',
@@ -30,7 +70,12 @@ export const MARKS = {
     'a by-name install of our packages that works once they are on npm; not run here (the registry rehearsal runs it), the guide gives the tarball install beside it',
 };
 
-/** Commands the reader runs in the clone that `npm test` has already run on this checkout before the packaging checks. */
+/**
+ * Commands the reader runs in the clone that `npm test` has already run on this checkout before the
+ * packaging checks.
+ *
+ * @type {Readonly<Record<string, string>>}
+ */
 export const DONE_BEFORE = {
   'npm ci': 'the workspace is installed from the lockfile before `npm test`',
   'npm run build': '`npm test` builds before `check:packages`, and the `built` step checks the build',
@@ -43,23 +88,26 @@ const BY_NAME_INSTALL = /^npm (install|i|add)\b.*\s@company-data\//;
 /**
  * Reads what to save and what to run out of the guides, in reading order.
  *
- * @returns {{ files: Map<string, string>, typecheck: boolean, guides: { file: string, steps: Step[] }[] }}
- *   every file the guides give by name, whether a guide prints `npx tsc` (the check type-checks every file
- *   at the end), and each guide's steps in the order of its text.
- * @typedef {{ line: number, save: string, content: string } | { line: number, command: string, mode:
- *   'run' | 'keeps-running' | 'until-ctrl-c', inClone: boolean, promises: string[], doneBefore?: string }} Step
+ * @param {readonly Guide[]} guides
+ * @param {readonly QuickStart[]} [readmes]
+ * @returns {SnippetPlan}
  */
 export function snippetPlan(guides, readmes = []) {
+  /** @type {Map<string, string>} */
   const files = new Map();
+  /** @type {Map<string, string>} */
   const templates = new Map();
+  /** @type {(name: string, content: string, where: string) => void} */
   const addFile = (name, content, where) => {
     if (files.has(name) && files.get(name) !== content)
       throw new Error(`${where}: another guide gives a different ${name}`);
     files.set(name, content);
   };
+  /** @type {string | undefined} */
   let defaultTemplate;
   let typecheck = false;
   const plans = guides.map((guide) => {
+    /** @type {Step[]} */
     const steps = [];
     const saved = new Set(files.keys());
     let template = defaultTemplate;
@@ -77,7 +125,7 @@ export function snippetPlan(guides, readmes = []) {
       } else if (block.lang === 'ts') {
         if (!template) throw new Error(`${where}: a snippet without a file name, but no template before it`);
         const name = `${path.basename(template, '.ts')}-${guide.name}-${block.line}.ts`;
-        const content = templates.get(template).replace(TEMPLATE_MARK, block.code.trimEnd());
+        const content = (templates.get(template) ?? '').replace(TEMPLATE_MARK, block.code.trimEnd());
         addFile(name, content, where);
         steps.push({ line: block.line, save: name, content });
         steps.push(commandStep(block.line, `npx tsx ${name}`, promisedLines(block.code)));
@@ -91,7 +139,7 @@ export function snippetPlan(guides, readmes = []) {
     for (const match of proseMatches(guide)) {
       const command = match.text;
       if (command === 'npx tsc') typecheck = true;
-      const file = command.split(' ')[2];
+      const file = command.split(' ')[2] ?? '';
       if (shellRuns.has(command) || templates.has(file) || steps.some((step) => step.command === command))
         continue;
       const promises = command.startsWith('npx tsx ') ? promisedLines(files.get(file) ?? '') : [];
@@ -116,6 +164,13 @@ export function snippetPlan(guides, readmes = []) {
   return { files, typecheck, guides: plans };
 }
 
+/**
+ * @param {number} line
+ * @param {string} command
+ * @param {string[]} promises
+ * @param {Partial<CommandStep>} [extra]
+ * @returns {CommandStep}
+ */
 const commandStep = (line, command, promises, extra = {}) => ({
   line,
   command,
@@ -125,7 +180,14 @@ const commandStep = (line, command, promises, extra = {}) => ({
   ...extra,
 });
 
-/** The commands of a `sh` block as steps, after checking its marks. */
+/**
+ * The commands of a `sh` block as steps, after checking its marks.
+ *
+ * @param {Guide} guide
+ * @param {CodeBlock} block
+ * @param {ReadonlyMap<string, string>} files
+ * @returns {CommandStep[]}
+ */
 function shellSteps(guide, block, files) {
   const where = `${guide.file}:${block.line}`;
   for (const mark of block.marks) {
@@ -143,7 +205,9 @@ function shellSteps(guide, block, files) {
       );
     return [];
   }
-  const mode = block.marks.find((mark) => mark === 'keeps-running' || mark === 'until-ctrl-c') ?? 'run';
+  const mode = /** @type {CommandStep['mode']} */ (
+    block.marks.find((mark) => mark === 'keeps-running' || mark === 'until-ctrl-c') ?? 'run'
+  );
   const inClone = block.marks.includes('in-clone');
   return commands.map(({ command, line }) => {
     const tsx = /^npx tsx ([\w.-]+\.ts)$/.exec(command)?.[1];
@@ -153,10 +217,16 @@ function shellSteps(guide, block, files) {
   });
 }
 
-/** The commands the text prints outside its code blocks, with their lines. */
+/**
+ * The commands the text prints outside its code blocks, with their lines.
+ *
+ * @param {Guide} guide
+ */
 function proseMatches(guide) {
   const blockLines = guide.blocks.map((block) => [block.line, block.line + block.code.split('\n').length]);
-  const inBlock = (line) => blockLines.some(([first, last]) => line >= first && line <= last);
+  const inBlock = (/** @type {number} */ line) =>
+    blockLines.some(([first = 0, last = 0]) => line >= first && line <= last);
+  /** @type {{ text: string, line: number }[]} */
   const found = [];
   for (const match of guide.text.matchAll(PRINTED_COMMAND)) {
     const line = guide.text.slice(0, match.index).split('\n').length;
@@ -166,7 +236,13 @@ function proseMatches(guide) {
   return found;
 }
 
-/** A guide that runs a file before it gives it would fail for its reader. */
+/**
+ * A guide that runs a file before it gives it would fail for its reader.
+ *
+ * @param {string} file
+ * @param {readonly Step[]} steps
+ * @param {Iterable<string>} savedBefore
+ */
 function assertSavedBeforeRun(file, steps, savedBefore) {
   const saved = new Set(savedBefore);
   for (const step of steps) {
@@ -179,12 +255,16 @@ function assertSavedBeforeRun(file, steps, savedBefore) {
   }
 }
 
-/** A script the guides give but never run would be a snippet nobody checks. */
+/**
+ * A script the guides give but never run would be a snippet nobody checks.
+ *
+ * @param {ReadonlyMap<string, string>} files
+ * @param {ReadonlyMap<string, string>} templates
+ * @param {readonly { steps: Step[] }[]} plans
+ */
 function assertEveryScriptRuns(files, templates, plans) {
-  const commands = plans.flatMap((plan) => plan.steps.map((step) => step.command).filter(Boolean));
-  const ran = new Set(
-    commands.map((command) => /^npx tsx ([\w.-]+\.ts)$/.exec(command)?.[1]).filter(Boolean),
-  );
+  const commands = plans.flatMap((plan) => plan.steps.flatMap((step) => step.command ?? []));
+  const ran = new Set(commands.flatMap((command) => /^npx tsx ([\w.-]+\.ts)$/.exec(command)?.[1] ?? []));
   const imported = [...files.values()].join('\n');
   for (const name of files.keys()) {
     if (!name.endsWith('.ts') || name.endsWith('.test.ts') || templates.has(name) || ran.has(name)) continue;
@@ -198,18 +278,22 @@ function assertEveryScriptRuns(files, templates, plans) {
 
 const PROMISE = /\/\/ → (.+)$/;
 
-/** The lines a snippet promises to print: the text of each `// → text` comment, in order. */
+/**
+ * The lines a snippet promises to print: the text of each `// → text` comment, in order.
+ *
+ * @param {string} code
+ * @returns {string[]}
+ */
 export function promisedLines(code) {
-  return code
-    .split('\n')
-    .map((line) => PROMISE.exec(line)?.[1]?.trim())
-    .filter(Boolean);
+  return code.split('\n').flatMap((line) => PROMISE.exec(line)?.[1]?.trim() || []);
 }
 
 /**
  * Why the output breaks a promise: the first promised line not found among the output lines after the one
  * that met the promise before it. `…` in a promise stands for any text.
  *
+ * @param {readonly string[]} promises
+ * @param {string} stdout
  * @returns {string | undefined} undefined when every promise is met.
  */
 export function unmetPromise(promises, stdout) {
@@ -225,11 +309,16 @@ export function unmetPromise(promises, stdout) {
   return undefined;
 }
 
-const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (/** @type {string} */ text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The guides in the order the README lists them (its "Guides" section links each one); a guide the README
  * does not list is an error, since a newcomer would never meet it.
+ *
+ * @template {{ file: string }} T
+ * @param {readonly T[]} guides
+ * @param {string} readmeText
+ * @returns {T[]}
  */
 export function inReadmeOrder(guides, readmeText) {
   const section = /^## Guides\n([\s\S]*?)(?=^## )/m.exec(readmeText)?.[1] ?? '';
@@ -239,7 +328,14 @@ export function inReadmeOrder(guides, readmeText) {
   return [...guides].sort((a, b) => order.indexOf(a.file) - order.indexOf(b.file));
 }
 
-/** Each package README's quick start: its first `ts` block, to run as written. */
+/**
+ * Each package README's quick start: its first `ts` block, to run as written.
+ *
+ * @param {string} root
+ * @param {readonly string[]} packageDirs - folder names under packages/.
+ * @param {(text: string) => CodeBlock[]} codeBlocks
+ * @returns {QuickStart[]}
+ */
 export function readmeQuickStarts(root, packageDirs, codeBlocks) {
   return packageDirs.flatMap((dir) => {
     const file = path.join('packages', dir, 'README.md');

@@ -1,13 +1,15 @@
 // publint (strict) and Are the Types Wrong? on a packed tarball: the package.json and the types users get.
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { binScript, run } from './process.mjs';
+import { run } from './process.mjs';
+import { packagingTools } from './tools.mjs';
 
 /**
  * Lints the package with publint in strict mode. publint packs the package itself with npm, which lets it
  * tell files that exist but are not published from files that do not exist. Every message counts as a
  * problem, suggestions included.
  *
+ * @param {import('./workspace.mjs').WorkspacePackage} pkg
  * @returns {Promise<string[]>} one readable line per problem; empty when the package is clean.
  */
 export async function publintProblems(pkg) {
@@ -23,9 +25,11 @@ export async function publintProblems(pkg) {
  *
  * @returns {Promise<string[]>} empty when every resolution is green; otherwise one entry: the problem kinds,
  *   then attw's table of entry points by resolution.
+ * @param {string} root - where attw runs.
+ * @param {string} tarball
  */
 export async function attwProblems(root, tarball) {
-  const attw = binScript(root, '@arethetypeswrong/cli', 'attw');
+  const attw = (await packagingTools()).script('@arethetypeswrong/cli', 'attw');
   const { stdout } = await run(
     process.execPath,
     [attw, tarball, '--profile', 'strict', '--format', 'json', '--no-color'],
@@ -38,6 +42,7 @@ export async function attwProblems(root, tarball) {
     return [`attw printed no JSON report:\n${stdout}`];
   }
   // `analysis.problems` is the flat list; the top-level `problems` groups the same ones by kind.
+  /** @type {{ kind: string }[]} */
   const problems = report.analysis?.problems ?? Object.values(report.problems ?? {}).flat();
   if (problems.length === 0) return [];
   // The JSON names only the kinds; attw's own table shows which entry point fails under which resolution.

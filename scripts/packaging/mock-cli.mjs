@@ -6,9 +6,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
- * @returns {Promise<{ summary: { baseURL: string, apiRoot: string, keys: Record<string, string>,
- *   tokens: Record<string, string> }, stop: () => Promise<void> }>} what the mock printed, and a function that
- *   stops it by closing its standard input.
+ * @param {string} projectDir - the project the mock server is installed in.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<{ summary: MockSummary, stop: () => Promise<void> }>} what the mock printed, and a
+ *   function that stops it by closing its standard input.
  */
 export async function startMockCli(projectDir, env) {
   const bin = path.join(
@@ -51,7 +52,17 @@ export async function startMockCli(projectDir, env) {
   };
 }
 
-/** The environment the guides tell a reader to set from what the mock printed. */
+/**
+ * What `company-data-mock --json` prints, as far as the checks read it.
+ *
+ * @typedef {{ baseURL: string, apiRoot: string, keys: Record<string, string>, tokens: Record<string, string> }} MockSummary
+ */
+
+/**
+ * The environment the guides tell a reader to set from what the mock printed.
+ *
+ * @param {MockSummary} summary
+ */
 export function mockEnv({ baseURL, apiRoot, keys, tokens }) {
   return {
     COMPANY_DATA_API_KEY: keys.valid,

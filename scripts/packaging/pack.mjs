@@ -8,10 +8,19 @@ import { withPackagesDir } from './recipe.mjs';
 import { ROOT } from './workspace.mjs';
 
 /**
+ * A package's tarball, and its size in bytes.
+ *
+ * @typedef {{ pkg: import('./workspace.mjs').WorkspacePackage, tarball: string, size: number }} Packed
+ */
+
+/**
  * Runs the recipe's `npm pack` in the repository, its destination replaced by `destination`, and finds the
  * tarball of every publishable package in it.
  *
- * @returns {Promise<{ pkg: object, tarball: string, size: number }[]>}
+ * @param {import('./recipe.mjs').InstallRecipe} recipe
+ * @param {readonly import('./workspace.mjs').WorkspacePackage[]} packages
+ * @param {string} destination
+ * @returns {Promise<Packed[]>}
  */
 export async function packWorkspaces(recipe, packages, destination) {
   await mkdir(destination, { recursive: true });

@@ -5,16 +5,23 @@
 // placeholder not listed here, or an elided value (`svc_live_…`) nobody can type, fails the check: list it
 // here, or write the command so it runs as written.
 
-/** Each placeholder, and how to fill it: a pattern whose first group is read from what the server printed, or fixed text. */
-const PLACEHOLDERS = new Map([
-  ['<the "valid" key it printed>', /^\s*valid\s+(svc_live_\S+)/m],
-  ['<the first "audience" URL it printed>', /^\s*audience\s+POST\s+(\S+)/m],
-  ['<the first "lead" URL it printed>', /^\s*lead\s+POST\s+(\S+)/m],
-  ['<the token of an audience URL it printed>', /^\s*audience\s+POST\s+\S+\/webhook\/([^/\s]+)\//m],
-  ['<the admin token it printed>', /Admin API.*\(Authorization: Bearer (\S+)\)/],
-  ['<your API key>', '"$COMPANY_DATA_API_KEY"'],
-  ['<your base URL, ending in /v1>', '"$COMPANY_DATA_BASE_URL"'],
-]);
+/**
+ * Each placeholder, and how to fill it: a pattern whose first group is read from what the server printed, or
+ * fixed text.
+ *
+ * @type {ReadonlyMap<string, RegExp | string>}
+ */
+const PLACEHOLDERS = new Map(
+  /** @type {[string, RegExp | string][]} */ ([
+    ['<the "valid" key it printed>', /^\s*valid\s+(svc_live_\S+)/m],
+    ['<the first "audience" URL it printed>', /^\s*audience\s+POST\s+(\S+)/m],
+    ['<the first "lead" URL it printed>', /^\s*lead\s+POST\s+(\S+)/m],
+    ['<the token of an audience URL it printed>', /^\s*audience\s+POST\s+\S+\/webhook\/([^/\s]+)\//m],
+    ['<the admin token it printed>', /Admin API.*\(Authorization: Bearer (\S+)\)/],
+    ['<your API key>', '"$COMPANY_DATA_API_KEY"'],
+    ['<your base URL, ending in /v1>', '"$COMPANY_DATA_BASE_URL"'],
+  ]),
+);
 
 const PLACEHOLDER = /<[A-Za-z"][^<>\n]*>/g;
 

@@ -11,8 +11,12 @@ const SHELL = process.platform === 'win32';
  * The environment for commands run outside the workspace. `npm run` exports the workspace's own prefix and
  * package fields; a nested `npm install` in a temporary project must not see them, or it may act on the
  * workspace instead.
+ *
+ * @param {NodeJS.ProcessEnv} [extra] - variables to add or override.
+ * @returns {NodeJS.ProcessEnv}
  */
 export function cleanEnv(extra = {}) {
+  /** @type {NodeJS.ProcessEnv} */
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
     const lower = key.toLowerCase();
@@ -31,9 +35,38 @@ export function cleanEnv(extra = {}) {
 }
 
 /**
+ * @typedef {object} RunOptions
+ * @property {string} [cwd] - where the command runs (default: this process's folder).
+ * @property {NodeJS.ProcessEnv} [env] - its environment (default: {@link cleanEnv}).
+ * @property {number} [timeoutMs] - killed, and the promise rejected, after this long (default 120 s).
+ * @property {boolean} [allowFailure] - resolve on a non-zero exit code too.
+ */
+
+/** @typedef {{ code: number, stdout: string, stderr: string }} RunResult */
+
+/** A failed command's error, with its whole output. */
+export class CommandError extends Error {
+  /**
+   * @param {string} message
+   * @param {{ stdout: string, stderr: string }} output
+   */
+  constructor(message, { stdout, stderr }) {
+    super(message);
+    this.stdout = stdout;
+    this.stderr = stderr;
+  }
+}
+
+/**
  * Runs a command and resolves with its exit code and output once it exits. Rejects with a message naming the
  * command, its directory and the tail of its output when it exits non-zero (unless `allowFailure`) or outlives
  * `timeoutMs`.
+ *
+ * @param {string} command - a program; `npm` works on every platform.
+ * @param {readonly string[]} args
+ * @param {RunOptions} [options]
+ * @returns {Promise<RunResult>}
+ * @throws {CommandError} (as a rejection) when the command fails or times out.
  */
 export function run(
   command,
@@ -46,10 +79,10 @@ export function run(
     const child = spawn(executable, args, { cwd, env, shell: SHELL, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    child.stdout.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
       stdout += chunk;
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    child.stderr.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
       stderr += chunk;
     });
     let timedOut = false;
@@ -76,17 +109,27 @@ export function run(
   });
 }
 
+/**
+ * @param {string} headline
+ * @param {string | undefined} cwd
+ * @param {RunResult} result
+ */
 function commandError(headline, cwd, { stdout, stderr }) {
   const output = `${stdout}\n${stderr}`.trim().split('\n').slice(-40).join('\n');
-  const error = new Error(`${headline} (in ${cwd})${output ? `\n--- last output ---\n${output}` : ''}`);
-  error.stdout = stdout;
-  error.stderr = stderr;
-  return error;
+  return new CommandError(`${headline} (in ${cwd})${output ? `\n--- last output ---\n${output}` : ''}`, {
+    stdout,
+    stderr,
+  });
 }
 
 /**
  * The JavaScript file behind a dev dependency's command (`attw`, `changeset`), run with this very Node so the
  * checks need neither a shell nor node_modules/.bin shims.
+ *
+ * @param {string} root - the folder whose `node_modules` holds the package.
+ * @param {string} packageName
+ * @param {string} binName
+ * @returns {string}
  */
 export function binScript(root, packageName, binName) {
   const packageDir = path.join(root, 'node_modules', packageName);
@@ -96,15 +139,23 @@ export function binScript(root, packageName, binName) {
   return path.join(packageDir, bin);
 }
 
-/** Maps `items` through `action` with at most two running at once, keeping the order. */
+/**
+ * Maps `items` through `action` with at most two running at once, keeping the order.
+ *
+ * @template T, R
+ * @param {readonly T[]} items
+ * @param {(item: T) => Promise<R>} action
+ * @returns {Promise<R[]>}
+ */
 export async function inPairs(items, action) {
+  /** @type {R[]} */
   const output = new Array(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const index = next;
       next += 1;
-      output[index] = await action(items[index]);
+      output[index] = await action(/** @type {T} */ (items[index]));
     }
   };
   await Promise.all([worker(), worker()]);

@@ -10,6 +10,11 @@ import { cleanEnv, run } from './process.mjs';
  *
  * @returns {Promise<{ tree: string, runCheck: () => Promise<unknown> }>} the output of
  *   `npm ls --omit=dev --all --parseable`, and a function that runs `check.mjs` there.
+ * @param {string} parentDir
+ * @param {string} name - the project's folder and package name.
+ * @param {readonly import('./pack.mjs').Packed[]} packed
+ * @param {readonly string[]} wanted - the names of the packages to install.
+ * @param {string} script - the text of `check.mjs`.
  */
 export async function installAlone(parentDir, name, packed, wanted, script) {
   const projectDir = path.join(parentDir, name);

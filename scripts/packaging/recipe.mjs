@@ -8,12 +8,20 @@ import { shellCommands } from '../docs/markdown.mjs';
 import { DONE_BEFORE } from './guide-snippets.mjs';
 
 /**
+ * The install recipe: `pack` is the arguments of `npm pack …` after `npm`, `packagesDir` its documented
+ * destination, `setup` the project's commands as argument lists, in order.
+ *
+ * @typedef {{ pack: string[], packagesDir: string, projectName: string, setup: string[][] }} InstallRecipe
+ */
+
+/** @typedef {{ guide: import('../docs/guides.mjs').Guide, block: import('../docs/markdown.mjs').CodeBlock }} Place */
+
+/**
  * Finds the recipe in the guides' shell blocks: the block with `npm pack` (commands in the clone) and the block
  * with `npm init` (a project for the snippets).
  *
- * @returns {{ pack: string[], packagesDir: string, projectName: string, setup: string[][] }} `pack` is the
- *   arguments of `npm pack …` after `npm`, `packagesDir` its documented destination, `setup` the project's
- *   commands as argument lists, in order.
+ * @param {readonly import('../docs/guides.mjs').Guide[]} guides
+ * @returns {InstallRecipe}
  */
 export function installRecipe(guides) {
   const blocks = guides.flatMap((guide) =>
@@ -22,7 +30,9 @@ export function installRecipe(guides) {
   const cloneBlock = single(blocks, /^npm pack /m, 'the clone commands (`npm pack …`)');
   const projectBlock = single(blocks, /^npm init /m, 'the project commands (`npm init …`)');
 
+  /** @type {string[] | undefined} */
   let pack;
+  /** @type {string | undefined} */
   let madeDir;
   for (const command of shellCommands(cloneBlock.block)) {
     if (command.startsWith('npm pack '))
@@ -53,6 +63,11 @@ export function installRecipe(guides) {
  * Where a documented command names the packages folder, the real one: a pattern such as
  * `<packagesDir>/company-data-sdk-*.tgz` becomes the matching tarballs in `tarballDir` (expanded here, as the
  * reader's shell expands it; each pattern must match), `<packagesDir>` the folder.
+ *
+ * @param {readonly string[]} args
+ * @param {string} packagesDir
+ * @param {string} tarballDir
+ * @returns {string[]}
  */
 export function withPackagesDir(args, packagesDir, tarballDir) {
   return args.flatMap((arg) => {
@@ -67,22 +82,32 @@ export function withPackagesDir(args, packagesDir, tarballDir) {
   });
 }
 
-const escapeRegExp = (text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (/** @type {string} */ text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * @param {readonly Place[]} blocks
+ * @param {RegExp} pattern
+ * @param {string} what
+ * @returns {Place}
+ */
 function single(blocks, pattern, what) {
   const found = blocks.filter(({ block }) => pattern.test(block.code));
   if (found.length !== 1) {
     const places = found.map(where).join(', ') || 'none';
     throw new Error(`expected one shell block with ${what} in the guides, found ${found.length} (${places})`);
   }
-  return found[0];
+  return /** @type {Place} */ (found[0]);
 }
 
+/**
+ * @param {Place} place
+ * @param {string} command
+ */
 function unknownCommand(place, command) {
   return new Error(
     `${where(place)}: \`${command}\` is not a command the packaging check knows how to run; teach scripts/packaging/recipe.mjs`,
   );
 }
 
-const where = ({ guide, block }) => `${guide.file}:${block.line}`;
-const words = (command) => command.split(/\s+/);
+const where = (/** @type {Place} */ { guide, block }) => `${guide.file}:${block.line}`;
+const words = (/** @type {string} */ command) => command.split(/\s+/);

@@ -1,7 +1,7 @@
 // Install by name, rehearsed: the four packages go through the real release path into a throwaway registry,
 // and a fresh project installs them by name with exactly the commands the README and Getting started print.
 //
-// The registry is Verdaccio (a root devDependency; 6.8, the last line that runs on Node 20), on 127.0.0.1 at a
+// The registry is Verdaccio (pinned in tools/package.json: 6.8, the last line that runs on Node 20), on 127.0.0.1 at a
 // free port, with its storage in the temporary folder, publishing open to anyone for `@company-data/*` and no
 // uplink: it holds only what we publish, and never reaches the network. The consumer's `.npmrc` points only
 // the `@company-data` scope at it (`@company-data:registry=…`), so third-party dependencies come from the
@@ -20,6 +20,7 @@ import { codeBlocks, shellCommands } from '../docs/markdown.mjs';
 import { assertDependencyKinds } from './consumer.mjs';
 import { mockEnv, startMockCli } from './mock-cli.mjs';
 import { binScript, cleanEnv, run } from './process.mjs';
+import { packagingTools } from './tools.mjs';
 import { readJson } from './workspace.mjs';
 
 const SCOPE = '@company-data';
@@ -30,10 +31,11 @@ const INSTALL_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline'];
 /**
  * Starts Verdaccio on loopback with its storage in `dir`.
  *
+ * @param {string} dir - its storage and configuration
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>} its address (with a trailing slash) and a
  *   function that stops it by pid.
  */
-export async function startRegistry(root, dir) {
+export async function startRegistry(dir) {
   const port = await freePort();
   const storage = path.join(dir, 'storage');
   await mkdir(storage, { recursive: true });
@@ -60,7 +62,7 @@ export async function startRegistry(root, dir) {
     ].join('\n'),
   );
   const url = `http://127.0.0.1:${port}/`;
-  const bin = binScript(root, 'verdaccio', 'verdaccio');
+  const bin = (await packagingTools()).script('verdaccio', 'verdaccio');
   const child = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], {
     cwd: dir,
     env: cleanEnv(),
@@ -74,7 +76,7 @@ export async function startRegistry(root, dir) {
   const exited = once(child, 'exit');
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      process.kill(child.pid, 'SIGTERM');
+      child.kill('SIGTERM');
       await exited;
     }
   };
@@ -96,22 +98,31 @@ export async function startRegistry(root, dir) {
   throw new Error('Verdaccio did not start');
 }
 
+/** @returns {Promise<number>} */
 async function freePort() {
   const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
 
-/** The registry settings of a project or a release copy: only our scope goes to the throwaway registry. */
+/**
+ * The registry settings of a project or a release copy: only our scope goes to the throwaway registry.
+ *
+ * @param {string} registryUrl
+ */
 function npmrc(registryUrl) {
   const host = registryUrl.replace(/^https?:/, '');
   // Verdaccio lets anyone publish here; npm still wants a token for the host before it sends one.
   return `${SCOPE}:registry=${registryUrl}\n${host}:_authToken=rehearsal\n`;
 }
 
-/** The same settings as npm's environment variables, for commands run where no `.npmrc` is read. */
+/**
+ * The same settings as npm's environment variables, for commands run where no `.npmrc` is read.
+ *
+ * @param {string} registryUrl
+ */
 function registryEnv(registryUrl) {
   const host = registryUrl.replace(/^https?:/, '');
   return { [`npm_config_${SCOPE}:registry`]: registryUrl, [`npm_config_${host}:_authToken`]: 'rehearsal' };
@@ -122,6 +133,10 @@ function registryEnv(registryUrl) {
  * package lives in the workspace, the root `package.json` and `.changeset/` copied, `npm run version-packages`,
  * then `changeset publish` with the scope's registry set to `registryUrl`.
  *
+ * @param {string} root
+ * @param {readonly import('./pack.mjs').Packed[]} packed
+ * @param {string} copyDir
+ * @param {string} registryUrl
  * @returns {Promise<Map<string, string>>} the version published for each package.
  */
 export async function publishThroughChangesets(root, packed, copyDir, registryUrl) {
@@ -152,6 +167,7 @@ export async function publishThroughChangesets(root, packed, copyDir, registryUr
   await run('git', ['commit', '-q', '-m', 'release rehearsal'], { cwd: copyDir, env });
   const changeset = binScript(root, '@changesets/cli', 'changeset');
   await run(process.execPath, [changeset, 'publish'], { cwd: copyDir, env, timeoutMs: 120_000 });
+  /** @type {Map<string, string>} */
   const versions = new Map();
   for (const { pkg } of packed) {
     const { version } = readJson(path.join(copyDir, pkg.relativeDir, 'package.json'));
@@ -170,8 +186,10 @@ export async function publishThroughChangesets(root, packed, copyDir, registryUr
  * The install commands by name, exactly as printed: every `npm install` of an `@company-data` package in the
  * README's and Getting started's shell blocks, in that order, then the other guides' (an add-on's own guide
  * installs it, as the Redis gate's does).
+ * @param {string} root
  */
 export function installByNameCommands(root) {
+  /** @type {{ file: string, command: string }[]} */
   const commands = [];
   const first = ['README.md', path.join('docs', 'getting-started.md')];
   const guides = readdirSync(path.join(root, 'docs'))
@@ -198,6 +216,13 @@ export function installByNameCommands(root) {
  * `"type": "module"`, the `.npmrc` of the scope, the README's and Getting started's install commands by name,
  * and the snippets' tools; then Getting started's `first-calls.ts` against the installed mock CLI.
  *
+ * @param {string} root
+ * @param {string} projectDir
+ * @param {string} registryUrl
+ * @param {ReadonlyMap<string, string>} versions - the published version of each package
+ * @param {import('./recipe.mjs').InstallRecipe} recipe
+ * @param {readonly import('./pack.mjs').Packed[]} packed
+ * @param {ReadonlyMap<string, string>} files - the files the guides give, by name
  * @returns {Promise<string[]>} what was installed and run.
  */
 export async function installByName(root, projectDir, registryUrl, versions, recipe, packed, files) {
@@ -206,17 +231,17 @@ export async function installByName(root, projectDir, registryUrl, versions, rec
   const env = cleanEnv({ NODE_OPTIONS: '' });
   const lines = [];
   for (const args of recipe.setup) {
-    const [, command] = args;
+    const [program = 'npm', command] = args;
     // Getting started's project setup, without the from-a-clone tarballs (their by-name commands follow).
     if (command === 'install' && args.some((arg) => arg.includes('.tgz'))) continue;
-    await run(args[0], [command, ...(command === 'install' ? INSTALL_FLAGS : []), ...args.slice(2)], {
+    await run(program, [command ?? '', ...(command === 'install' ? INSTALL_FLAGS : []), ...args.slice(2)], {
       cwd: projectDir,
       env,
       timeoutMs: 150_000,
     });
   }
   for (const { file, command } of installByNameCommands(root)) {
-    const [npm, install, ...rest] = command.split(/\s+/);
+    const [npm = 'npm', install = 'install', ...rest] = command.split(/\s+/);
     await run(npm, [install, ...INSTALL_FLAGS, ...rest], { cwd: projectDir, env, timeoutMs: 150_000 });
     lines.push(`${command} (${file})`);
   }

@@ -11,13 +11,16 @@ import { readJson } from './workspace.mjs';
  * Checks that the root scripts and the changesets configuration form a working release flow, and that every
  * package can be published publicly.
  *
+ * @param {string} root
+ * @param {readonly import('./workspace.mjs').WorkspacePackage[]} packages
  * @returns {string[]} one line per problem; empty when all is wired.
  */
 export function releaseWiringProblems(root, packages) {
   const { scripts = {} } = readJson(path.join(root, 'package.json'));
   const config = readJson(path.join(root, '.changeset', 'config.json'));
+  /** @type {string[]} */
   const problems = [];
-  const expect = (ok, problem) => {
+  const expect = (/** @type {boolean} */ ok, /** @type {string} */ problem) => {
     if (!ok) problems.push(problem);
   };
   expect(/^changeset(?:\s|$)/.test(scripts.changeset ?? ''), 'root script `changeset` must run `changeset`');
@@ -47,6 +50,8 @@ export function releaseWiringProblems(root, packages) {
  * without a changeset. In a checkout without the base branch (a shallow CI clone) it compares with
  * `origin/<base>` or, failing that, HEAD; changesets then only counts the changesets added since that ref.
  *
+ * @param {string} root
+ * @param {string} tempDir - where its report is written
  * @returns {Promise<{ since: string, changesets: number, releases: { name: string, type: string, newVersion: string }[] }>}
  */
 export async function changesetStatus(root, tempDir) {
@@ -60,6 +65,10 @@ export async function changesetStatus(root, tempDir) {
   return { since, changesets: plan.changesets.length, releases: plan.releases };
 }
 
+/**
+ * @param {string} root
+ * @param {readonly string[]} refs
+ */
 async function firstExistingRef(root, refs) {
   for (const ref of refs) {
     const { code } = await run('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
@@ -81,6 +90,9 @@ const DRY_RUN_SUMMARY = 'Dry run of the release flow by `npm run check:packages`
  * CHANGELOG.md entry and updated internal dependency ranges, and that all changesets were consumed.
  * The repository's own files are fingerprinted before and after to prove they were not touched.
  *
+ * @param {string} root
+ * @param {readonly import('./workspace.mjs').WorkspacePackage[]} packages
+ * @param {string} copyDir
  * @returns {Promise<{ bumps: string[], problems: string[] }>} `name old → new` per package, and one line
  *   per problem.
  */
@@ -97,6 +109,7 @@ export async function versionDryRun(root, packages, copyDir) {
   await run('npm', ['run', 'changeset', '--', 'add', '--empty'], { cwd: copyDir, env });
   const changesetDir = path.join(copyDir, '.changeset');
   const pendingBefore = pendingChangesets(changesetDir);
+  /** @type {string[]} */
   const problems = [];
   if (pendingBefore.length < 2) problems.push('`npm run changeset -- add --empty` wrote no changeset file');
 
@@ -108,6 +121,7 @@ export async function versionDryRun(root, packages, copyDir) {
   await run('npm', ['run', 'version-packages'], { cwd: copyDir, env });
 
   const bumps = [];
+  /** @type {Map<string, string>} */
   const newVersions = new Map();
   for (const pkg of packages) {
     const manifest = readJson(path.join(copyDir, pkg.relativeDir, 'package.json'));
@@ -123,6 +137,7 @@ export async function versionDryRun(root, packages, copyDir) {
     }
   }
   for (const pkg of packages) {
+    /** @type {import('./workspace.mjs').PackageManifest} */
     const manifest = readJson(path.join(copyDir, pkg.relativeDir, 'package.json'));
     for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) {
       const version = newVersions.get(dependency);
@@ -142,7 +157,12 @@ export async function versionDryRun(root, packages, copyDir) {
   return { bumps, problems };
 }
 
-/** The files `changeset version` reads and writes, relative to the repository root. */
+/**
+ * The files `changeset version` reads and writes, relative to the repository root.
+ *
+ * @param {string} root
+ * @param {readonly import('./workspace.mjs').WorkspacePackage[]} packages
+ */
 function releaseInputs(root, packages) {
   const changesets = readdirSync(path.join(root, '.changeset')).map((file) => path.join('.changeset', file));
   const perPackage = packages.flatMap((pkg) =>
@@ -151,6 +171,11 @@ function releaseInputs(root, packages) {
   return ['package.json', ...changesets, ...perPackage].filter((file) => existsSync(path.join(root, file)));
 }
 
+/**
+ * @param {string} root
+ * @param {readonly import('./workspace.mjs').WorkspacePackage[]} packages
+ * @param {string} copyDir
+ */
 async function copyReleaseInputs(root, packages, copyDir) {
   for (const file of releaseInputs(root, packages)) {
     await mkdir(path.dirname(path.join(copyDir, file)), { recursive: true });
@@ -158,15 +183,25 @@ async function copyReleaseInputs(root, packages, copyDir) {
   }
 }
 
-/** Every file the version run could touch in the repository, as absolute paths, including ones not there yet. */
+/**
+ * Every file the version run could touch in the repository, as absolute paths, including ones not there yet.
+ *
+ * @param {string} root
+ * @param {readonly import('./workspace.mjs').WorkspacePackage[]} packages
+ */
 function watchedFiles(root, packages) {
   const files = new Set(releaseInputs(root, packages).map((file) => path.join(root, file)));
   for (const pkg of packages) files.add(path.join(pkg.dir, 'CHANGELOG.md'));
   return [...files];
 }
 
-/** A digest per file of its contents; an absent file gets none, so appearing or vanishing counts as a change. */
+/**
+ * A digest per file of its contents; an absent file gets none, so appearing or vanishing counts as a change.
+ *
+ * @param {readonly string[]} files
+ */
 function fingerprints(files) {
+  /** @type {Map<string, string>} */
   const digests = new Map();
   for (const file of files) {
     digests.set(
@@ -177,14 +212,22 @@ function fingerprints(files) {
   return digests;
 }
 
+/**
+ * @param {string} changesetDir
+ */
 function pendingChangesets(changesetDir) {
   return readdirSync(changesetDir).filter((file) => file.endsWith('.md') && file !== 'README.md');
 }
 
-/** Compares two `major.minor.patch` versions (a prerelease tag counts as lower than the release). */
+/**
+ * Compares two `major.minor.patch` versions (a prerelease tag counts as lower than the release).
+ *
+ * @param {string} a
+ * @param {string} b
+ */
 function compareVersions(a, b) {
-  const parse = (version) => {
-    const [core, prerelease] = version.split('-');
+  const parse = (/** @type {string} */ version) => {
+    const [core = '', prerelease] = version.split('-');
     return [...core.split('.').map(Number), prerelease ? 0 : 1];
   };
   const left = parse(a);

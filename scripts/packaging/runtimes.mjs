@@ -1,11 +1,12 @@
 // The SDK in other runtimes and its lazy loading, checked in the installed consumer project against the
-// installed company-data-mock: the smoke script under Bun and Deno (both dev dependencies of the workspace,
-// installed from npm), and the lazy-schemas script under Node.
+// installed company-data-mock: the smoke script under Bun and Deno (pinned, installed from npm by this step
+// into its own cache folder: tools.mjs), and the lazy-schemas script under Node.
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mockEnv, startMockCli } from './mock-cli.mjs';
 import { cleanEnv, run } from './process.mjs';
+import { packagingTools } from './tools.mjs';
 import { ROOT } from './workspace.mjs';
 
 const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
@@ -15,7 +16,16 @@ const RUNTIMES = [
   { name: 'deno', args: ['run', '--allow-net', '--allow-env', 'runtime-smoke.mjs'] },
 ];
 
-/** Copies `files` into the project, starts its installed mock, runs `action` with the environment the guides set from the mock, and stops the mock. */
+/**
+ * Copies `files` into the project, starts its installed mock, runs `action` with the environment the guides
+ * set from the mock, and stops the mock.
+ *
+ * @template T
+ * @param {string} projectDir
+ * @param {readonly string[]} files
+ * @param {(env: NodeJS.ProcessEnv) => Promise<T>} action
+ * @returns {Promise<T>}
+ */
 async function withMock(projectDir, files, action) {
   for (const file of files) await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
   const mock = await startMockCli(projectDir, cleanEnv({ NODE_OPTIONS: '' }));
@@ -26,25 +36,28 @@ async function withMock(projectDir, files, action) {
   }
 }
 
-const checkLines = (stdout) =>
+const checkLines = (/** @type {string} */ stdout) =>
   stdout
     .trim()
     .split('\n')
     .filter((line) => line !== 'done' && line !== '');
 
 /**
- * Runs the smoke script under each runtime. A runtime whose binary is missing is reported SKIPPED in
- * capitals, and fails the check under CI, where `npm ci` must have installed it.
+ * Runs the smoke script under each runtime. A runtime whose binary is missing after the install (npm ships
+ * none for this platform) is reported SKIPPED in capitals, and fails the check under CI.
  *
+ * @param {string} projectDir
  * @returns {Promise<string[]>} one line per check or skip.
  */
-export function checkRuntimes(projectDir) {
+export async function checkRuntimes(projectDir) {
+  const tools = await packagingTools();
   return withMock(projectDir, ['runtime-smoke.mjs'], async (env) => {
+    /** @type {string[]} */
     const lines = [];
     for (const runtime of RUNTIMES) {
-      const binary = path.join(ROOT, 'node_modules', '.bin', runtime.name);
+      const binary = tools.binary(runtime.name);
       if (!existsSync(binary)) {
-        const message = `${runtime.name} is not installed (${binary} is missing): run npm ci at the workspace root`;
+        const message = `${runtime.name} is not installed (${binary} is missing): npm has no build of it for ${process.platform}-${process.arch}`;
         if (process.env.CI === 'true') throw new Error(message);
         lines.push(`SKIPPED ${runtime.name}: ${message}`);
         continue;
@@ -59,6 +72,7 @@ export function checkRuntimes(projectDir) {
 /**
  * Runs the lazy-schemas script under Node: importing the SDK and valid calls load no zod.
  *
+ * @param {string} projectDir
  * @returns {Promise<string[]>} its check lines.
  */
 export function checkLazySchemas(projectDir) {

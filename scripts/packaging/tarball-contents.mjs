@@ -8,6 +8,7 @@ import { checkTarballFiles } from './tarball-rules.mjs';
  *
  * @returns {Promise<{ files: string[], size: number, problems: string[] }>} the shipped files, the packed
  *   size in bytes, and one line per offending or missing file (empty when the tarball is right).
+ * @param {import('./workspace.mjs').WorkspacePackage} pkg
  */
 export async function publishDryRun(pkg) {
   const { stdout } = await run('npm', ['publish', '--dry-run', '--json', '--access', 'public'], {
@@ -23,7 +24,13 @@ export async function publishDryRun(pkg) {
   return { files, size: report.size, problems };
 }
 
-/** npm 10 prints the report itself; npm 11 keys it by package name. */
+/**
+ * npm 10 prints the report itself; npm 11 keys it by package name.
+ *
+ * @param {string} stdout
+ * @param {string} name
+ * @returns {{ files: { path: string }[], size: number }}
+ */
 function parsePublishReport(stdout, name) {
   let json;
   try {

@@ -12,7 +12,11 @@ const ALLOWED_DIST = /^dist\/(?:[\w.-]+\/)*[\w.-]+\.(?:js|cjs|mjs|d\.ts|d\.cts|d
 /** Library sources, shipped so the source maps resolve and the `@company-data/source` condition works. */
 const ALLOWED_SRC = /^src\/(?:[\w.-]+\/)*[\w.-]+\.(?:ts|mts|cts|json)$/;
 
-/** Things users never need, with the reason shown when one slips into a tarball. */
+/**
+ * Things users never need, with the reason shown when one slips into a tarball.
+ *
+ * @type {readonly [RegExp, string][]}
+ */
 const FORBIDDEN = [
   [/(?:^|\/)(?:test|tests|__tests__|__mocks__|e2e)\//, 'test directory'],
   [/\.(?:test|spec|bench)\.[cm]?[jt]sx?(?:\.map)?$/, 'test file'],

@@ -22,6 +22,8 @@ console.log('ok');
 /**
  * Installs the contract and mock-server tarballs into a fresh project, with no msw.
  *
+ * @param {string} parentDir - where the project is made.
+ * @param {readonly import('./pack.mjs').Packed[]} packed
  * @returns {Promise<string>} what was shown.
  */
 export async function checkWithoutMsw(parentDir, packed) {

@@ -17,6 +17,8 @@ const REDIS_CLIENTS = /[\\/]node_modules[\\/](?:ioredis|redis|@redis[\\/][\w.-]+
 /**
  * Installs the contract and SDK tarballs into a fresh project, with nothing else.
  *
+ * @param {string} parentDir - where the project is made.
+ * @param {readonly import('./pack.mjs').Packed[]} packed
  * @returns {Promise<string>} what was shown.
  */
 export async function checkSdkWithoutRedis(parentDir, packed) {

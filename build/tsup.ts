@@ -1,0 +1,40 @@
+// The tsup builds of the workspace packages, written once: every package's tsup.config.ts picks one of these.
+// It lives beside the packages' builds, not in scripts/ (the checks and tools npm scripts run): it is part of
+// the build itself, imported by the configs, never run on its own. A folder rather than an internal workspace
+// package: one file that no published package depends on needs no package.json, version or lockfile entry.
+import type { Options } from 'tsup';
+
+/**
+ * What every package's build shares: source maps, Node 20, and the base tsconfig. keepNames: esbuild renames a
+ * class that refers to itself (`class _CompanyDataError`); keep the source's names, so an uncaught error, its
+ * stack and `constructor.name` say `CompanyDataError`.
+ */
+const shared: Options = {
+  sourcemap: true,
+  target: 'node20',
+  keepNames: true,
+  tsconfig: '../../tsconfig.base.json',
+};
+
+/**
+ * A library: its entry points as ESM and CJS with declarations (the SDK, the Redis gate).
+ *
+ * @param entries - the library's entry points.
+ */
+export function library(entries: string[] = ['src/index.ts']): Options {
+  return { ...shared, entry: entries, format: ['esm', 'cjs'], dts: true, clean: true };
+}
+
+/**
+ * The library (its entry points, `src/index.ts` by default: ESM, CJS and declarations) and the command
+ * (`src/bin.ts` as one ESM file, `dist/cli.js`, which keeps its shebang): the mock server, the CLI.
+ *
+ * @param entries - the library's entry points.
+ */
+export function libraryWithCli(entries: string[] = ['src/index.ts']): Options[] {
+  return [
+    // Both configs build in parallel: the library's clean must spare the command's output.
+    { ...library(entries), clean: ['!cli.js', '!cli.js.map'] },
+    { ...shared, entry: { cli: 'src/bin.ts' }, format: ['esm'] },
+  ];
+}

@@ -1,0 +1,40 @@
+// `npm test`: every check that proves the project, side by side as far as the steps allow and the cores go
+// (three steps at once on the 2-core machine it must fit), each one's output printed whole when it ends, a
+// table of their times and one line at the end (scripts/run-steps.mjs). The first failure stops the run.
+// The steps, their order and why: scripts/test-steps.mjs.
+//
+//   node scripts/test.mjs [--jobs=<n>] [--keep-going]
+//
+// --jobs: steps at once (default: one per core, plus one). --keep-going: after a failure, run every step
+// that does not need the failed one, to see all failures and every step's time in one run.
+import path from 'node:path';
+import { runSteps } from './run-steps.mjs';
+import { JOBS_FLAG, jobsFrom, TEST_STEPS } from './test-steps.mjs';
+
+// The steps' commands are relative to the repository root.
+process.chdir(path.resolve(import.meta.dirname, '..'));
+
+const args = process.argv.slice(2);
+const KEEP_GOING = '--keep-going';
+const unknown = args.filter((arg) => !arg.startsWith(JOBS_FLAG) && arg !== KEEP_GOING);
+if (unknown.length > 0) {
+  console.error(
+    `test: unknown argument ${unknown.join(' ')}\nusage: npm test -- [--jobs=<n>] [${KEEP_GOING}]`,
+  );
+  process.exit(2);
+}
+let jobs;
+try {
+  jobs = jobsFrom(args);
+} catch (error) {
+  console.error(`test: ${error instanceof Error ? error.message : error}`);
+  process.exit(2);
+}
+// The steps run in process groups of their own (so stopping one stops what it started): Ctrl-C reaches only
+// this process, which stops them.
+const controller = new AbortController();
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
+  process.on(signal, () => controller.abort());
+const keepGoing = args.includes(KEEP_GOING);
+const { ok } = await runSteps(TEST_STEPS, { jobs, signal: controller.signal, keepGoing });
+process.exitCode = ok ? 0 : 1;
