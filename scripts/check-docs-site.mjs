@@ -50,7 +50,7 @@ const PAGES = [
   },
 ];
 /** The search: a word in the body text of `guide` only (not in its title or headings, nor in a symbol's name). */
-const SEARCH = { word: 'completeness', guide: 'docs/pagination.md' };
+const SEARCH = { word: 'spreadsheet', guide: 'docs/keeping-a-copy-up-to-date.md' };
 /** Where the landing page sends a reader for the packages before they are published. */
 const TARBALL_ROUTE = 'documents/Getting_started.html#install';
 
