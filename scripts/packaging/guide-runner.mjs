@@ -84,10 +84,11 @@ async function runGuide(shell, guide, state, cloneDir) {
   for (const step of guide.steps) {
     const where = `${guide.file}:${step.line}`;
     // A file the reader saves goes into the project, also right after a block run in the clone.
-    if (step.inClone && state.before === undefined) {
+    const inClone = !('save' in step) && step.inClone === true;
+    if (inClone && state.before === undefined) {
       state.before = shell.cwd;
       await runCommand(shell, { command: `cd ${quote(cloneDir)}`, promises: [] }, `${where} (to the clone)`);
-    } else if (!step.inClone && state.before !== undefined) {
+    } else if (!inClone && state.before !== undefined) {
       await leaveClone(shell, state, where);
     }
     if ('save' in step) {
