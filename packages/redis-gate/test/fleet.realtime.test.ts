@@ -204,15 +204,18 @@ describe.skipIf(redisServer === undefined)(
         gate.attach({ apiKey: config.apiKey, logger: console });
         await gate.wait(undefined, () => new Error('aborted'));
         expect(gate.shared).toBe(true);
+        // Long enough for a worker process to start while the pause is in force, also on a busy machine
+        // (npm test runs steps side by side): at 4 s a loaded run's worker sometimes started after it.
+        const PAUSE_MS = 8_000;
         const pausedAt = Date.now();
-        gate.pause(4_000);
+        gate.pause(PAUSE_MS);
         const [run] = (await runWorkers([{ ...config, pages: [1, 1] }])) as [Finished];
         expect(run.code, run.stderr).toBe(0);
         const started = run.events.find((event) => event.type === 'started');
         // The worker joined while the pause was in force, after it was broadcast.
-        expect(started?.at).toBeLessThan(pausedAt + 4_000);
+        expect(started?.at).toBeLessThan(pausedAt + PAUSE_MS);
         const [first] = arrivals([config]);
-        expect(first?.at).toBeGreaterThanOrEqual(pausedAt + 4_000 - 50);
+        expect(first?.at).toBeGreaterThanOrEqual(pausedAt + PAUSE_MS - 50);
       } finally {
         await gate.close();
       }
