@@ -2,6 +2,7 @@ import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Call } from '../../src/index.js';
 import {
+  callPagesRead,
   clientFor,
   clientWithHook,
   inFakeTime,
@@ -30,11 +31,6 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
     mock.clearJournal();
     return { mock, client, time, sequential: all.map((call) => call.id) };
   }
-  const pagesRequested = (mock: MockServer) =>
-    mock
-      .journal()
-      .filter((entry) => entry.path === '/v1/calls/')
-      .map((entry) => Number(entry.query.page));
 
   afterEach(async () => {
     for (const resource of opened.splice(0)) await resource.close();
@@ -51,15 +47,15 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
       for (let step = await pages.next(); !step.done; step = await pages.next())
         items.push(...step.value.data);
     })();
-    await until(() => time.pending.length === 1 && pagesRequested(mock).length === 10);
+    await until(() => time.pending.length === 1 && callPagesRead(mock).length === 10);
     // Page 2 failed and waits for its backoff, holding no request slot: pages 3–11 were fetched
     // meanwhile, one at a time, and no further (ten pages under way or held is the budget).
     await settle();
-    expect(pagesRequested(mock)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(callPagesRead(mock)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     time.release();
     await rest;
     expect(items.map((call) => call.id)).toEqual(sequential);
-    expect(pagesRequested(mock).filter((page) => page === 2)).toHaveLength(2);
+    expect(callPagesRead(mock).filter((page) => page === 2)).toHaveLength(2);
   });
 
   it('a page held by a long delay stops nothing but its own turn, in order', async () => {
@@ -131,9 +127,9 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
     // is read. Pages 3 and 4 are stale by the time their turn comes (the list grew since they were read),
     // and read again.
     const { client } = clientWithHook(target, mock, ({ path, page }) => {
-      if (path !== '/v1/calls/' || page !== 2 || pagesRequested(mock).includes(2)) return undefined;
+      if (path !== '/v1/calls/' || page !== 2 || callPagesRead(mock).includes(2)) return undefined;
       return (async () => {
-        await until(() => [3, 4].every((number) => pagesRequested(mock).includes(number)));
+        await until(() => [3, 4].every((number) => callPagesRead(mock).includes(number)));
         for (let n = 0; n < 3; n++) mock.records.create('calls');
       })();
     });
@@ -142,7 +138,7 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
       await client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 3, readAhead: 3 }).toArray()
     ).map((call) => call.id);
     expect(ids).toEqual(sequential);
-    expect(pagesRequested(mock).filter((page) => page === 3)).toHaveLength(2);
+    expect(callPagesRead(mock).filter((page) => page === 3)).toHaveLength(2);
   });
 
   it('reads a part of a list: page … lastPage, and nothing past it', async () => {
@@ -151,7 +147,7 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
       .list({ page: 7, page_size: PAGE_SIZE }, { concurrency: 3, lastPage: 12 })
       .toArray();
     expect(part.map((call) => call.id)).toEqual(sequential.slice(6 * PAGE_SIZE, 12 * PAGE_SIZE));
-    expect(pagesRequested(mock).sort((a, b) => a - b)).toEqual([7, 8, 9, 10, 11, 12]);
+    expect(callPagesRead(mock).sort((a, b) => a - b)).toEqual([7, 8, 9, 10, 11, 12]);
   });
 
   it('refuses list options that contradict each other, sending nothing, and so does toArray()', async () => {

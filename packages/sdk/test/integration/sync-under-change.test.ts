@@ -2,6 +2,7 @@ import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Call, SyncChange, SyncRun } from '../../src/index.js';
 import {
+  callPagesRead,
   caught,
   clientFor,
   clientWithHook,
@@ -85,11 +86,6 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     mock.clearJournal();
     return { mock, client, calls, during: (next: RequestHook) => (active = next) };
   }
-  const pagesRead = (mock: MockServer) =>
-    mock
-      .journal()
-      .filter((entry) => entry.path === '/v1/calls/')
-      .map((entry) => Number(entry.query.page));
 
   afterEach(async () => {
     for (const resource of opened.splice(0)) await resource.close();
@@ -112,7 +108,7 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     });
     const run = client.calls.sync({ params: { page_size: PAGE_SIZE } });
     await deliveries.take(run);
-    const read = pagesRead(mock);
+    const read = callPagesRead(mock);
     // After each fall of count the walk read the page before again.
     expect(read.slice(0, 4)).toEqual([1, 2, 3, 2]);
     during(() => undefined);
@@ -172,7 +168,7 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     // It read the page where it stopped (7), found it wholly above its cursor, and jumped by the change of
     // count to page 9 (64 + 25 − 5 = 84), which holds the cursor; it yielded only the calls below it (the
     // two deleted there are gone), and left the 25 arrivals to the next run.
-    expect(pagesRead(mock).slice(0, 2)).toEqual([7, 9]);
+    expect(callPagesRead(mock).slice(0, 2)).toEqual([7, 9]);
     expect(rest.length).toBe(150 - 64 - 2);
     const next = await deliveries.take(
       client.calls.sync({ checkpoint: resumed.checkpoint, params: { page_size: PAGE_SIZE } }),
@@ -195,7 +191,7 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     const run = client.calls.sync({ params: { page_size: PAGE_SIZE } }, { concurrency: 4 });
     await deliveries.take(run);
     deliveries.check(calls.alive);
-    const read = pagesRead(mock);
+    const read = callPagesRead(mock);
     // Every page from 2 to the end was read, and one page was read again after the fall.
     expect(new Set(read)).toEqual(new Set(Array.from({ length: 10 }, (_, index) => index + 1)));
     expect(read.length).toBeGreaterThan(10);
@@ -212,7 +208,7 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
       held = true;
       return (async () => {
         for (let turn = 0; turn < 2_000; turn++) {
-          const read = pagesRead(mock);
+          const read = callPagesRead(mock);
           if (read.includes(3) && read.includes(4)) break;
           await new Promise((resolve) => setImmediate(resolve));
         }
@@ -222,7 +218,7 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     const run = client.calls.sync({ params: { page_size: PAGE_SIZE } }, { concurrency: 3, readAhead: 3 });
     const created = await deliveries.take(run);
     expect(created.map((change) => (change.type === 'created' ? change.record.id : ''))).toEqual(before);
-    expect(pagesRead(mock).filter((page) => page === 3)).toHaveLength(2);
+    expect(callPagesRead(mock).filter((page) => page === 3)).toHaveLength(2);
     during(() => undefined);
     await deliveries.take(
       client.calls.sync({ checkpoint: run.checkpoint, params: { page_size: PAGE_SIZE } }),

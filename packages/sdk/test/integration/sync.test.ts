@@ -1,7 +1,6 @@
-import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SyncChange, type SyncRun, ValidationError } from '../../src/index.js';
-import { caught, clientFor, type Target, targets } from '../support/harness.js';
+import { callPagesRead, caught, clientFor, type Target, targets } from '../support/harness.js';
 
 // `client.<list>.sync()` against the mock server, in-process and over a loopback socket: full exports,
 // sync after sync, resuming an interrupted run, and the checkpoints it refuses.
@@ -27,11 +26,6 @@ describe.each(targets)('sync ($name)', (target: Target) => {
     mock.clearJournal();
     return { mock, ...harness, all };
   }
-  const pagesRead = (mock: MockServer) =>
-    mock
-      .journal()
-      .filter((entry) => entry.path === '/v1/calls/')
-      .map((entry) => Number(entry.query.page));
 
   afterEach(async () => {
     for (const resource of opened.splice(0)) await resource.close();
@@ -41,7 +35,7 @@ describe.each(targets)('sync ($name)', (target: Target) => {
     const { mock, client, all } = await setup();
     const run = client.calls.sync({ params: { page_size: 25 } });
     expect(createdIds(await drain(run))).toEqual(all);
-    expect(pagesRead(mock)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(callPagesRead(mock)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const checkpoint = JSON.parse(run.checkpoint);
     expect(checkpoint).toMatchObject({
       checkpoint: 'company-data sync checkpoint',
@@ -54,7 +48,7 @@ describe.each(targets)('sync ($name)', (target: Target) => {
       [],
     );
     // The next run reads only down to the checkpoint: page 1.
-    expect(pagesRead(mock)).toEqual([1]);
+    expect(callPagesRead(mock)).toEqual([1]);
   });
 
   it('reads pages ahead with concurrency, still every record once and in order', async () => {
@@ -189,7 +183,7 @@ describe.each(targets)('sync ($name)', (target: Target) => {
     const source = await caught(drain(client.calls.sync({ params: { source: 'fax' as never } })));
     expect(source).toBeInstanceOf(ValidationError);
     expect(source.message).toMatch(/client\.calls\.sync\(\)/);
-    expect(pagesRead(mock)).toEqual([]);
+    expect(callPagesRead(mock)).toEqual([]);
   });
 
   it('a run is iterated once', async () => {

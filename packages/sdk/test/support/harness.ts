@@ -172,3 +172,10 @@ export function clientWithHook(
   };
   return harness;
 }
+
+/** The page numbers of the calls list the mock received, in the order it received them (from its journal). */
+export const callPagesRead = (mock: MockServer): number[] =>
+  mock
+    .journal()
+    .filter((entry) => entry.path === '/v1/calls/')
+    .map((entry) => Number(entry.query.page));
