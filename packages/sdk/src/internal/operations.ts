@@ -19,22 +19,14 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { SyncRun } from '../core/sync-run.js';
 import { checkOptions, type InputRules, parseInput } from './input-check.js';
 import { endpointWithSchemas } from './lazy-contract.js';
-import {
-  belongsIn,
-  LIST_OPTION_RULES,
-  LIST_OPTIONS,
-  REQUEST_OPTION_RULES,
-  SYNC_OPTION_RULES,
-  SYNC_REQUEST_OPTION_RULES,
-  WEBHOOK_OPTION_RULES,
-  WEBHOOK_OPTIONS,
-} from './option-rules.js';
+import { OPTION_CHECKS } from './option-checks.generated.js';
+import { belongsIn, LIST_OPTIONS, WEBHOOK_OPTIONS } from './option-rules.js';
 import type { Core, Exchange, PreparedCall } from './request-core.js';
 import type { AttemptSlots } from './request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from './sync-checkpoint.js';
 import type { FetchWalkPage, WalkPage } from './sync-pages.js';
 import { SyncWalk } from './sync-walk.js';
-import type { ValueRule } from './value-rules.js';
+import type { CompiledOptions } from './value-rules.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -116,8 +108,8 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
   let state = emptyState(list, filters);
   let refusal: unknown;
   try {
-    checkOptions(SYNC_OPTION_RULES, options, { noun: 'option', of: method });
-    checkGivenOptions(SYNC_REQUEST_OPTION_RULES, requestOptions, method);
+    checkOptions(OPTION_CHECKS.sync, options, { noun: 'option', of: method });
+    checkGivenOptions(OPTION_CHECKS.syncRequest, requestOptions, method);
     checkListBudgets(requestOptions, {}, method);
     if (typeof input.checkpoint === 'string')
       state = decodeCheckpoint(input.checkpoint, list, filters, method);
@@ -189,7 +181,7 @@ function pageRequest(
   options: ListOptions,
   method = methodName(operation),
 ): PageRequest {
-  checkGivenOptions(LIST_OPTION_RULES, options, method, () =>
+  checkGivenOptions(OPTION_CHECKS.list, options, method, () =>
     belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
   );
   checkListBudgets(options, given, method);
@@ -256,7 +248,7 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
     core,
     async () => {
       const method = methodName(operation);
-      checkGivenOptions(REQUEST_OPTION_RULES, options, method);
+      checkGivenOptions(OPTION_CHECKS.request, options, method);
       const params = { id };
       if (!PATH_CHECKS[operation.operationId]?.(params)) {
         const { pathParams } = await endpointWithSchemas(operation.operationId);
@@ -292,7 +284,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
     async () => {
       const method = methodName(operation);
       const fields = operation.bodyNames;
-      checkGivenOptions(WEBHOOK_OPTION_RULES, options, method, () =>
+      checkGivenOptions(OPTION_CHECKS.webhook, options, method, () =>
         belongsIn(fields, 'a body field', 'the second argument'),
       );
       const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
@@ -356,7 +348,7 @@ function listOptionError(option: string, message: string): ConfigurationError {
 
 /** Checks per-request options, when there are any (the usual call has none). */
 function checkGivenOptions(
-  rules: Readonly<Record<string, ValueRule>>,
+  rules: CompiledOptions,
   options: object | undefined,
   method: string,
   elsewhere?: () => InputRules['elsewhere'],
