@@ -11,22 +11,28 @@ import {
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
 import { APIPromise } from '../core/api-promise.js';
-import { ConfigurationError, ValidationError } from '../core/errors.js';
+import { ValidationError } from '../core/errors.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
 import { defaultReadAhead, type ListPageFetch, Page, PagePromise } from '../core/pagination.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { SyncRun } from '../core/sync-run.js';
-import { checkOptions, type InputRules, parseInput } from './input-check.js';
+import { checkOptions, parseInput } from './input-check.js';
 import { endpointWithSchemas } from './lazy-contract.js';
 import { OPTION_CHECKS } from './option-checks.generated.js';
-import { belongsIn, LIST_OPTIONS, WEBHOOK_OPTIONS } from './option-rules.js';
+import {
+  belongsIn,
+  checkGivenOptions,
+  checkListBudgets,
+  LIST_OPTIONS,
+  refuseKnown,
+  WEBHOOK_OPTIONS,
+} from './option-rules.js';
 import type { Core, Exchange, PreparedCall } from './request-core.js';
 import type { AttemptSlots } from './request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from './sync-checkpoint.js';
 import type { FetchWalkPage, WalkPage } from './sync-pages.js';
 import { SyncWalk } from './sync-walk.js';
-import type { CompiledOptions } from './value-rules.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -317,64 +323,4 @@ function start<T>(
     const { data, response } = await core.parse(sent);
     return { data: unwrap(data), response };
   });
-}
-
-/**
- * The list options that depend on each other or on the parameters: `readAhead` holds at least the
- * `concurrency` pages in flight, and `lastPage` comes no earlier than the page the list starts at.
- *
- * @throws ConfigurationError naming both values and how to fix them.
- */
-function checkListBudgets(options: ListOptions, given: Record<string, unknown>, method: string): void {
-  const { concurrency = 1, readAhead, lastPage } = options;
-  if (readAhead !== undefined && readAhead < concurrency) {
-    throw listOptionError(
-      'readAhead',
-      `\`readAhead\` (${readAhead}) of ${method} is smaller than \`concurrency\` (${concurrency}): the pages in flight count toward it. Give a readAhead of at least ${concurrency}, or leave it out.`,
-    );
-  }
-  const start = typeof given.page === 'number' ? given.page : 1;
-  if (lastPage !== undefined && lastPage < start) {
-    throw listOptionError(
-      'lastPage',
-      `\`lastPage\` (${lastPage}) of ${method} comes before the page the list starts at (${start}): give a lastPage of at least ${start}.`,
-    );
-  }
-}
-
-function listOptionError(option: string, message: string): ConfigurationError {
-  return new ConfigurationError('invalid_option', message, [{ code: 'custom', message, path: [option] }]);
-}
-
-/** Checks per-request options, when there are any (the usual call has none). */
-function checkGivenOptions(
-  rules: CompiledOptions,
-  options: object | undefined,
-  method: string,
-  elsewhere?: () => InputRules['elsewhere'],
-): void {
-  if (options === undefined || isEmpty(options)) return;
-  checkOptions(rules, options, { noun: 'option', of: method, elsewhere: elsewhere?.() });
-}
-
-function isEmpty(object: object): boolean {
-  for (const _key in object) return false;
-  return true;
-}
-
-/**
- * The `query` or `body` escape hatch carries names the SDK does not know; a name it knows belongs in the
- * checked argument, where a mistake in its value is caught.
- */
-function refuseKnown(
-  extra: Record<string, unknown> | undefined,
-  known: readonly string[],
-  option: 'query' | 'body',
-  method: string,
-): Record<string, unknown> {
-  const clash = Object.keys(extra ?? {}).filter((name) => known.includes(name));
-  if (clash.length === 0) return extra ?? {};
-  const others = option === 'query' ? 'parameters' : 'body fields';
-  const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
-  throw new ValidationError(message, [{ code: 'custom', message, path: [option] }]);
 }

@@ -1,5 +1,8 @@
-import type { ClientOptions, DerivedClientOptions } from '../core/options.js';
+import { ConfigurationError, ValidationError } from '../core/errors.js';
+import type { ClientOptions, DerivedClientOptions, ListOptions } from '../core/options.js';
+import { checkOptions, type InputRules } from './input-check.js';
 import { OPTION_CHECKS } from './option-checks.generated.js';
+import type { CompiledOptions } from './value-rules.js';
 
 // What the options' schemas (option-schemas.ts, compiled into OPTION_CHECKS) cannot say: rules across
 // options and the hints a refusal gives. Each option's own rule and message live in its schema.
@@ -63,4 +66,71 @@ export const PER_REQUEST_ONLY: Readonly<Record<string, string>> = {
  */
 export function belongsIn(names: readonly string[], what: string, argument: string): Record<string, string> {
   return Object.fromEntries(names.map((name) => [name, `${what}: pass it in ${argument}`]));
+}
+
+/**
+ * The list options that depend on each other or on the parameters: `readAhead` holds at least the
+ * `concurrency` pages in flight, and `lastPage` comes no earlier than the page the list starts at.
+ *
+ * @throws ConfigurationError naming both values and how to fix them.
+ */
+export function checkListBudgets(options: ListOptions, given: Record<string, unknown>, method: string): void {
+  const { concurrency = 1, readAhead, lastPage } = options;
+  if (readAhead !== undefined && readAhead < concurrency) {
+    throw listOptionError(
+      'readAhead',
+      `\`readAhead\` (${readAhead}) of ${method} is smaller than \`concurrency\` (${concurrency}): the pages in flight count toward it. Give a readAhead of at least ${concurrency}, or leave it out.`,
+    );
+  }
+  const start = typeof given.page === 'number' ? given.page : 1;
+  if (lastPage !== undefined && lastPage < start) {
+    throw listOptionError(
+      'lastPage',
+      `\`lastPage\` (${lastPage}) of ${method} comes before the page the list starts at (${start}): give a lastPage of at least ${start}.`,
+    );
+  }
+}
+
+function listOptionError(option: string, message: string): ConfigurationError {
+  return new ConfigurationError('invalid_option', message, [{ code: 'custom', message, path: [option] }]);
+}
+
+/**
+ * Checks per-request options, when there are any (the usual call has none).
+ *
+ * @throws ConfigurationError listing every problem.
+ */
+export function checkGivenOptions(
+  rules: CompiledOptions,
+  options: object | undefined,
+  method: string,
+  elsewhere?: () => InputRules['elsewhere'],
+): void {
+  if (options === undefined || isEmpty(options)) return;
+  checkOptions(rules, options, { noun: 'option', of: method, elsewhere: elsewhere?.() });
+}
+
+function isEmpty(object: object): boolean {
+  for (const _key in object) return false;
+  return true;
+}
+
+/**
+ * The `query` or `body` escape hatch carries names the SDK does not know; a name it knows belongs in the
+ * checked argument, where a mistake in its value is caught.
+ *
+ * @returns the extras, when none is a known name.
+ * @throws ValidationError naming the known ones.
+ */
+export function refuseKnown(
+  extra: Record<string, unknown> | undefined,
+  known: readonly string[],
+  option: 'query' | 'body',
+  method: string,
+): Record<string, unknown> {
+  const clash = Object.keys(extra ?? {}).filter((name) => known.includes(name));
+  if (clash.length === 0) return extra ?? {};
+  const others = option === 'query' ? 'parameters' : 'body fields';
+  const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
+  throw new ValidationError(message, [{ code: 'custom', message, path: [option] }]);
 }
