@@ -1,16 +1,17 @@
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
+import type { RateQuota } from '../core/gate.js';
 import { LOG_LEVELS } from '../core/logger.js';
-import type {
-  ClientOptions,
-  DerivedClientOptions,
-  ListOptions,
-  RequestOptions,
-  WebhookOptions,
+import {
+  type ClientOptions,
+  type DerivedClientOptions,
+  type ListOptions,
+  MAX_CONCURRENCY,
+  MAX_READ_AHEAD,
+  type RequestOptions,
+  type WebhookOptions,
 } from '../core/options.js';
-import type { RateQuota } from '../core/rate-gate.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { MAX_CONCURRENCY, MAX_READ_AHEAD } from './page-stream.js';
 
 // The SDK's own options, as schemas: the home of their rules and messages. NEVER imported at run time
 // (`new CompanyData()` runs these checks on every start, and loading zod for them would double the SDK's
