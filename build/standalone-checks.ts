@@ -113,7 +113,11 @@ function openEnumsClosed(node: unknown): JsonSchema {
   const bare = branches?.find(
     (branch) => Object.keys(branch).length === 1 && typeof branch.type === 'string',
   );
-  if (bare !== undefined && branches?.every((branch) => branch.type === bare.type)) {
+  if (
+    bare !== undefined &&
+    copy.type === undefined &&
+    branches?.every((branch) => branch.type === bare.type)
+  ) {
     delete copy.anyOf;
     copy.type = bare.type;
   }
