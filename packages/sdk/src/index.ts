@@ -56,6 +56,8 @@ export type {
   CountChangeEvent,
   DerivedClientOptions,
   FetchLike,
+  HedgeOptions,
+  HedgeOutcome,
   ListOptions,
   RateLimitEvent,
   RequestOptions,

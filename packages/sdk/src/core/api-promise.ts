@@ -1,5 +1,6 @@
 import type { Exchange } from '../internal/request-core.js';
 import type { ResponseHeaders } from './errors.js';
+import type { HedgeOutcome } from './options.js';
 
 /** Status and headers of the response a result was read from. */
 export interface ResponseInfo {
@@ -7,6 +8,8 @@ export interface ResponseInfo {
   status: number;
   /** Response headers, lower-case names. */
   headers: ResponseHeaders;
+  /** Which copy answered, when the call was hedged and its second copy went out (see the `hedge` option). */
+  hedge?: HedgeOutcome | undefined;
 }
 
 /**

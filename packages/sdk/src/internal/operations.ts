@@ -23,6 +23,7 @@ import {
   belongsIn,
   LIST_OPTION_RULES,
   LIST_OPTIONS,
+  NEVER_HEDGED,
   REQUEST_OPTION_RULES,
   SYNC_OPTION_RULES,
   SYNC_REQUEST_OPTION_RULES,
@@ -292,9 +293,10 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
     async () => {
       const method = methodName(operation);
       const fields = operation.bodyNames;
-      checkGivenOptions(WEBHOOK_OPTION_RULES, options, method, () =>
-        belongsIn(fields, 'a body field', 'the second argument'),
-      );
+      checkGivenOptions(WEBHOOK_OPTION_RULES, options, method, () => ({
+        ...belongsIn(fields, 'a body field', 'the second argument'),
+        ...NEVER_HEDGED,
+      }));
       const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
       // The body is parsed, not only checked: zod's output (trimmed phone numbers) is what is sent.
       const { body: schema } = await endpointWithSchemas(operation.operationId);

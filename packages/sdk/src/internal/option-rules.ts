@@ -65,7 +65,26 @@ const aFunction = custom(isFunction, 'Expected a function');
 const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 const headers = record((value) => typeof value === 'string', 'Expected header values to be strings');
 
-const requestRules = {
+/** `hedge`: `true`, `false`, or `{ afterMs }` with a number of milliseconds; nothing else. */
+export const HEDGE_RULE: ValueRule = (value) => {
+  if (typeof value === 'boolean') return [];
+  if (!isPlainObject(value)) {
+    return [
+      { message: `Invalid input: expected true, false or { afterMs }, received ${valueTypeName(value)}` },
+    ];
+  }
+  const problems = Object.keys(value)
+    .filter((key) => key !== 'afterMs')
+    .map((key) => ({ message: 'Unknown hedge field: expected afterMs', path: [key] }));
+  if (value.afterMs !== undefined) {
+    for (const problem of milliseconds(1)(value.afterMs))
+      problems.push({ message: problem.message, path: ['afterMs'] });
+  }
+  return problems;
+};
+
+/** The options every method takes, webhooks included. */
+const callRules = {
   signal: custom((value) => value instanceof AbortSignal, 'Expected an AbortSignal'),
   timeout: milliseconds(1),
   maxRetries: integer(0),
@@ -74,7 +93,10 @@ const requestRules = {
     (value) => typeof value === 'string' || typeof value === 'boolean' || isNumber(value),
     'Expected a string, number or boolean',
   ),
-} satisfies OptionRules<RequestOptions>;
+} satisfies OptionRules<Omit<RequestOptions, 'hedge'>>;
+
+/** The options of the methods that read (GET): those every method takes, and `hedge`. */
+const requestRules = { ...callRules, hedge: HEDGE_RULE } satisfies OptionRules<RequestOptions>;
 
 /** Per-request options of retrieve and transcript methods. */
 export const REQUEST_OPTION_RULES: OptionRules<RequestOptions> = requestRules;
@@ -108,7 +130,7 @@ export const SYNC_OPTION_RULES: OptionRules<SyncOptions<unknown>> = {
 
 /** Per-request options of webhook methods. */
 export const WEBHOOK_OPTION_RULES: OptionRules<WebhookOptions> = {
-  ...requestRules,
+  ...callRules,
   body: record(() => true, '', 'Expected an object of body fields'),
 };
 
@@ -136,6 +158,7 @@ const derivedRules = {
     `Invalid option: expected one of ${levels}`,
   ),
   validate: typed('boolean'),
+  hedge: HEDGE_RULE,
   onRateLimit: aFunction,
   onRetry: aFunction,
   random: aFunction,
@@ -199,6 +222,11 @@ export const DERIVED_OPTIONS: readonly string[] = Object.keys(derivedRules);
 
 /** The per-request options of list methods, by name. */
 export const LIST_OPTIONS: readonly string[] = Object.keys(LIST_OPTION_RULES);
+
+/** Why a webhook method refuses `hedge`: the hint its unknown-option message gives. */
+export const NEVER_HEDGED: Readonly<Record<string, string>> = {
+  hedge: 'a webhook is a POST, and only reads (GET) are hedged',
+};
 
 /** The per-request options of webhook methods, by name. */
 export const WEBHOOK_OPTIONS: readonly string[] = Object.keys(WEBHOOK_OPTION_RULES);
