@@ -62,7 +62,7 @@ export interface HedgeOptions {
 }
 
 /**
- * Which copy of a hedged read answered, in {@link ResponseInfo} (`.withResponse()`) and in the debug log.
+ * Which copy of a hedged read answered, in the `response` of `.withResponse()` and in the debug log.
  * Present only when a second copy went out on the call's last attempt.
  *
  * @example
