@@ -1,7 +1,7 @@
 import type { OperationMeta } from '@company-data/contract/runtime';
 import { ConnectionError } from '../core/errors.js';
+import type { RateGateLike } from '../core/gate.js';
 import type { HedgeOptions, HedgeOutcome, Sleep } from '../core/options.js';
-import type { RateGateLike } from '../core/rate-gate.js';
 import type { SdkLogger } from './logger.js';
 import type { AttemptOutcome, AttemptSlots } from './request-slots.js';
 import type { ResponseTimes } from './response-times.js';
