@@ -4,6 +4,7 @@ import {
   type ClientOptions,
   ConfigurationError,
   type RateLimitEvent,
+  RequestAbortedError,
   type RetryEvent,
   ServerError,
 } from '../../src/index.js';
@@ -53,7 +54,7 @@ function hedgeClock(mock: MockServer, instant = false) {
 }
 
 /** Polls, one event-loop turn at a time (no timer), until `done()` holds. */
-async function until(done: () => boolean, maxTurns = 2_000): Promise<void> {
+async function until(done: () => boolean, maxTurns = 10_000): Promise<void> {
   for (let turn = 0; turn < maxTurns && !done(); turn++) await new Promise((r) => setImmediate(r));
   expect(done()).toBe(true);
 }
@@ -113,6 +114,27 @@ describe.each(targets)('hedged reads ($name)', (target: Target) => {
     expect(clock.timers).toHaveLength(1);
     expect(clock.timers[0]?.signal?.aborted).toBe(true);
     expect(logger.lines.some((line) => String(line.args[0]).includes('hedge'))).toBe(false);
+  });
+
+  it("the caller's abort ends both copies at once", async () => {
+    const { mock, client, clock, id, logger } = await setup();
+    const path = `/v1/calls/${id}/`;
+    mock.injectFault({ path, ...HUNG, times: 2 });
+    const controller = new AbortController();
+    const pending = client.calls.retrieve(id, { signal: controller.signal });
+    await until(() => clock.timers.length === 1);
+    clock.fire();
+    const sent = () => logger.lines.some((line) => String(line.args[0]).includes('sending a second copy'));
+    await until(sent);
+    controller.abort();
+    await expect(pending).rejects.toThrow(RequestAbortedError);
+    // In process both copies reached the mock (over a socket the second may be cut before it arrives):
+    // every one that did was aborted, none answered.
+    const expected = target.name === 'in-process' ? 2 : 1;
+    await until(() => requestsTo(mock, path).length >= expected);
+    expect(new Set(requestsTo(mock, path).map((entry) => entry.outcome))).toEqual(
+      new Set(['client_aborted']),
+    );
   });
 
   it('never hedges a POST: webhooks are sent once, whatever the client says', async () => {
