@@ -1,7 +1,11 @@
 /** Response times kept per operation: the adaptive hedge threshold looks at this many recent ones. */
 export const HEDGE_SAMPLES_KEPT = 100;
-/** Responses of an operation needed before the adaptive threshold hedges it: fewer say too little. */
-export const HEDGE_MIN_SAMPLES = 20;
+/**
+ * Responses of an operation needed before the adaptive threshold hedges it: fewer say too little. Until
+ * twenty are known, the 95th percentile is the slowest of them (a cautious threshold), so a cold client
+ * starts hedging early: an export's first pages are where a hang costs most, nothing being buffered yet.
+ */
+export const HEDGE_MIN_SAMPLES = 5;
 /** The share of recent responses that came sooner than the adaptive threshold. */
 export const HEDGE_PERCENTILE = 0.95;
 /** The adaptive threshold is never shorter than this, in ms: below it a second copy rarely pays. */

@@ -16,6 +16,12 @@ describe('the adaptive hedge threshold', () => {
     expect(times.hedgeAfterMs('retrieveCall')).toBeUndefined();
   });
 
+  it('is the slowest time known while fewer than twenty are', () => {
+    const times = new ResponseTimes();
+    for (const ms of [120, 300, 150, 110, 130]) times.record('listCalls', ms);
+    expect(times.hedgeAfterMs('listCalls')).toBe(300);
+  });
+
   it('is the 95th percentile of the recent times, never below the floor', () => {
     const times = new ResponseTimes();
     // 1..100 ms: the 95th of 100 sorted is 95 ms, below the floor.
