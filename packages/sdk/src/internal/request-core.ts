@@ -172,7 +172,7 @@ export class RequestCore {
       const started = debug ? performance.now() : 0;
       let response: TransportResponse;
       try {
-        const input = {
+        const sent = {
           method: endpoint.method,
           url: call.url,
           headers,
@@ -182,8 +182,8 @@ export class RequestCore {
           label: request,
         };
         response = await (hedge === undefined
-          ? config.transport.send(input)
-          : hedge.send(input, slots, aborted, attempt));
+          ? config.transport.send(sent)
+          : hedge.send(sent, slots, aborted, attempt));
       } catch (error) {
         release?.('failed');
         this.#throwIfClosed(request, error);
