@@ -86,7 +86,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       `backoffs plus ${TIMEOUT_MS} ms per timed-out attempt): 1 when failures add up as in a sequential export, ` +
       `lower when they overlap. Peak heap is heapUsed sampled after every page, less the heap before the export. ` +
       `The hedged variant is the ordered one with \`hedge: true\` (the adaptive threshold: the p95 of the last 100 ` +
-      `page times, at least 100 ms, from the 6th page on; each export has a new client); requests are counted in the mock's journal (every copy and ` +
+      `page times, at least 100 ms, and twice the slowest until 20 are known; each export has a new client, so page 1 is never hedged); requests are counted in the mock's journal (every copy and ` +
       `retry), hedges and their wins from the SDK's debug lines. Hedged reads meet their own faults: the fault ` +
       `rate draws for every request, copies included.`,
   );

@@ -48,8 +48,8 @@ export interface RetryEvent {
 /**
  * When a hedged read sends its second copy (see the `hedge` option). Without `afterMs`, the client
  * chooses: the 95th percentile of the last 100 response times of the same operation through this client
- * (and the clients derived from it; until 20 are known, the slowest of them), and never before 100 ms;
- * until 5 responses of that operation are known, nothing is hedged.
+ * (and the clients derived from it; until 20 are known, twice the slowest of them), and never before
+ * 100 ms; the first call of an operation, with nothing known yet, is not hedged.
  *
  * @example
  * ```ts

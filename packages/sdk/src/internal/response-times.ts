@@ -1,11 +1,13 @@
 /** Response times kept per operation: the adaptive hedge threshold looks at this many recent ones. */
 export const HEDGE_SAMPLES_KEPT = 100;
+/** Responses of an operation needed before their percentile is the threshold: fewer say too little. */
+export const HEDGE_MIN_SAMPLES = 20;
 /**
- * Responses of an operation needed before the adaptive threshold hedges it: fewer say too little. Until
- * twenty are known, the 95th percentile is the slowest of them (a cautious threshold), so a cold client
- * starts hedging early: an export's first pages are where a hang costs most, nothing being buffered yet.
+ * Until {@link HEDGE_MIN_SAMPLES} responses are known, the threshold is this many times the slowest of
+ * them: cautious, yet a cold client hedges from its second call on, and an export's first pages are where
+ * a hang costs most (nothing is buffered yet to yield meanwhile).
  */
-export const HEDGE_MIN_SAMPLES = 5;
+export const HEDGE_EARLY_FACTOR = 2;
 /** The share of recent responses that came sooner than the adaptive threshold. */
 export const HEDGE_PERCENTILE = 0.95;
 /** The adaptive threshold is never shorter than this, in ms: below it a second copy rarely pays. */
@@ -47,19 +49,23 @@ export class ResponseTimes {
   }
 
   /**
-   * The adaptive hedge threshold of an operation: the {@link HEDGE_PERCENTILE} of its recent times, at
-   * least {@link HEDGE_MIN_AFTER_MS}.
+   * The adaptive hedge threshold of an operation: the {@link HEDGE_PERCENTILE} of its recent times (until
+   * {@link HEDGE_MIN_SAMPLES} are known, {@link HEDGE_EARLY_FACTOR} times the slowest), at least
+   * {@link HEDGE_MIN_AFTER_MS}.
    *
    * @param operation - the operation id.
-   * @returns ms, or `undefined` while fewer than {@link HEDGE_MIN_SAMPLES} responses are known.
+   * @returns ms, or `undefined` while no response of it is known.
    */
   hedgeAfterMs(operation: string): number | undefined {
     const samples = this.#byOperation.get(operation);
-    if (samples === undefined || samples.count < HEDGE_MIN_SAMPLES) return undefined;
+    if (samples === undefined) return undefined;
     if (samples.cached === undefined) {
       const sorted = samples.ms.slice(0, samples.count).sort();
-      const at = Math.min(samples.count - 1, Math.ceil(HEDGE_PERCENTILE * samples.count) - 1);
-      samples.cached = Math.max(HEDGE_MIN_AFTER_MS, Math.round(sorted[at] as number));
+      const ms =
+        samples.count < HEDGE_MIN_SAMPLES
+          ? HEDGE_EARLY_FACTOR * (sorted[samples.count - 1] as number)
+          : (sorted[Math.ceil(HEDGE_PERCENTILE * samples.count) - 1] as number);
+      samples.cached = Math.max(HEDGE_MIN_AFTER_MS, Math.round(ms));
     }
     return samples.cached;
   }

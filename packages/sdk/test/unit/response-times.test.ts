@@ -7,19 +7,21 @@ import {
 } from '../../src/internal/response-times.js';
 
 describe('the adaptive hedge threshold', () => {
-  it('says nothing until enough responses of the operation are known', () => {
+  it('says nothing before a response of the operation is known', () => {
     const times = new ResponseTimes();
-    for (let sample = 1; sample < HEDGE_MIN_SAMPLES; sample++) times.record('listCalls', 500);
     expect(times.hedgeAfterMs('listCalls')).toBeUndefined();
     times.record('listCalls', 500);
-    expect(times.hedgeAfterMs('listCalls')).toBe(500);
+    expect(times.hedgeAfterMs('listCalls')).toBe(2 * 500);
     expect(times.hedgeAfterMs('retrieveCall')).toBeUndefined();
   });
 
-  it('is the slowest time known while fewer than twenty are', () => {
+  it('is twice the slowest time known while fewer than twenty are, then their 95th percentile', () => {
     const times = new ResponseTimes();
     for (const ms of [120, 300, 150, 110, 130]) times.record('listCalls', ms);
-    expect(times.hedgeAfterMs('listCalls')).toBe(300);
+    expect(times.hedgeAfterMs('listCalls')).toBe(600);
+    for (let sample = 5; sample < HEDGE_MIN_SAMPLES; sample++) times.record('listCalls', 130);
+    // Twenty known: the 95th percentile is the 19th of them, the one outlier (300 ms) above it.
+    expect(times.hedgeAfterMs('listCalls')).toBe(150);
   });
 
   it('is the 95th percentile of the recent times, never below the floor', () => {
