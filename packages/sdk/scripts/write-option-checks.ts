@@ -50,7 +50,7 @@ const checkName = (name: string) => `is${name.charAt(0).toUpperCase()}${name.sli
 /**
  * The messages of a schema, by where they sit (a JSON pointer, as ajv's errors name the schema's places), in
  * the order a refusal lists them: an object's own message, then its unknown-key message (at its
- * `additionalProperties`), then its properties' and values', in order.
+ * `additionalProperties`), then its properties' and values', then its union's branches', in order.
  */
 function messagesOf(node: JsonSchema, at = '#', found: Record<string, string> = {}): Record<string, string> {
   if (typeof node.message === 'string') found[at] = node.message;
@@ -60,6 +60,8 @@ function messagesOf(node: JsonSchema, at = '#', found: Record<string, string> = 
     messagesOf(property, `${at}/properties/${name}`, found);
   if (typeof node.additionalProperties === 'object')
     messagesOf(node.additionalProperties as JsonSchema, `${at}/additionalProperties`, found);
+  for (const [index, branch] of ((node.anyOf ?? []) as JsonSchema[]).entries())
+    messagesOf(branch, `${at}/anyOf/${index}`, found);
   return found;
 }
 

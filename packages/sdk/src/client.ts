@@ -14,6 +14,7 @@ import {
   QUOTA_WITH_GATE,
 } from './internal/option-rules.js';
 import { RequestCore } from './internal/request-core.js';
+import { ResponseTimes } from './internal/response-times.js';
 import { runtimeName } from './internal/runtime-env.js';
 import { realSleep } from './internal/sleep.js';
 import { Transport } from './internal/transport.js';
@@ -34,6 +35,8 @@ interface Shared {
   readonly ownGate: RateGate | undefined;
   /** Where the key came from, in words; derived clients keep the key, so they keep its source too. */
   readonly apiKeySource: string | undefined;
+  /** Recent response times: derived clients call the same server, so they learn its pace together. */
+  readonly responseTimes: ResponseTimes;
 }
 
 // How withOptions() hands the parent's pool and gate to the new client, out of sight of the public options.
@@ -124,6 +127,8 @@ export class CompanyData {
       logger,
       transport,
       gate,
+      hedge: options.hedge ?? false,
+      responseTimes: this.#shared.responseTimes,
     });
     this.users = new Users(core);
     this.teams = new Teams(core);
@@ -146,13 +151,14 @@ export class CompanyData {
   ): Shared {
     const { apiKeySource } = context;
     const transport = new Transport(options.dispatcher, options.fetch);
+    const responseTimes = new ResponseTimes();
     const given = options.gate;
     if (given === undefined) {
       const own = new RateGate({ quota: options.quota, sleep: context.sleep, now: context.now });
-      return { transport, gate: own, ownGate: own, apiKeySource };
+      return { transport, gate: own, ownGate: own, apiKeySource, responseTimes };
     }
     given.attach?.({ apiKey: context.apiKey, logger: context.logger });
-    return { transport, gate: given, ownGate: undefined, apiKeySource };
+    return { transport, gate: given, ownGate: undefined, apiKeySource, responseTimes };
   }
 
   /**

@@ -44,6 +44,27 @@ const schema11 = {
       message: 'Invalid option: expected one of "debug"|"info"|"warn"|"error"|"off"',
     },
     validate: { type: 'boolean', message: 'Invalid input: expected boolean, received {received}' },
+    hedge: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          properties: {
+            afterMs: {
+              type: 'number',
+              minimum: 1,
+              maximum: 2147483647,
+              message: 'Expected a number of milliseconds from 1 to 2147483647',
+            },
+          },
+          required: ['afterMs'],
+          additionalProperties: false,
+          plainObject: true,
+          unknownKey: 'Unknown hedge field: expected afterMs',
+        },
+      ],
+      message: 'Invalid input: expected true, false or { afterMs }, received {received}',
+    },
     onRateLimit: { isFunction: true, message: 'Expected a function' },
     onRetry: { isFunction: true, message: 'Expected a function' },
     random: { isFunction: true, message: 'Expected a function' },
@@ -436,13 +457,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.onRateLimit !== undefined) {
-      if (typeof data.onRateLimit != 'function') {
+    if (data.hedge !== undefined) {
+      let data8 = data.hedge;
+      const _errs30 = errors;
+      let valid3 = false;
+      const _errs31 = errors;
+      if (typeof data8 !== 'boolean') {
         const err22 = {
-          instancePath: instancePath + '/onRateLimit',
-          schemaPath: '#/properties/onRateLimit/isFunction',
-          keyword: 'isFunction',
-          params: {},
+          instancePath: instancePath + '/hedge',
+          schemaPath: '#/properties/hedge/anyOf/0/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
         };
         if (vErrors === null) {
           vErrors = [err22];
@@ -451,124 +476,127 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.onRetry !== undefined) {
-      if (typeof data.onRetry != 'function') {
-        const err23 = {
-          instancePath: instancePath + '/onRetry',
-          schemaPath: '#/properties/onRetry/isFunction',
-          keyword: 'isFunction',
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
+      var _valid0 = _errs31 === errors;
+      valid3 = valid3 || _valid0;
+      if (!valid3) {
+        const _errs33 = errors;
+        if (
+          typeof data8 != 'object' ||
+          data8 === null ||
+          ![Object.prototype, null].includes(Object.getPrototypeOf(data8))
+        ) {
+          const err23 = {
+            instancePath: instancePath + '/hedge',
+            schemaPath: '#/properties/hedge/anyOf/1/plainObject',
+            keyword: 'plainObject',
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.random !== undefined) {
-      if (typeof data.random != 'function') {
-        const err24 = {
-          instancePath: instancePath + '/random',
-          schemaPath: '#/properties/random/isFunction',
-          keyword: 'isFunction',
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err24];
+        if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+          if (data8.afterMs === undefined) {
+            const err24 = {
+              instancePath: instancePath + '/hedge',
+              schemaPath: '#/properties/hedge/anyOf/1/required',
+              keyword: 'required',
+              params: { missingProperty: 'afterMs' },
+            };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+          for (const key2 in data8) {
+            if (!(key2 === 'afterMs')) {
+              const err25 = {
+                instancePath: instancePath + '/hedge',
+                schemaPath: '#/properties/hedge/anyOf/1/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key2 },
+              };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+          if (data8.afterMs !== undefined) {
+            let data9 = data8.afterMs;
+            if (typeof data9 == 'number' && isFinite(data9)) {
+              if (data9 > 2147483647 || isNaN(data9)) {
+                const err26 = {
+                  instancePath: instancePath + '/hedge/afterMs',
+                  schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/maximum',
+                  keyword: 'maximum',
+                  params: { comparison: '<=', limit: 2147483647 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+              if (data9 < 1 || isNaN(data9)) {
+                const err27 = {
+                  instancePath: instancePath + '/hedge/afterMs',
+                  schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/minimum',
+                  keyword: 'minimum',
+                  params: { comparison: '>=', limit: 1 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            } else {
+              const err28 = {
+                instancePath: instancePath + '/hedge/afterMs',
+                schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/type',
+                keyword: 'type',
+                params: { type: 'number' },
+              };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          }
         } else {
-          vErrors.push(err24);
+          const err29 = {
+            instancePath: instancePath + '/hedge',
+            schemaPath: '#/properties/hedge/anyOf/1/type',
+            keyword: 'type',
+            params: { type: 'object' },
+          };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs33 === errors;
+        valid3 = valid3 || _valid0;
       }
-    }
-    if (data.apiKey !== undefined) {
-      if (typeof data.apiKey !== 'string') {
-        const err25 = {
-          instancePath: instancePath + '/apiKey',
-          schemaPath: '#/properties/apiKey/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-    }
-    if (data.baseURL !== undefined) {
-      if (typeof data.baseURL !== 'string') {
-        const err26 = {
-          instancePath: instancePath + '/baseURL',
-          schemaPath: '#/properties/baseURL/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.apiRoot !== undefined) {
-      if (typeof data.apiRoot !== 'string') {
-        const err27 = {
-          instancePath: instancePath + '/apiRoot',
-          schemaPath: '#/properties/apiRoot/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.dispatcher !== undefined) {
-      let data14 = data.dispatcher;
-      if (typeof data14 != 'object' || data14 === null) {
-        const err28 = {
-          instancePath: instancePath + '/dispatcher',
-          schemaPath: '#/properties/dispatcher/methods',
-          keyword: 'methods',
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      if (typeof data14?.['dispatch'] != 'function') {
-        const err29 = {
-          instancePath: instancePath + '/dispatcher',
-          schemaPath: '#/properties/dispatcher/methods',
-          keyword: 'methods',
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      }
-    }
-    if (data.fetch !== undefined) {
-      if (typeof data.fetch != 'function') {
+      if (!valid3) {
         const err30 = {
-          instancePath: instancePath + '/fetch',
-          schemaPath: '#/properties/fetch/isFunction',
-          keyword: 'isFunction',
+          instancePath: instancePath + '/hedge',
+          schemaPath: '#/properties/hedge/anyOf',
+          keyword: 'anyOf',
           params: {},
         };
         if (vErrors === null) {
@@ -577,13 +605,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           vErrors.push(err30);
         }
         errors++;
+      } else {
+        errors = _errs30;
+        if (vErrors !== null) {
+          if (_errs30) {
+            vErrors.length = _errs30;
+          } else {
+            vErrors = null;
+          }
+        }
       }
     }
-    if (data.sleep !== undefined) {
-      if (typeof data.sleep != 'function') {
+    if (data.onRateLimit !== undefined) {
+      if (typeof data.onRateLimit != 'function') {
         const err31 = {
-          instancePath: instancePath + '/sleep',
-          schemaPath: '#/properties/sleep/isFunction',
+          instancePath: instancePath + '/onRateLimit',
+          schemaPath: '#/properties/onRateLimit/isFunction',
           keyword: 'isFunction',
           params: {},
         };
@@ -595,11 +632,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.now !== undefined) {
-      if (typeof data.now != 'function') {
+    if (data.onRetry !== undefined) {
+      if (typeof data.onRetry != 'function') {
         const err32 = {
-          instancePath: instancePath + '/now',
-          schemaPath: '#/properties/now/isFunction',
+          instancePath: instancePath + '/onRetry',
+          schemaPath: '#/properties/onRetry/isFunction',
           keyword: 'isFunction',
           params: {},
         };
@@ -611,17 +648,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.quota !== undefined) {
-      let data18 = data.quota;
-      if (
-        typeof data18 != 'object' ||
-        data18 === null ||
-        ![Object.prototype, null].includes(Object.getPrototypeOf(data18))
-      ) {
+    if (data.random !== undefined) {
+      if (typeof data.random != 'function') {
         const err33 = {
-          instancePath: instancePath + '/quota',
-          schemaPath: '#/properties/quota/plainObject',
-          keyword: 'plainObject',
+          instancePath: instancePath + '/random',
+          schemaPath: '#/properties/random/isFunction',
+          keyword: 'isFunction',
           params: {},
         };
         if (vErrors === null) {
@@ -631,242 +663,390 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
-        if (data18.requests === undefined) {
-          const err34 = {
+    }
+    if (data.apiKey !== undefined) {
+      if (typeof data.apiKey !== 'string') {
+        const err34 = {
+          instancePath: instancePath + '/apiKey',
+          schemaPath: '#/properties/apiKey/type',
+          keyword: 'type',
+          params: { type: 'string' },
+        };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
+        }
+        errors++;
+      }
+    }
+    if (data.baseURL !== undefined) {
+      if (typeof data.baseURL !== 'string') {
+        const err35 = {
+          instancePath: instancePath + '/baseURL',
+          schemaPath: '#/properties/baseURL/type',
+          keyword: 'type',
+          params: { type: 'string' },
+        };
+        if (vErrors === null) {
+          vErrors = [err35];
+        } else {
+          vErrors.push(err35);
+        }
+        errors++;
+      }
+    }
+    if (data.apiRoot !== undefined) {
+      if (typeof data.apiRoot !== 'string') {
+        const err36 = {
+          instancePath: instancePath + '/apiRoot',
+          schemaPath: '#/properties/apiRoot/type',
+          keyword: 'type',
+          params: { type: 'string' },
+        };
+        if (vErrors === null) {
+          vErrors = [err36];
+        } else {
+          vErrors.push(err36);
+        }
+        errors++;
+      }
+    }
+    if (data.dispatcher !== undefined) {
+      let data16 = data.dispatcher;
+      if (typeof data16 != 'object' || data16 === null) {
+        const err37 = {
+          instancePath: instancePath + '/dispatcher',
+          schemaPath: '#/properties/dispatcher/methods',
+          keyword: 'methods',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+      if (typeof data16?.['dispatch'] != 'function') {
+        const err38 = {
+          instancePath: instancePath + '/dispatcher',
+          schemaPath: '#/properties/dispatcher/methods',
+          keyword: 'methods',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+    }
+    if (data.fetch !== undefined) {
+      if (typeof data.fetch != 'function') {
+        const err39 = {
+          instancePath: instancePath + '/fetch',
+          schemaPath: '#/properties/fetch/isFunction',
+          keyword: 'isFunction',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+    }
+    if (data.sleep !== undefined) {
+      if (typeof data.sleep != 'function') {
+        const err40 = {
+          instancePath: instancePath + '/sleep',
+          schemaPath: '#/properties/sleep/isFunction',
+          keyword: 'isFunction',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      }
+    }
+    if (data.now !== undefined) {
+      if (typeof data.now != 'function') {
+        const err41 = {
+          instancePath: instancePath + '/now',
+          schemaPath: '#/properties/now/isFunction',
+          keyword: 'isFunction',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err41];
+        } else {
+          vErrors.push(err41);
+        }
+        errors++;
+      }
+    }
+    if (data.quota !== undefined) {
+      let data20 = data.quota;
+      if (
+        typeof data20 != 'object' ||
+        data20 === null ||
+        ![Object.prototype, null].includes(Object.getPrototypeOf(data20))
+      ) {
+        const err42 = {
+          instancePath: instancePath + '/quota',
+          schemaPath: '#/properties/quota/plainObject',
+          keyword: 'plainObject',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      }
+      if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+        if (data20.requests === undefined) {
+          const err43 = {
             instancePath: instancePath + '/quota',
             schemaPath: '#/properties/quota/required',
             keyword: 'required',
             params: { missingProperty: 'requests' },
           };
           if (vErrors === null) {
-            vErrors = [err34];
+            vErrors = [err43];
           } else {
-            vErrors.push(err34);
+            vErrors.push(err43);
           }
           errors++;
         }
-        if (data18.perSeconds === undefined) {
-          const err35 = {
+        if (data20.perSeconds === undefined) {
+          const err44 = {
             instancePath: instancePath + '/quota',
             schemaPath: '#/properties/quota/required',
             keyword: 'required',
             params: { missingProperty: 'perSeconds' },
           };
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err44];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err44);
           }
           errors++;
         }
-        for (const key2 in data18) {
-          if (!(key2 === 'requests' || key2 === 'perSeconds' || key2 === 'marginMs')) {
-            const err36 = {
+        for (const key3 in data20) {
+          if (!(key3 === 'requests' || key3 === 'perSeconds' || key3 === 'marginMs')) {
+            const err45 = {
               instancePath: instancePath + '/quota',
               schemaPath: '#/properties/quota/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key2 },
+              params: { additionalProperty: key3 },
             };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err45];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err45);
             }
             errors++;
           }
         }
-        if (data18.requests !== undefined) {
-          let data19 = data18.requests;
-          if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
-            const err37 = {
+        if (data20.requests !== undefined) {
+          let data21 = data20.requests;
+          if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
+            const err46 = {
               instancePath: instancePath + '/quota/requests',
               schemaPath: '#/properties/quota/properties/requests/type',
               keyword: 'type',
               params: { type: 'integer' },
             };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err46];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err46);
             }
             errors++;
           }
-          if (typeof data19 == 'number' && isFinite(data19)) {
-            if (data19 > 9007199254740991 || isNaN(data19)) {
-              const err38 = {
+          if (typeof data21 == 'number' && isFinite(data21)) {
+            if (data21 > 9007199254740991 || isNaN(data21)) {
+              const err47 = {
                 instancePath: instancePath + '/quota/requests',
                 schemaPath: '#/properties/quota/properties/requests/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 9007199254740991 },
               };
               if (vErrors === null) {
-                vErrors = [err38];
+                vErrors = [err47];
               } else {
-                vErrors.push(err38);
+                vErrors.push(err47);
               }
               errors++;
             }
-            if (data19 < 1 || isNaN(data19)) {
-              const err39 = {
+            if (data21 < 1 || isNaN(data21)) {
+              const err48 = {
                 instancePath: instancePath + '/quota/requests',
                 schemaPath: '#/properties/quota/properties/requests/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
               };
               if (vErrors === null) {
-                vErrors = [err39];
+                vErrors = [err48];
               } else {
-                vErrors.push(err39);
+                vErrors.push(err48);
               }
               errors++;
             }
           }
         }
-        if (data18.perSeconds !== undefined) {
-          let data20 = data18.perSeconds;
-          if (typeof data20 == 'number' && isFinite(data20)) {
-            if (data20 <= 0 || isNaN(data20)) {
-              const err40 = {
+        if (data20.perSeconds !== undefined) {
+          let data22 = data20.perSeconds;
+          if (typeof data22 == 'number' && isFinite(data22)) {
+            if (data22 <= 0 || isNaN(data22)) {
+              const err49 = {
                 instancePath: instancePath + '/quota/perSeconds',
                 schemaPath: '#/properties/quota/properties/perSeconds/exclusiveMinimum',
                 keyword: 'exclusiveMinimum',
                 params: { comparison: '>', limit: 0 },
               };
               if (vErrors === null) {
-                vErrors = [err40];
+                vErrors = [err49];
               } else {
-                vErrors.push(err40);
+                vErrors.push(err49);
               }
               errors++;
             }
           } else {
-            const err41 = {
+            const err50 = {
               instancePath: instancePath + '/quota/perSeconds',
               schemaPath: '#/properties/quota/properties/perSeconds/type',
               keyword: 'type',
               params: { type: 'number' },
             };
             if (vErrors === null) {
-              vErrors = [err41];
+              vErrors = [err50];
             } else {
-              vErrors.push(err41);
+              vErrors.push(err50);
             }
             errors++;
           }
         }
-        if (data18.marginMs !== undefined) {
-          let data21 = data18.marginMs;
-          if (typeof data21 == 'number' && isFinite(data21)) {
-            if (data21 > 2147483647 || isNaN(data21)) {
-              const err42 = {
+        if (data20.marginMs !== undefined) {
+          let data23 = data20.marginMs;
+          if (typeof data23 == 'number' && isFinite(data23)) {
+            if (data23 > 2147483647 || isNaN(data23)) {
+              const err51 = {
                 instancePath: instancePath + '/quota/marginMs',
                 schemaPath: '#/properties/quota/properties/marginMs/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 2147483647 },
               };
               if (vErrors === null) {
-                vErrors = [err42];
+                vErrors = [err51];
               } else {
-                vErrors.push(err42);
+                vErrors.push(err51);
               }
               errors++;
             }
-            if (data21 < 0 || isNaN(data21)) {
-              const err43 = {
+            if (data23 < 0 || isNaN(data23)) {
+              const err52 = {
                 instancePath: instancePath + '/quota/marginMs',
                 schemaPath: '#/properties/quota/properties/marginMs/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
               };
               if (vErrors === null) {
-                vErrors = [err43];
+                vErrors = [err52];
               } else {
-                vErrors.push(err43);
+                vErrors.push(err52);
               }
               errors++;
             }
           } else {
-            const err44 = {
+            const err53 = {
               instancePath: instancePath + '/quota/marginMs',
               schemaPath: '#/properties/quota/properties/marginMs/type',
               keyword: 'type',
               params: { type: 'number' },
             };
             if (vErrors === null) {
-              vErrors = [err44];
+              vErrors = [err53];
             } else {
-              vErrors.push(err44);
+              vErrors.push(err53);
             }
             errors++;
           }
         }
       } else {
-        const err45 = {
+        const err54 = {
           instancePath: instancePath + '/quota',
           schemaPath: '#/properties/quota/type',
           keyword: 'type',
           params: { type: 'object' },
         };
         if (vErrors === null) {
-          vErrors = [err45];
+          vErrors = [err54];
         } else {
-          vErrors.push(err45);
+          vErrors.push(err54);
         }
         errors++;
       }
     }
     if (data.gate !== undefined) {
-      let data22 = data.gate;
-      if (typeof data22 != 'object' || data22 === null) {
-        const err46 = {
+      let data24 = data.gate;
+      if (typeof data24 != 'object' || data24 === null) {
+        const err55 = {
           instancePath: instancePath + '/gate',
           schemaPath: '#/properties/gate/methods',
           keyword: 'methods',
           params: {},
         };
         if (vErrors === null) {
-          vErrors = [err46];
+          vErrors = [err55];
         } else {
-          vErrors.push(err46);
+          vErrors.push(err55);
         }
         errors++;
       }
-      if (typeof data22?.['wait'] != 'function') {
-        const err47 = {
+      if (typeof data24?.['wait'] != 'function') {
+        const err56 = {
           instancePath: instancePath + '/gate',
           schemaPath: '#/properties/gate/methods',
           keyword: 'methods',
           params: {},
         };
         if (vErrors === null) {
-          vErrors = [err47];
+          vErrors = [err56];
         } else {
-          vErrors.push(err47);
+          vErrors.push(err56);
         }
         errors++;
       }
-      if (typeof data22?.['pause'] != 'function') {
-        const err48 = {
+      if (typeof data24?.['pause'] != 'function') {
+        const err57 = {
           instancePath: instancePath + '/gate',
           schemaPath: '#/properties/gate/methods',
           keyword: 'methods',
           params: {},
         };
         if (vErrors === null) {
-          vErrors = [err48];
+          vErrors = [err57];
         } else {
-          vErrors.push(err48);
+          vErrors.push(err57);
         }
         errors++;
       }
     }
   } else {
-    const err49 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } };
+    const err58 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } };
     if (vErrors === null) {
-      vErrors = [err49];
+      vErrors = [err58];
     } else {
-      vErrors.push(err49);
+      vErrors.push(err58);
     }
     errors++;
   }
@@ -907,6 +1087,27 @@ const schema12 = {
       },
       plainObject: true,
       message: 'Invalid input: expected record, received {received}',
+    },
+    hedge: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          properties: {
+            afterMs: {
+              type: 'number',
+              minimum: 1,
+              maximum: 2147483647,
+              message: 'Expected a number of milliseconds from 1 to 2147483647',
+            },
+          },
+          required: ['afterMs'],
+          additionalProperties: false,
+          plainObject: true,
+          unknownKey: 'Unknown hedge field: expected afterMs',
+        },
+      ],
+      message: 'Invalid input: expected true, false or { afterMs }, received {received}',
     },
   },
   additionalProperties: {},
@@ -1201,12 +1402,171 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.hedge !== undefined) {
+      let data7 = data.hedge;
+      const _errs30 = errors;
+      let valid5 = false;
+      const _errs31 = errors;
+      if (typeof data7 !== 'boolean') {
+        const err17 = {
+          instancePath: instancePath + '/hedge',
+          schemaPath: '#/properties/hedge/anyOf/0/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+        };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+      var _valid0 = _errs31 === errors;
+      valid5 = valid5 || _valid0;
+      if (!valid5) {
+        const _errs33 = errors;
+        if (
+          typeof data7 != 'object' ||
+          data7 === null ||
+          ![Object.prototype, null].includes(Object.getPrototypeOf(data7))
+        ) {
+          const err18 = {
+            instancePath: instancePath + '/hedge',
+            schemaPath: '#/properties/hedge/anyOf/1/plainObject',
+            keyword: 'plainObject',
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+          if (data7.afterMs === undefined) {
+            const err19 = {
+              instancePath: instancePath + '/hedge',
+              schemaPath: '#/properties/hedge/anyOf/1/required',
+              keyword: 'required',
+              params: { missingProperty: 'afterMs' },
+            };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+          for (const key4 in data7) {
+            if (!(key4 === 'afterMs')) {
+              const err20 = {
+                instancePath: instancePath + '/hedge',
+                schemaPath: '#/properties/hedge/anyOf/1/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key4 },
+              };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          }
+          if (data7.afterMs !== undefined) {
+            let data8 = data7.afterMs;
+            if (typeof data8 == 'number' && isFinite(data8)) {
+              if (data8 > 2147483647 || isNaN(data8)) {
+                const err21 = {
+                  instancePath: instancePath + '/hedge/afterMs',
+                  schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/maximum',
+                  keyword: 'maximum',
+                  params: { comparison: '<=', limit: 2147483647 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+              if (data8 < 1 || isNaN(data8)) {
+                const err22 = {
+                  instancePath: instancePath + '/hedge/afterMs',
+                  schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/minimum',
+                  keyword: 'minimum',
+                  params: { comparison: '>=', limit: 1 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            } else {
+              const err23 = {
+                instancePath: instancePath + '/hedge/afterMs',
+                schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/type',
+                keyword: 'type',
+                params: { type: 'number' },
+              };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err24 = {
+            instancePath: instancePath + '/hedge',
+            schemaPath: '#/properties/hedge/anyOf/1/type',
+            keyword: 'type',
+            params: { type: 'object' },
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+        var _valid0 = _errs33 === errors;
+        valid5 = valid5 || _valid0;
+      }
+      if (!valid5) {
+        const err25 = {
+          instancePath: instancePath + '/hedge',
+          schemaPath: '#/properties/hedge/anyOf',
+          keyword: 'anyOf',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      } else {
+        errors = _errs30;
+        if (vErrors !== null) {
+          if (_errs30) {
+            vErrors.length = _errs30;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
   } else {
-    const err17 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } };
+    const err26 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err26];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err26);
     }
     errors++;
   }
@@ -1247,6 +1607,27 @@ const schema13 = {
       },
       plainObject: true,
       message: 'Invalid input: expected record, received {received}',
+    },
+    hedge: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          properties: {
+            afterMs: {
+              type: 'number',
+              minimum: 1,
+              maximum: 2147483647,
+              message: 'Expected a number of milliseconds from 1 to 2147483647',
+            },
+          },
+          required: ['afterMs'],
+          additionalProperties: false,
+          plainObject: true,
+          unknownKey: 'Unknown hedge field: expected afterMs',
+        },
+      ],
+      message: 'Invalid input: expected true, false or { afterMs }, received {received}',
     },
     concurrency: { type: 'integer', minimum: 1, maximum: 16, message: 'Expected an integer from 1 to 16' },
     readAhead: { type: 'integer', minimum: 1, maximum: 1000, message: 'Expected an integer from 1 to 1000' },
@@ -1551,14 +1932,17 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.concurrency !== undefined) {
-      let data7 = data.concurrency;
-      if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+    if (data.hedge !== undefined) {
+      let data7 = data.hedge;
+      const _errs30 = errors;
+      let valid5 = false;
+      const _errs31 = errors;
+      if (typeof data7 !== 'boolean') {
         const err17 = {
-          instancePath: instancePath + '/concurrency',
-          schemaPath: '#/properties/concurrency/type',
+          instancePath: instancePath + '/hedge',
+          schemaPath: '#/properties/hedge/anyOf/0/type',
           keyword: 'type',
-          params: { type: 'integer' },
+          params: { type: 'boolean' },
         };
         if (vErrors === null) {
           vErrors = [err17];
@@ -1567,13 +1951,20 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data7 == 'number' && isFinite(data7)) {
-        if (data7 > 16 || isNaN(data7)) {
+      var _valid0 = _errs31 === errors;
+      valid5 = valid5 || _valid0;
+      if (!valid5) {
+        const _errs33 = errors;
+        if (
+          typeof data7 != 'object' ||
+          data7 === null ||
+          ![Object.prototype, null].includes(Object.getPrototypeOf(data7))
+        ) {
           const err18 = {
-            instancePath: instancePath + '/concurrency',
-            schemaPath: '#/properties/concurrency/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 16 },
+            instancePath: instancePath + '/hedge',
+            schemaPath: '#/properties/hedge/anyOf/1/plainObject',
+            keyword: 'plainObject',
+            params: {},
           };
           if (vErrors === null) {
             vErrors = [err18];
@@ -1582,64 +1973,213 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data7 < 1 || isNaN(data7)) {
-          const err19 = {
+        if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+          if (data7.afterMs === undefined) {
+            const err19 = {
+              instancePath: instancePath + '/hedge',
+              schemaPath: '#/properties/hedge/anyOf/1/required',
+              keyword: 'required',
+              params: { missingProperty: 'afterMs' },
+            };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+          for (const key4 in data7) {
+            if (!(key4 === 'afterMs')) {
+              const err20 = {
+                instancePath: instancePath + '/hedge',
+                schemaPath: '#/properties/hedge/anyOf/1/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key4 },
+              };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          }
+          if (data7.afterMs !== undefined) {
+            let data8 = data7.afterMs;
+            if (typeof data8 == 'number' && isFinite(data8)) {
+              if (data8 > 2147483647 || isNaN(data8)) {
+                const err21 = {
+                  instancePath: instancePath + '/hedge/afterMs',
+                  schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/maximum',
+                  keyword: 'maximum',
+                  params: { comparison: '<=', limit: 2147483647 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+              if (data8 < 1 || isNaN(data8)) {
+                const err22 = {
+                  instancePath: instancePath + '/hedge/afterMs',
+                  schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/minimum',
+                  keyword: 'minimum',
+                  params: { comparison: '>=', limit: 1 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            } else {
+              const err23 = {
+                instancePath: instancePath + '/hedge/afterMs',
+                schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/type',
+                keyword: 'type',
+                params: { type: 'number' },
+              };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err24 = {
+            instancePath: instancePath + '/hedge',
+            schemaPath: '#/properties/hedge/anyOf/1/type',
+            keyword: 'type',
+            params: { type: 'object' },
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+        var _valid0 = _errs33 === errors;
+        valid5 = valid5 || _valid0;
+      }
+      if (!valid5) {
+        const err25 = {
+          instancePath: instancePath + '/hedge',
+          schemaPath: '#/properties/hedge/anyOf',
+          keyword: 'anyOf',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      } else {
+        errors = _errs30;
+        if (vErrors !== null) {
+          if (_errs30) {
+            vErrors.length = _errs30;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.concurrency !== undefined) {
+      let data9 = data.concurrency;
+      if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+        const err26 = {
+          instancePath: instancePath + '/concurrency',
+          schemaPath: '#/properties/concurrency/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+        };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+      if (typeof data9 == 'number' && isFinite(data9)) {
+        if (data9 > 16 || isNaN(data9)) {
+          const err27 = {
+            instancePath: instancePath + '/concurrency',
+            schemaPath: '#/properties/concurrency/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 16 },
+          };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+        if (data9 < 1 || isNaN(data9)) {
+          const err28 = {
             instancePath: instancePath + '/concurrency',
             schemaPath: '#/properties/concurrency/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
           };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err28];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err28);
           }
           errors++;
         }
       }
     }
     if (data.readAhead !== undefined) {
-      let data8 = data.readAhead;
-      if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
-        const err20 = {
+      let data10 = data.readAhead;
+      if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+        const err29 = {
           instancePath: instancePath + '/readAhead',
           schemaPath: '#/properties/readAhead/type',
           keyword: 'type',
           params: { type: 'integer' },
         };
         if (vErrors === null) {
-          vErrors = [err20];
+          vErrors = [err29];
         } else {
-          vErrors.push(err20);
+          vErrors.push(err29);
         }
         errors++;
       }
-      if (typeof data8 == 'number' && isFinite(data8)) {
-        if (data8 > 1000 || isNaN(data8)) {
-          const err21 = {
+      if (typeof data10 == 'number' && isFinite(data10)) {
+        if (data10 > 1000 || isNaN(data10)) {
+          const err30 = {
             instancePath: instancePath + '/readAhead',
             schemaPath: '#/properties/readAhead/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 1000 },
           };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err30];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err30);
           }
           errors++;
         }
-        if (data8 < 1 || isNaN(data8)) {
-          const err22 = {
+        if (data10 < 1 || isNaN(data10)) {
+          const err31 = {
             instancePath: instancePath + '/readAhead',
             schemaPath: '#/properties/readAhead/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
           };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err31];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err31);
           }
           errors++;
         }
@@ -1647,62 +2187,62 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.ordered !== undefined) {
       if (typeof data.ordered !== 'boolean') {
-        const err23 = {
+        const err32 = {
           instancePath: instancePath + '/ordered',
           schemaPath: '#/properties/ordered/type',
           keyword: 'type',
           params: { type: 'boolean' },
         };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err32];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err32);
         }
         errors++;
       }
     }
     if (data.lastPage !== undefined) {
-      let data10 = data.lastPage;
-      if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
-        const err24 = {
+      let data12 = data.lastPage;
+      if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+        const err33 = {
           instancePath: instancePath + '/lastPage',
           schemaPath: '#/properties/lastPage/type',
           keyword: 'type',
           params: { type: 'integer' },
         };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err33];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err33);
         }
         errors++;
       }
-      if (typeof data10 == 'number' && isFinite(data10)) {
-        if (data10 > 9007199254740991 || isNaN(data10)) {
-          const err25 = {
+      if (typeof data12 == 'number' && isFinite(data12)) {
+        if (data12 > 9007199254740991 || isNaN(data12)) {
+          const err34 = {
             instancePath: instancePath + '/lastPage',
             schemaPath: '#/properties/lastPage/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
           };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err34];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err34);
           }
           errors++;
         }
-        if (data10 < 1 || isNaN(data10)) {
-          const err26 = {
+        if (data12 < 1 || isNaN(data12)) {
+          const err35 = {
             instancePath: instancePath + '/lastPage',
             schemaPath: '#/properties/lastPage/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
           };
           if (vErrors === null) {
-            vErrors = [err26];
+            vErrors = [err35];
           } else {
-            vErrors.push(err26);
+            vErrors.push(err35);
           }
           errors++;
         }
@@ -1710,26 +2250,26 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.onCountChange !== undefined) {
       if (typeof data.onCountChange != 'function') {
-        const err27 = {
+        const err36 = {
           instancePath: instancePath + '/onCountChange',
           schemaPath: '#/properties/onCountChange/isFunction',
           keyword: 'isFunction',
           params: {},
         };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err36];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err36);
         }
         errors++;
       }
     }
   } else {
-    const err28 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } };
+    const err37 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err37];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err37);
     }
     errors++;
   }
@@ -1770,6 +2310,27 @@ const schema14 = {
       },
       plainObject: true,
       message: 'Invalid input: expected record, received {received}',
+    },
+    hedge: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          properties: {
+            afterMs: {
+              type: 'number',
+              minimum: 1,
+              maximum: 2147483647,
+              message: 'Expected a number of milliseconds from 1 to 2147483647',
+            },
+          },
+          required: ['afterMs'],
+          additionalProperties: false,
+          plainObject: true,
+          unknownKey: 'Unknown hedge field: expected afterMs',
+        },
+      ],
+      message: 'Invalid input: expected true, false or { afterMs }, received {received}',
     },
     concurrency: { type: 'integer', minimum: 1, maximum: 16, message: 'Expected an integer from 1 to 16' },
     readAhead: { type: 'integer', minimum: 1, maximum: 1000, message: 'Expected an integer from 1 to 1000' },
@@ -2066,14 +2627,17 @@ function validate13(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.concurrency !== undefined) {
-      let data7 = data.concurrency;
-      if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+    if (data.hedge !== undefined) {
+      let data7 = data.hedge;
+      const _errs30 = errors;
+      let valid5 = false;
+      const _errs31 = errors;
+      if (typeof data7 !== 'boolean') {
         const err17 = {
-          instancePath: instancePath + '/concurrency',
-          schemaPath: '#/properties/concurrency/type',
+          instancePath: instancePath + '/hedge',
+          schemaPath: '#/properties/hedge/anyOf/0/type',
           keyword: 'type',
-          params: { type: 'integer' },
+          params: { type: 'boolean' },
         };
         if (vErrors === null) {
           vErrors = [err17];
@@ -2082,13 +2646,20 @@ function validate13(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data7 == 'number' && isFinite(data7)) {
-        if (data7 > 16 || isNaN(data7)) {
+      var _valid0 = _errs31 === errors;
+      valid5 = valid5 || _valid0;
+      if (!valid5) {
+        const _errs33 = errors;
+        if (
+          typeof data7 != 'object' ||
+          data7 === null ||
+          ![Object.prototype, null].includes(Object.getPrototypeOf(data7))
+        ) {
           const err18 = {
-            instancePath: instancePath + '/concurrency',
-            schemaPath: '#/properties/concurrency/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 16 },
+            instancePath: instancePath + '/hedge',
+            schemaPath: '#/properties/hedge/anyOf/1/plainObject',
+            keyword: 'plainObject',
+            params: {},
           };
           if (vErrors === null) {
             vErrors = [err18];
@@ -2097,75 +2668,224 @@ function validate13(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data7 < 1 || isNaN(data7)) {
-          const err19 = {
+        if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+          if (data7.afterMs === undefined) {
+            const err19 = {
+              instancePath: instancePath + '/hedge',
+              schemaPath: '#/properties/hedge/anyOf/1/required',
+              keyword: 'required',
+              params: { missingProperty: 'afterMs' },
+            };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+          for (const key4 in data7) {
+            if (!(key4 === 'afterMs')) {
+              const err20 = {
+                instancePath: instancePath + '/hedge',
+                schemaPath: '#/properties/hedge/anyOf/1/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key4 },
+              };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          }
+          if (data7.afterMs !== undefined) {
+            let data8 = data7.afterMs;
+            if (typeof data8 == 'number' && isFinite(data8)) {
+              if (data8 > 2147483647 || isNaN(data8)) {
+                const err21 = {
+                  instancePath: instancePath + '/hedge/afterMs',
+                  schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/maximum',
+                  keyword: 'maximum',
+                  params: { comparison: '<=', limit: 2147483647 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+              if (data8 < 1 || isNaN(data8)) {
+                const err22 = {
+                  instancePath: instancePath + '/hedge/afterMs',
+                  schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/minimum',
+                  keyword: 'minimum',
+                  params: { comparison: '>=', limit: 1 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            } else {
+              const err23 = {
+                instancePath: instancePath + '/hedge/afterMs',
+                schemaPath: '#/properties/hedge/anyOf/1/properties/afterMs/type',
+                keyword: 'type',
+                params: { type: 'number' },
+              };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err24 = {
+            instancePath: instancePath + '/hedge',
+            schemaPath: '#/properties/hedge/anyOf/1/type',
+            keyword: 'type',
+            params: { type: 'object' },
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+        var _valid0 = _errs33 === errors;
+        valid5 = valid5 || _valid0;
+      }
+      if (!valid5) {
+        const err25 = {
+          instancePath: instancePath + '/hedge',
+          schemaPath: '#/properties/hedge/anyOf',
+          keyword: 'anyOf',
+          params: {},
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      } else {
+        errors = _errs30;
+        if (vErrors !== null) {
+          if (_errs30) {
+            vErrors.length = _errs30;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.concurrency !== undefined) {
+      let data9 = data.concurrency;
+      if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+        const err26 = {
+          instancePath: instancePath + '/concurrency',
+          schemaPath: '#/properties/concurrency/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+        };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+      if (typeof data9 == 'number' && isFinite(data9)) {
+        if (data9 > 16 || isNaN(data9)) {
+          const err27 = {
+            instancePath: instancePath + '/concurrency',
+            schemaPath: '#/properties/concurrency/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 16 },
+          };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+        if (data9 < 1 || isNaN(data9)) {
+          const err28 = {
             instancePath: instancePath + '/concurrency',
             schemaPath: '#/properties/concurrency/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
           };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err28];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err28);
           }
           errors++;
         }
       }
     }
     if (data.readAhead !== undefined) {
-      let data8 = data.readAhead;
-      if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
-        const err20 = {
+      let data10 = data.readAhead;
+      if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+        const err29 = {
           instancePath: instancePath + '/readAhead',
           schemaPath: '#/properties/readAhead/type',
           keyword: 'type',
           params: { type: 'integer' },
         };
         if (vErrors === null) {
-          vErrors = [err20];
+          vErrors = [err29];
         } else {
-          vErrors.push(err20);
+          vErrors.push(err29);
         }
         errors++;
       }
-      if (typeof data8 == 'number' && isFinite(data8)) {
-        if (data8 > 1000 || isNaN(data8)) {
-          const err21 = {
+      if (typeof data10 == 'number' && isFinite(data10)) {
+        if (data10 > 1000 || isNaN(data10)) {
+          const err30 = {
             instancePath: instancePath + '/readAhead',
             schemaPath: '#/properties/readAhead/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 1000 },
           };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err30];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err30);
           }
           errors++;
         }
-        if (data8 < 1 || isNaN(data8)) {
-          const err22 = {
+        if (data10 < 1 || isNaN(data10)) {
+          const err31 = {
             instancePath: instancePath + '/readAhead',
             schemaPath: '#/properties/readAhead/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
           };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err31];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err31);
           }
           errors++;
         }
       }
     }
   } else {
-    const err23 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } };
+    const err32 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } };
     if (vErrors === null) {
-      vErrors = [err23];
+      vErrors = [err32];
     } else {
-      vErrors.push(err23);
+      vErrors.push(err32);
     }
     errors++;
   }
@@ -3054,6 +3774,7 @@ export const OPTION_CHECKS: Readonly<
       'logger',
       'logLevel',
       'validate',
+      'hedge',
       'onRateLimit',
       'onRetry',
       'random',
@@ -3077,6 +3798,10 @@ export const OPTION_CHECKS: Readonly<
       '#/properties/logger': 'Expected a logger: an object with debug, info, warn and error methods',
       '#/properties/logLevel': 'Invalid option: expected one of "debug"|"info"|"warn"|"error"|"off"',
       '#/properties/validate': 'Invalid input: expected boolean, received {received}',
+      '#/properties/hedge': 'Invalid input: expected true, false or { afterMs }, received {received}',
+      '#/properties/hedge/anyOf/1/additionalProperties': 'Unknown hedge field: expected afterMs',
+      '#/properties/hedge/anyOf/1/properties/afterMs':
+        'Expected a number of milliseconds from 1 to 2147483647',
       '#/properties/onRateLimit': 'Expected a function',
       '#/properties/onRetry': 'Expected a function',
       '#/properties/random': 'Expected a function',
@@ -3098,7 +3823,7 @@ export const OPTION_CHECKS: Readonly<
   },
   request: {
     check: isRequestOptions,
-    names: ['signal', 'timeout', 'maxRetries', 'headers', 'query'],
+    names: ['signal', 'timeout', 'maxRetries', 'headers', 'query', 'hedge'],
     messages: {
       '#': 'Invalid input: expected object, received {received}',
       '#/properties/signal': 'Expected an AbortSignal',
@@ -3108,6 +3833,10 @@ export const OPTION_CHECKS: Readonly<
       '#/properties/headers/additionalProperties': 'Expected header values to be strings',
       '#/properties/query': 'Invalid input: expected record, received {received}',
       '#/properties/query/additionalProperties': 'Expected a string, number or boolean',
+      '#/properties/hedge': 'Invalid input: expected true, false or { afterMs }, received {received}',
+      '#/properties/hedge/anyOf/1/additionalProperties': 'Unknown hedge field: expected afterMs',
+      '#/properties/hedge/anyOf/1/properties/afterMs':
+        'Expected a number of milliseconds from 1 to 2147483647',
     },
   },
   list: {
@@ -3118,6 +3847,7 @@ export const OPTION_CHECKS: Readonly<
       'maxRetries',
       'headers',
       'query',
+      'hedge',
       'concurrency',
       'readAhead',
       'ordered',
@@ -3133,6 +3863,10 @@ export const OPTION_CHECKS: Readonly<
       '#/properties/headers/additionalProperties': 'Expected header values to be strings',
       '#/properties/query': 'Invalid input: expected record, received {received}',
       '#/properties/query/additionalProperties': 'Expected a string, number or boolean',
+      '#/properties/hedge': 'Invalid input: expected true, false or { afterMs }, received {received}',
+      '#/properties/hedge/anyOf/1/additionalProperties': 'Unknown hedge field: expected afterMs',
+      '#/properties/hedge/anyOf/1/properties/afterMs':
+        'Expected a number of milliseconds from 1 to 2147483647',
       '#/properties/concurrency': 'Expected an integer from 1 to 16',
       '#/properties/readAhead': 'Expected an integer from 1 to 1000',
       '#/properties/ordered': 'Invalid input: expected boolean, received {received}',
@@ -3142,7 +3876,7 @@ export const OPTION_CHECKS: Readonly<
   },
   syncRequest: {
     check: isSyncRequestOptions,
-    names: ['signal', 'timeout', 'maxRetries', 'headers', 'query', 'concurrency', 'readAhead'],
+    names: ['signal', 'timeout', 'maxRetries', 'headers', 'query', 'hedge', 'concurrency', 'readAhead'],
     messages: {
       '#': 'Invalid input: expected object, received {received}',
       '#/properties/signal': 'Expected an AbortSignal',
@@ -3152,6 +3886,10 @@ export const OPTION_CHECKS: Readonly<
       '#/properties/headers/additionalProperties': 'Expected header values to be strings',
       '#/properties/query': 'Invalid input: expected record, received {received}',
       '#/properties/query/additionalProperties': 'Expected a string, number or boolean',
+      '#/properties/hedge': 'Invalid input: expected true, false or { afterMs }, received {received}',
+      '#/properties/hedge/anyOf/1/additionalProperties': 'Unknown hedge field: expected afterMs',
+      '#/properties/hedge/anyOf/1/properties/afterMs':
+        'Expected a number of milliseconds from 1 to 2147483647',
       '#/properties/concurrency': 'Expected an integer from 1 to 16',
       '#/properties/readAhead': 'Expected an integer from 1 to 1000',
     },

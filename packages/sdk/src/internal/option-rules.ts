@@ -41,6 +41,11 @@ export const LIST_OPTIONS: readonly string[] = OPTION_CHECKS.list.names;
 /** The per-request options of webhook methods, by name. */
 export const WEBHOOK_OPTIONS: readonly string[] = OPTION_CHECKS.webhook.names;
 
+/** Why a webhook method refuses `hedge`: the hint its unknown-option message gives. */
+export const NEVER_HEDGED: Readonly<Record<string, string>> = {
+  hedge: 'a webhook is a POST, and only reads (GET) are hedged',
+};
+
 const PER_REQUEST = 'a per-request option: pass it to the method you call';
 
 /** Per-request options given to the client, each with where it goes instead. */

@@ -98,7 +98,8 @@ const optionsOf =
 
 const headers = record(said(z.string(), 'Expected header values to be strings'));
 
-const request = {
+/** The options every method takes, webhooks included. */
+const call = {
   signal: said(
     z.custom((value) => value instanceof AbortSignal).meta({ instanceOf: 'AbortSignal' }),
     'Expected an AbortSignal',
@@ -108,6 +109,20 @@ const request = {
   headers,
   query: record(said(z.union([z.string(), z.number(), z.boolean()]), 'Expected a string, number or boolean')),
 };
+
+/** `hedge`: `true`, `false`, or `{ afterMs }` with a number of milliseconds; nothing else. */
+const hedge = said(
+  z.union([
+    z.boolean(),
+    z
+      .strictObject({ afterMs: milliseconds(1) })
+      .meta({ plainObject: true, unknownKey: 'Unknown hedge field: expected afterMs' }),
+  ]),
+  'Invalid input: expected true, false or { afterMs }, received {received}',
+);
+
+/** The options of the methods that read (GET): those every method takes, and `hedge`. */
+const request = { ...call, hedge };
 
 const list = {
   ...request,
@@ -148,6 +163,7 @@ const derived = {
     `Invalid option: expected one of ${LOG_LEVELS.map((level) => JSON.stringify(level)).join('|')}`,
   ),
   validate: typed('boolean'),
+  hedge,
   onRateLimit: aFunction,
   onRetry: aFunction,
   random: aFunction,
@@ -189,7 +205,7 @@ export const OPTION_SCHEMAS = {
   }),
   /** Per-request options of webhook methods. */
   webhook: optionsOf<WebhookOptions>()({
-    ...request,
+    ...call,
     body: record(z.unknown(), 'Expected an object of body fields'),
   }),
   /** The options of `toArray()`. */

@@ -38,17 +38,7 @@ export function optionProblems(options: CompiledOptions, value: unknown): Proble
   const keys = typeof value === 'object' && value !== null ? Object.keys(value) : [];
   const found = new Map<string, { message: string; path: (string | number)[]; order: number[] }>();
   const errors = options.check(value) ? [] : (options.check.errors ?? []);
-  for (const error of errors) {
-    const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map(unescapePointer);
-    // A missing field is its own place's problem; an unknown key and every other, the place that refused it.
-    let place = error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'));
-    if (error.keyword === 'required' && error.params.missingProperty !== undefined) {
-      place += `/properties/${error.params.missingProperty}`;
-      path.push(error.params.missingProperty);
-    } else if (error.keyword === 'additionalProperties' && error.params.additionalProperty !== undefined) {
-      place = error.schemaPath;
-      path.push(error.params.additionalProperty);
-    }
+  for (const { place, path } of withinUnions(errors.map(located))) {
     const template = options.messages[place] ?? 'Invalid input';
     const message = template.replace('{received}', () => valueTypeName(valueAt(value, path)));
     const order = [path.length === 0 ? -1 : keys.indexOf(path[0] as string), places.indexOf(place)];
@@ -67,6 +57,55 @@ export function optionProblems(options: CompiledOptions, value: unknown): Proble
     .filter((problem) => !within(problem))
     .sort(byOrder)
     .map(({ message, path }) => (path.length === 0 ? { message } : { message, path }));
+}
+
+/** A check's error, with the place of the schema whose message it shows and the path of the value it names. */
+interface Located {
+  readonly error: CheckError;
+  readonly place: string;
+  readonly path: (string | number)[];
+}
+
+function located(error: CheckError): Located {
+  const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map(unescapePointer);
+  // A missing field is its own place's problem; an unknown key and every other, the place that refused it.
+  let place = error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'));
+  if (error.keyword === 'required' && error.params.missingProperty !== undefined) {
+    place += `/properties/${error.params.missingProperty}`;
+    path.push(error.params.missingProperty);
+  } else if (error.keyword === 'additionalProperties' && error.params.additionalProperty !== undefined) {
+    place = error.schemaPath;
+    path.push(error.params.additionalProperty);
+  }
+  return { error, place, path };
+}
+
+/**
+ * A value refused by every branch of a union (`true`, `false` or `{ afterMs }`) is described as zod does:
+ * by the problems inside the branch whose shape it has (an unknown field of the object), or else by the
+ * union's own message, never by each branch's type mismatch.
+ */
+function withinUnions(all: readonly Located[]): Located[] {
+  const dropped = new Set<Located>();
+  for (const union of all) {
+    if (union.error.keyword !== 'anyOf') continue;
+    const branches = new Map<string, Located[]>();
+    for (const other of all) {
+      const rest = other.error.schemaPath.slice(union.error.schemaPath.length);
+      if (!rest.startsWith('/')) continue;
+      const branch = rest.split('/')[1] as string;
+      branches.set(branch, [...(branches.get(branch) ?? []), other]);
+      dropped.add(other);
+    }
+    // The branch the value's shape matched: every problem of it lies inside the value.
+    const matched = [...branches.values()].find((problems) =>
+      problems.every((problem) => problem.path.length > union.path.length),
+    );
+    if (matched === undefined) continue;
+    dropped.add(union);
+    for (const problem of matched) dropped.delete(problem);
+  }
+  return all.filter((item) => !dropped.has(item));
 }
 
 /** A JSON pointer's segment as written: `~1` is `/`, `~0` is `~`. */

@@ -25,6 +25,7 @@ import {
   checkGivenOptions,
   checkListBudgets,
   LIST_OPTIONS,
+  NEVER_HEDGED,
   refuseKnown,
   WEBHOOK_OPTIONS,
 } from '../internal/option-rules.js';
@@ -290,9 +291,10 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
     async () => {
       const method = methodName(operation);
       const fields = operation.bodyNames;
-      checkGivenOptions(OPTION_CHECKS.webhook, options, method, () =>
-        belongsIn(fields, 'a body field', 'the second argument'),
-      );
+      checkGivenOptions(OPTION_CHECKS.webhook, options, method, () => ({
+        ...belongsIn(fields, 'a body field', 'the second argument'),
+        ...NEVER_HEDGED,
+      }));
       const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
       // The body is parsed, not only checked: zod's output (trimmed phone numbers) is what is sent.
       const { body: schema } = await endpointWithSchemas(operation.operationId);
