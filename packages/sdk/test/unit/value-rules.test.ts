@@ -98,3 +98,22 @@ describe('optionProblems', () => {
     ]);
   });
 });
+
+describe('optionProblems of a union (hedge: true, false or { afterMs })', () => {
+  const hedgeProblems = (hedge: unknown) => optionProblems(OPTION_CHECKS.request, { hedge });
+  const union = 'Invalid input: expected true, false or { afterMs }, received';
+
+  it("names the union's message alone when the value has no branch's shape", () => {
+    expect(hedgeProblems('yes')).toEqual([{ message: `${union} string`, path: ['hedge'] }]);
+    expect(hedgeProblems(new Date(0))).toEqual([{ message: `${union} Date`, path: ['hedge'] }]);
+  });
+
+  it('names the problems inside the branch whose shape the value has, and not the other branches', () => {
+    expect(hedgeProblems({ afterMs: 0 })).toEqual([
+      { message: 'Expected a number of milliseconds from 1 to 2147483647', path: ['hedge', 'afterMs'] },
+    ]);
+    expect(hedgeProblems({ afterMs: 5, after: 5 })).toEqual([
+      { message: 'Unknown hedge field: expected afterMs', path: ['hedge', 'after'] },
+    ]);
+  });
+});
