@@ -10,16 +10,16 @@ import {
   QUERY_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../api/api-promise.js';
+import { defaultReadAhead, type ListPageFetch, Page, PagePromise } from '../api/pagination.js';
+import { SyncRun } from '../api/sync-run.js';
 import { ConfigurationError, ValidationError } from '../core/errors.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
-import { defaultReadAhead, type ListPageFetch, Page, PagePromise } from '../core/pagination.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { SyncRun } from '../core/sync-run.js';
-import { endedWith, requestAttributes, serverAttributes, spanName } from './call-telemetry.js';
-import { checkOptions, type InputRules, parseInput } from './input-check.js';
-import { endpointWithSchemas } from './lazy-contract.js';
+import { endedWith, requestAttributes, serverAttributes, spanName } from '../internal/call-telemetry.js';
+import { checkOptions, type InputRules, parseInput } from '../internal/input-check.js';
+import { endpointWithSchemas } from '../internal/lazy-contract.js';
 import {
   belongsIn,
   LIST_OPTION_RULES,
@@ -29,15 +29,15 @@ import {
   SYNC_REQUEST_OPTION_RULES,
   WEBHOOK_OPTION_RULES,
   WEBHOOK_OPTIONS,
-} from './option-rules.js';
-import type { Core, Exchange, PreparedCall } from './request-core.js';
-import type { AttemptSlots } from './request-slots.js';
-import { decodeCheckpoint, emptyState, encodeCheckpoint } from './sync-checkpoint.js';
-import type { FetchWalkPage, WalkPage } from './sync-pages.js';
-import { SyncWalk } from './sync-walk.js';
-import { type CallTelemetry, startTelemetry, TELEMETRY } from './telemetry.js';
-import type { ValueRule } from './value-rules.js';
-import { resolveWebhookUrl } from './webhook-target.js';
+} from '../internal/option-rules.js';
+import type { Exchange, PreparedCall, RequestCore } from '../internal/request-core.js';
+import type { AttemptSlots } from '../internal/request-slots.js';
+import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
+import type { FetchWalkPage, WalkPage } from '../internal/sync-pages.js';
+import { SyncWalk } from '../internal/sync-walk.js';
+import { type CallTelemetry, startTelemetry, TELEMETRY } from '../internal/telemetry.js';
+import type { ValueRule } from '../internal/value-rules.js';
+import { resolveWebhookUrl } from '../internal/webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
 // zod schemas only types it here, and is loaded only when the compiled checks refuse something (to say
@@ -67,7 +67,7 @@ export type RecordOf<Endpoint extends EndpointDefinition> =
  * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
 export function listOperation<Id extends OperationIdOf<'list'>>(
-  core: Core,
+  core: RequestCore,
   id: Id,
   params: z.input<(Endpoints[Id] & ListEndpoint)['query']> | undefined,
   options: ListOptions = {},
@@ -104,7 +104,7 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
  * @typeParam Id - the list operation: its row of the endpoint table types the method.
  */
 export function syncOperation<Id extends OperationIdOf<'list'>>(
-  core: Core,
+  core: RequestCore,
   id: Id,
   options: SyncOptions<z.input<(Endpoints[Id] & ListEndpoint)['query']>> = {},
   requestOptions: SyncRequestOptions = {},
@@ -198,7 +198,7 @@ type PageRequest = (
  * parameters, described by zod once loaded, rejects the first page instead.
  */
 function pageRequest(
-  core: Core,
+  core: RequestCore,
   operation: OperationMeta,
   given: Record<string, unknown>,
   options: ListOptions,
@@ -229,7 +229,7 @@ function pageRequest(
  * applies its own defaults), then the `query` extras, then the page.
  */
 function pagesOf(
-  core: Core,
+  core: RequestCore,
   operation: OperationMeta,
   given: Record<string, unknown>,
   options: ListOptions,
@@ -269,7 +269,7 @@ function queryString(values: Record<string, unknown>): string {
  * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
 export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
-  core: Core,
+  core: RequestCore,
   operationId: Id,
   id: string,
   options: RequestOptions = {},
@@ -304,7 +304,7 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
  * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
 export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
-  core: Core,
+  core: RequestCore,
   id: Id,
   tokenOrUrl: string,
   input: z.input<(Endpoints[Id] & WebhookEndpoint)['body']>,
@@ -344,7 +344,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
  * Its span, when an instrumentation is registered, covers the preparation and every attempt.
  */
 function start<T>(
-  core: Core,
+  core: RequestCore,
   operation: OperationMeta,
   prepare: () => Promise<PreparedCall>,
   options: RequestOptions,
