@@ -25,7 +25,7 @@ import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedu
 import { type FetchPage, pageStream } from '../internal/page-stream.js';
 import type { Exchange } from '../internal/request-core.js';
 import type { AttemptSlots } from '../internal/request-slots.js';
-import { type CallTelemetry, startTelemetry, TELEMETRY } from '../internal/telemetry.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
 import { APIPromise } from './api-promise.js';
 
 /** Fetches another page of the same list by number. */
@@ -185,7 +185,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = this.#options;
     const readAhead = this.#options.readAhead ?? defaultReadAhead(concurrency);
     const dedupe = ordered ? new PageBoundaryDeduper(this.#ordering) : new NeighbourPageDeduper();
-    const telemetry = startTelemetry(`${this.#name} iterate`, 'walk', {
+    const telemetry = telemetrySink()?.start(`${this.#name} iterate`, 'walk', {
       [TELEMETRY.operation]: this.#operation.operationId,
       [TELEMETRY.concurrency]: concurrency,
       [TELEMETRY.readAhead]: readAhead,

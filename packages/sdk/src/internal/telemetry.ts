@@ -1,6 +1,6 @@
 // What the SDK tells a tracing and metrics system, without depending on one. The main entry imports no
-// telemetry package: a call asks `startTelemetry()` for a handle, which is `undefined` (one property read)
-// unless an instrumentation registered a sink, such as the OpenTelemetry one of
+// telemetry package: a call asks `telemetrySink()?.start()` for a handle, which is `undefined` (one property
+// read) unless an instrumentation registered a sink, such as the OpenTelemetry one of
 // `@company-data/sdk/opentelemetry`. The sink sits on `globalThis` under a registry symbol, not in a module
 // variable: the opt-in entry is its own bundle (in CommonJS each entry has its own copy of this module), and
 // an application may load the SDK twice (ESM and CJS), so one registration must reach every copy.
@@ -65,11 +65,12 @@ export interface CallTelemetry {
 /** What an instrumentation registers: where the SDK's calls open their telemetry. */
 export interface TelemetrySink {
   /**
-   * Opens the telemetry of one call, walk or sync, under the active context (the caller's span).
+   * Opens the telemetry of one call, walk or sync, under the active context (the caller's span), or nothing
+   * when it would record nothing.
    *
    * @param name - the span's name, e.g. `calls.list`.
    */
-  start(name: string, scope: TelemetryScope, attributes: TelemetryAttributes): CallTelemetry;
+  start(name: string, scope: TelemetryScope, attributes: TelemetryAttributes): CallTelemetry | undefined;
 }
 
 /** The registry's key: one for every copy of the SDK in the process. */
@@ -86,23 +87,12 @@ export function setTelemetrySink(sink: TelemetrySink | undefined): void {
   (globalThis as Registry)[SINK_KEY] = sink;
 }
 
-/** The sink registered now, if any. */
+/**
+ * The sink registered now, if any: a call opens its telemetry with `telemetrySink()?.start(…)`, so that
+ * with none registered it costs one property read (the attributes are not even built).
+ */
 export function telemetrySink(): TelemetrySink | undefined {
   return (globalThis as Registry)[SINK_KEY];
-}
-
-/**
- * Opens a call's telemetry: under `parent` when given (a page of a walk), else under the active context;
- * `undefined`, at the cost of one property read, when no instrumentation is registered.
- */
-export function startTelemetry(
-  name: string,
-  scope: TelemetryScope,
-  attributes: TelemetryAttributes,
-  parent?: CallTelemetry,
-): CallTelemetry | undefined {
-  if (parent !== undefined) return parent.child(name, scope, attributes);
-  return (globalThis as Registry)[SINK_KEY]?.start(name, scope, attributes);
 }
 
 /** Span names and attribute names the SDK's spans use, in one place (the guide lists them). */

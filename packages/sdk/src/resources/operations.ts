@@ -35,7 +35,7 @@ import type { AttemptSlots } from '../internal/request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
 import type { FetchWalkPage, WalkPage } from '../internal/sync-pages.js';
 import { SyncWalk } from '../internal/sync-walk.js';
-import { type CallTelemetry, startTelemetry, TELEMETRY } from '../internal/telemetry.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
 import type { ValueRule } from '../internal/value-rules.js';
 import { resolveWebhookUrl } from '../internal/webhook-target.js';
 
@@ -148,7 +148,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     }
     const { concurrency = 1, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
-    const telemetry = startTelemetry(spanName(operation, 'sync'), 'sync', {
+    const telemetry = telemetrySink()?.start(spanName(operation, 'sync'), 'sync', {
       [TELEMETRY.operation]: operation.operationId,
       [TELEMETRY.concurrency]: concurrency,
       [TELEMETRY.readAhead]: readAhead,
@@ -245,7 +245,7 @@ function pagesOf(
     const sendOptions = signal === undefined ? options : { ...options, signal };
     const telemetry =
       parent === undefined
-        ? startTelemetry(name, 'call', requestAttributes(operation, page))
+        ? telemetrySink()?.start(name, 'call', requestAttributes(operation, page))
         : parent.child(`${name} page`, 'page', requestAttributes(operation, page));
     telemetry?.setAttributes(serverAttributes(url));
     return endedWith(
@@ -350,7 +350,7 @@ function start<T>(
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
-  const telemetry = startTelemetry(spanName(operation), 'call', requestAttributes(operation));
+  const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
   const exchange = endedWith(
     telemetry,
     (async () => {
