@@ -155,14 +155,17 @@ export class RequestCore {
         // A list fetching pages ahead shares a few request slots between its pages: one per attempt, given
         // back before any backoff, so a page that waits to retry does not keep the others from going ahead.
         const release = slots === undefined ? undefined : await slots.acquire(aborted);
-        const waitFrom = telemetry === undefined ? 0 : config.now();
+        // A pause the attempt meets at the gate: its own 429's, or one another request met (the SDK's own gate
+        // says when it is paused; another gate, only this call's own pause is known).
+        const held = telemetry !== undefined && (pausedHere || isPaused(config.gate));
+        const waitFrom = held ? config.now() : 0;
         try {
           await config.gate.wait(options.signal, aborted);
         } catch (error) {
           release?.('failed');
           throw error;
         }
-        if (telemetry !== undefined) gateWaited(telemetry, config.now() - waitFrom, attempt, pausedHere);
+        if (held) gateWaited(telemetry, config.now() - waitFrom, attempt, pausedHere);
         pausedHere = false;
         this.#throwIfClosed(request);
         const current: Attempt = { operation, request, attempt, telemetry };
@@ -373,10 +376,12 @@ export class RequestCore {
   }
 }
 
-/**
- * An attempt waited at the rate gate: a pause (this call's own 429, or one another request met) or a quota
- * slot. Recorded only when it waited.
- */
+/** Whether a gate says it is paused for a 429 (the SDK's `RateGate` does; the interface does not ask it). */
+function isPaused(gate: RateGateLike): boolean {
+  return (gate as { readonly paused?: unknown }).paused === true;
+}
+
+/** An attempt waited at the rate gate for a 429's pause: this call's own, or one another request met. */
 function gateWaited(telemetry: CallTelemetry, waitedMs: number, attempt: number, pausedHere: boolean): void {
   if (!(waitedMs > 0)) return;
   telemetry.recordEvent(TELEMETRY.gateWaitEvent, {
