@@ -264,6 +264,62 @@ describe.each(targets)('OpenTelemetry spans ($name)', (target: Target) => {
     ]);
   });
 
+  it('a list that grows under an iteration: the count change and the page read again are events of the walk', async () => {
+    const mock = await start({ sizes: { users: 2, calls: 40 } });
+    const count = 40;
+    // Page 2 goes out late: pages 3 and 4 are read first, then three calls arrive at the head, then page 2
+    // is read; pages 3 and 4, read before the list grew, are read again.
+    const { client } = clientWithHook(target, mock, ({ path, page }) => {
+      if (path !== '/v1/calls/' || page !== 2 || callPagesRead(mock).includes(2)) return undefined;
+      return (async () => {
+        await until(() => [3, 4].every((number) => callPagesRead(mock).includes(number)));
+        for (let n = 0; n < 3; n++) mock.records.create('calls');
+      })();
+    });
+    opened.push(client);
+    await client.calls.list({ page_size: 5 }, { concurrency: 3, readAhead: 3 }).toArray();
+    const walk = otel.spans().find((span) => span.attributes['company_data.scope'] === 'walk');
+    expect(eventsNamed(walk as never, 'company_data.count_change').map((event) => event.attributes)).toEqual([
+      { 'company_data.count.previous': count, 'company_data.count': count + 3, 'company_data.page': 2 },
+    ]);
+    const rereads = eventsNamed(walk as never, 'company_data.page.reread');
+    expect(rereads.map((event) => event.attributes?.['company_data.page'])).toContain(3);
+    expect(rereads).toHaveLength(callPagesRead(mock).length - new Set(callPagesRead(mock)).size);
+  });
+
+  it('records deleted under a sync: the fall of count and the step back are events of the sync', async () => {
+    const mock = await start({ sizes: { users: 2, calls: 30 } });
+    const { client: reader } = clientFor(target, mock);
+    opened.push(reader);
+    const ids = (await reader.calls.list({ page_size: 100 }).toArray()).map((call) => call.id);
+    let fired = false;
+    const { client } = clientWithHook(target, mock, ({ path, page }) => {
+      // As page 3 goes out, two calls of page 1 (already read) are deleted: every later page starts two
+      // items later, and the walk steps back.
+      if (path === '/v1/calls/' && page === 3 && !fired) {
+        fired = true;
+        mock.records.delete('calls', String(ids[1]));
+        mock.records.delete('calls', String(ids[2]));
+      }
+      return undefined;
+    });
+    opened.push(client);
+    await otel.reset();
+    for await (const _change of client.calls.sync({ params: { page_size: 5 } })) {
+      // every change
+    }
+    const sync = otel.spans().find((span) => span.attributes['company_data.scope'] === 'sync');
+    expect(eventsNamed(sync as never, 'company_data.count_change')[0]?.attributes).toEqual({
+      'company_data.page': 3,
+      'company_data.count.previous': 30,
+      'company_data.count': 28,
+    });
+    expect(eventsNamed(sync as never, 'company_data.sync.step_back')[0]?.attributes).toEqual({
+      'company_data.page': 3,
+      'company_data.to_page': 2,
+    });
+  });
+
   it('records nothing once the instrumentation is disabled', async () => {
     const mock = await start({ sizes: { users: 2, calls: 5 } });
     const { client } = clientFor(target, mock);
