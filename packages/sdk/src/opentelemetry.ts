@@ -8,7 +8,16 @@ import { OpenTelemetrySink } from './telemetry/open-telemetry-sink.js';
 
 export { METRICS } from './telemetry/open-telemetry-sink.js';
 
-/** The instrumentation's name: its tracer's and meter's, as backends show the scope. */
+/**
+ * The instrumentation's name: its tracer's and meter's, as backends show the scope of its spans and metrics.
+ *
+ * @example
+ * ```ts
+ * import { INSTRUMENTATION_NAME } from '@company-data/sdk/opentelemetry';
+ *
+ * console.log(INSTRUMENTATION_NAME); // '@company-data/sdk'
+ * ```
+ */
 export const INSTRUMENTATION_NAME = '@company-data/sdk';
 
 /**

@@ -21,7 +21,17 @@ import {
   type TelemetrySink,
 } from '../internal/telemetry.js';
 
-/** The metrics the SDK records, by name: the guide lists them. */
+/**
+ * The metrics the SDK records, by name (the "In production" guide lists their attributes), e.g. to give one
+ * a view of its own.
+ *
+ * @example
+ * ```ts
+ * import { METRICS } from '@company-data/sdk/opentelemetry';
+ *
+ * console.log(METRICS.requestDuration); // 'company_data.client.request.duration'
+ * ```
+ */
 export const METRICS = {
   /** Every attempt, from sending to the body read (or the failure), in seconds. */
   requestDuration: 'company_data.client.request.duration',
