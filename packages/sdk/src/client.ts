@@ -6,8 +6,8 @@ import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.
 import { SDK_VERSION } from './core/version.js';
 import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
 import { createLogger, type SdkLogger } from './internal/logger.js';
+import { OPTION_CHECKS } from './internal/option-checks.generated.js';
 import {
-  CLIENT_OPTION_RULES,
   DERIVED_OPTIONS,
   FIXED_FOR_DERIVED,
   PER_REQUEST_ONLY,
@@ -90,7 +90,7 @@ export class CompanyData {
   constructor(options: ClientOptions = {}) {
     const inherited = (options as InheritingOptions)[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
-    checkOptions(CLIENT_OPTION_RULES, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
+    checkOptions(OPTION_CHECKS.client, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
     const { apiKey, apiKeySource, baseURL } = connectionSettings(options);
     this.baseURL = baseURL;
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
