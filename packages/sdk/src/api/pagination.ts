@@ -19,6 +19,7 @@ import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_READ_AHEAD, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
+import { endTelemetry } from '../internal/call-telemetry.js';
 import { checkOptions } from '../internal/input-check.js';
 import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
 import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedupe.js';
@@ -229,10 +230,10 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
       throw error;
     } finally {
       // Left early (a `break`, `toArray`'s limit): the walk is `stopped`, not failed.
-      telemetry?.end(failure, {
-        [TELEMETRY.pages]: pages,
-        [TELEMETRY.outcome]: failure !== undefined ? 'error' : complete ? 'ok' : 'stopped',
-      });
+      if (telemetry !== undefined) {
+        const outcome = failure === undefined && !complete ? 'stopped' : undefined;
+        endTelemetry(telemetry, failure, { [TELEMETRY.pages]: pages, [TELEMETRY.outcome]: outcome });
+      }
     }
   }
 

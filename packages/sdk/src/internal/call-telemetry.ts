@@ -1,4 +1,5 @@
 import type { OperationMeta } from '@company-data/contract/runtime';
+import { RequestAbortedError } from '../core/errors.js';
 import { SDK_METHODS } from '../core/methods.js';
 import { type CallTelemetry, TELEMETRY, type TelemetryAttributes } from './telemetry.js';
 
@@ -50,8 +51,31 @@ export function endedWith<T>(telemetry: CallTelemetry | undefined, work: Promise
       return value;
     },
     (error: unknown) => {
-      telemetry.end(error);
+      endTelemetry(telemetry, error);
       throw error;
     },
   );
+}
+
+const STOPPED = { [TELEMETRY.outcome]: 'stopped' } as const;
+
+/**
+ * Ends `telemetry` with the error a call, an iteration or a sync ended with, if any. An abort is no failure:
+ * the caller's signal, or an iteration left early that stops its pages in flight, ends it `stopped`, its
+ * status unset.
+ *
+ * @param attributes - the last attributes (an iteration's `company_data.outcome` of `stopped` when it was
+ * left before its end).
+ */
+export function endTelemetry(
+  telemetry: CallTelemetry,
+  error: unknown,
+  attributes?: TelemetryAttributes,
+): void {
+  if (!(error instanceof RequestAbortedError)) {
+    telemetry.end(error, attributes);
+    return;
+  }
+  if (attributes !== undefined) telemetry.setAttributes(attributes);
+  telemetry.end(undefined, STOPPED);
 }

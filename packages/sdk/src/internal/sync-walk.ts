@@ -1,5 +1,6 @@
 import { NotFoundError, RequestAbortedError } from '../core/errors.js';
 import type { SyncChange } from '../core/sync-changes.js';
+import { endTelemetry } from './call-telemetry.js';
 import { PageBoundaryDeduper } from './page-dedupe.js';
 import { encodeCheckpoint, type SyncMark, type SyncState, type SyncWalkState } from './sync-checkpoint.js';
 import { type FetchWalkPage, type WalkPage, type WalkPageOptions, WalkPages } from './sync-pages.js';
@@ -135,10 +136,13 @@ export class SyncWalk<Item> {
       throw error;
     } finally {
       await this.#pages.close();
-      telemetry?.end(failure, {
-        [TELEMETRY.pages]: this.#pagesRead,
-        [TELEMETRY.outcome]: failure !== undefined ? 'error' : complete ? 'ok' : 'stopped',
-      });
+      if (telemetry !== undefined) {
+        const outcome = failure === undefined && !complete ? 'stopped' : undefined;
+        endTelemetry(telemetry, failure, {
+          [TELEMETRY.pages]: this.#pagesRead,
+          [TELEMETRY.outcome]: outcome,
+        });
+      }
     }
   }
 

@@ -57,7 +57,8 @@ export interface CallTelemetry {
   child(name: string, scope: TelemetryScope, attributes: TelemetryAttributes): CallTelemetry;
   /**
    * Ends the span: with `error`, its status is an error of that error's code (never its message, which
-   * names the URL and its query values).
+   * names the URL and its query values), and its outcome `error`; without, its outcome is the one in
+   * `attributes`, else `ok`.
    */
   end(error?: unknown, attributes?: TelemetryAttributes): void;
 }

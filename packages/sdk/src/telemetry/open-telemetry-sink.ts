@@ -209,6 +209,7 @@ class OpenTelemetryCall implements CallTelemetry {
     const span = this.#span;
     if (attributes !== undefined) span.setAttributes(defined(attributes));
     if (error === undefined) {
+      // An iteration left early says `stopped`; otherwise it is `ok`.
       if (attributes?.[TELEMETRY.outcome] === undefined) span.setAttribute(TELEMETRY.outcome, 'ok');
     } else {
       // The error's code, never its message: a message names the URL, and so the query's values.

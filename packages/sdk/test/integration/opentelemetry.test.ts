@@ -208,13 +208,25 @@ describe.each(targets)('OpenTelemetry spans ($name)', (target: Target) => {
     expect(walk?.children.map((child) => child.span.attributes['company_data.page'])).toEqual([1, 2, 3]);
   });
 
-  it('a walk left early ends stopped', async () => {
-    const mock = await start({ sizes: { users: 2, calls: 25 } });
+  it('a walk left early ends stopped, and so do its pages in flight: no error', async () => {
+    const mock = await start({ sizes: { users: 2, calls: 50 } });
     const { client } = clientFor(target, mock);
     opened.push(client);
-    await client.calls.list({ page_size: 10 }).toArray({ limit: 3 });
+    // Items of page 2: pages 3 and 4, fetched ahead, are stopped (or were in already).
+    await client.calls.list({ page_size: 5 }, { concurrency: 3 }).toArray({ limit: 7 });
+    const pages = () => otel.spans().filter((span) => span.attributes['company_data.scope'] === 'page');
+    await until(() => pages().length === 4);
     const walk = otel.spans().find((span) => span.attributes['company_data.scope'] === 'walk');
-    expect(walk?.attributes).toMatchObject({ 'company_data.outcome': 'stopped', 'company_data.pages': 1 });
+    expect(walk?.attributes).toMatchObject({ 'company_data.outcome': 'stopped', 'company_data.pages': 2 });
+    const outcomes = new Map(
+      pages().map((span) => [span.attributes['company_data.page'], span.attributes['company_data.outcome']]),
+    );
+    expect([outcomes.get(1), outcomes.get(2)]).toEqual(['ok', 'ok']);
+    expect(['ok', 'stopped']).toContain(outcomes.get(3));
+    expect(['ok', 'stopped']).toContain(outcomes.get(4));
+    expect(
+      otel.spans().filter((span) => span.status.code !== 0 || span.attributes['error.type'] !== undefined),
+    ).toEqual([]);
   });
 
   it('the read-ahead reaching past a failing head page is an event of the walk', async () => {
