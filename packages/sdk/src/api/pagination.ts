@@ -19,7 +19,7 @@ import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_READ_AHEAD, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
-import { endTelemetry } from '../internal/call-telemetry.js';
+import { endTelemetry, spanName } from '../internal/call-telemetry.js';
 import { checkOptions } from '../internal/input-check.js';
 import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
 import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedupe.js';
@@ -134,7 +134,6 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   readonly #ordering: string;
   readonly #options: ListOptions;
   readonly #logger: Logger;
-  readonly #name: string;
   readonly #operation: Pick<OperationMeta, 'operationId'>;
   /** `toArray()` refused its options before page 1 went out: page 1 waits for a consumer. */
   #held = false;
@@ -158,7 +157,6 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     this.#ordering = source.ordering;
     this.#options = source.options;
     this.#logger = source.logger;
-    this.#name = source.name;
     this.#operation = source.operation;
     this.#firstIn = firstIn;
     // Page 1 goes out at once, like any promise's work, but a turn later: `list().toArray({ limt: 5 })`
@@ -186,7 +184,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = this.#options;
     const readAhead = this.#options.readAhead ?? defaultReadAhead(concurrency);
     const dedupe = ordered ? new PageBoundaryDeduper(this.#ordering) : new NeighbourPageDeduper();
-    const telemetry = telemetrySink()?.start(`${this.#name} iterate`, 'walk', {
+    const telemetry = telemetrySink()?.start(`${spanName(this.#operation)} iterate`, 'walk', {
       [TELEMETRY.operation]: this.#operation.operationId,
       [TELEMETRY.concurrency]: concurrency,
       [TELEMETRY.readAhead]: readAhead,
@@ -304,9 +302,7 @@ export interface ListSource<Item> {
   options: ListOptions;
   /** Where the count-change warning goes. */
   logger: Logger;
-  /** The list's span name, e.g. `calls.list`. */
-  name: string;
-  /** The list's operation. */
+  /** The list's operation (its telemetry's spans are named after it). */
   operation: Pick<OperationMeta, 'operationId'>;
 }
 

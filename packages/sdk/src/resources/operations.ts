@@ -90,8 +90,7 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
   const first = (walk?: CallTelemetry) =>
     request(typeof given.page === 'number' ? given.page : 1, options.signal, undefined, walk);
   const ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
-  const name = spanName(operation);
-  return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger, name, operation });
+  return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger, operation });
 }
 
 /**
@@ -237,14 +236,13 @@ function pagesOf(
   const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
   const fixedQuery = queryString({ ...fixed, ...extras });
   const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
-  const name = spanName(operation);
   return (page, signal, slots, parent) => {
     const url = `${base}page=${page}`;
     const sendOptions = signal === undefined ? options : { ...options, signal };
     const telemetry =
       parent === undefined
-        ? telemetrySink()?.start(name, 'call', requestAttributes(operation, page))
-        : parent.child(`${name} page`, 'page', requestAttributes(operation, page));
+        ? telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation, page))
+        : parent.child(`${spanName(operation)} page`, 'page', requestAttributes(operation, page));
     telemetry?.setAttributes(serverAttributes(url));
     return endedWith(
       telemetry,
