@@ -34,6 +34,7 @@ import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
 import { packagingTools } from './packaging/tools.mjs';
 import { checkWithoutMsw } from './packaging/without-msw.mjs';
+import { checkSdkWithoutOpenTelemetry } from './packaging/without-opentelemetry.mjs';
 import { checkSdkWithoutRedis } from './packaging/without-redis.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
 
@@ -266,6 +267,7 @@ async function checkConsumer(packed, guides) {
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
   await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
   await step('sdk without a redis client', () => checkSdkWithoutRedis(tempRoot, packed));
+  await step('sdk without OpenTelemetry', () => checkSdkWithoutOpenTelemetry(tempRoot, packed));
   /** @type {string[]} */
   let lazyLines = [];
   await step('sdk loads its schemas lazily', async () => {

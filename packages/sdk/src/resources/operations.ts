@@ -17,6 +17,7 @@ import { ValidationError } from '../core/errors.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
+import { endedWith, requestAttributes, serverAttributes, spanName } from '../internal/call-telemetry.js';
 import { checkOptions, parseInput } from '../internal/input-check.js';
 import { endpointWithSchemas } from '../internal/lazy-contract.js';
 import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
@@ -34,6 +35,7 @@ import type { AttemptSlots } from '../internal/request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
 import type { FetchWalkPage, WalkPage } from '../internal/sync-pages.js';
 import { SyncWalk } from '../internal/sync-walk.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
 import { resolveWebhookUrl } from '../internal/webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -84,10 +86,12 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
     const body = data as { data: Item[]; pagination: Pagination };
     return { data: new Page(body.data, body.pagination, fetch), response };
   };
-  const fetch: ListPageFetch<Item> = async (page, signal, slots) => parse(await request(page, signal, slots));
-  const first = () => request(typeof given.page === 'number' ? given.page : 1, options.signal);
+  const fetch: ListPageFetch<Item> = async (page, signal, slots, walk) =>
+    parse(await request(page, signal, slots, walk));
+  const first = (walk?: CallTelemetry) =>
+    request(typeof given.page === 'number' ? given.page : 1, options.signal, undefined, walk);
   const ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
-  return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger });
+  return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger, operation });
 }
 
 /**
@@ -140,14 +144,20 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     } catch (error) {
       request = () => Promise.reject(error);
     }
-    const fetch: FetchWalkPage<Item> = async (page, signal, slots) => {
-      const { data } = await core.parse(await request(page, signal, slots));
-      return data as WalkPage<Item>;
-    };
     const { concurrency = 1, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
+    const telemetry = telemetrySink()?.start(spanName(operation, 'sync'), 'sync', {
+      [TELEMETRY.operation]: operation.operationId,
+      [TELEMETRY.concurrency]: concurrency,
+      [TELEMETRY.readAhead]: readAhead,
+    });
+    const fetch: FetchWalkPage<Item> = async (page, signal, slots) => {
+      const { data } = await core.parse(await request(page, signal, slots, telemetry));
+      return data as WalkPage<Item>;
+    };
     const lookBack = typeof input.lookBack === 'number' ? input.lookBack : 0;
-    return new SyncWalk<Item>(state, { fetch, pageSize, lookBack, concurrency, readAhead, signal });
+    const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry };
+    return new SyncWalk<Item>(state, source);
   };
   const initial = typeof input.checkpoint === 'string' ? input.checkpoint : encodeCheckpoint(state);
   return new SyncRun<Item>({ initial, walk, method });
@@ -168,11 +178,15 @@ function syncFilters(params: unknown): Record<string, string | number | boolean>
   return filters;
 }
 
-/** Sends the request of one page of a list, its attempts sharing the list's request slots when given. */
+/**
+ * Sends the request of one page of a list, its attempts sharing the list's request slots when given: a
+ * page of the walk or sync `parent` when given (its span a child of theirs), else a call of its own.
+ */
 type PageRequest = (
   page: number,
   signal: AbortSignal | undefined,
   slots?: AttemptSlots | undefined,
+  parent?: CallTelemetry | undefined,
 ) => Promise<Exchange>;
 
 /**
@@ -205,7 +219,7 @@ function pageRequest(
     });
     return pagesOf(core, operation, given, options, method);
   })();
-  return async (page, signal, slots) => (await checked)(page, signal, slots);
+  return async (page, signal, slots, parent) => (await checked)(page, signal, slots, parent);
 }
 
 /**
@@ -223,10 +237,18 @@ function pagesOf(
   const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
   const fixedQuery = queryString({ ...fixed, ...extras });
   const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
-  return (page, signal, slots) => {
+  return (page, signal, slots, parent) => {
     const url = `${base}page=${page}`;
     const sendOptions = signal === undefined ? options : { ...options, signal };
-    return core.send({ endpoint: operation, url, shownUrl: url }, sendOptions, slots);
+    const telemetry =
+      parent === undefined
+        ? telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation, page))
+        : parent.child(`${spanName(operation)} page`, 'page', requestAttributes(operation, page));
+    telemetry?.setAttributes(serverAttributes(url));
+    return endedWith(
+      telemetry,
+      core.send({ endpoint: operation, url, shownUrl: url }, sendOptions, slots, telemetry),
+    );
   };
 }
 
@@ -253,6 +275,7 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   const operation: OperationMeta = OPERATIONS[operationId];
   return start(
     core,
+    operation,
     async () => {
       const method = methodName(operation);
       checkGivenOptions(OPTION_CHECKS.request, options, method);
@@ -288,6 +311,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
   const operation: OperationMeta = OPERATIONS[id];
   return start(
     core,
+    operation,
     async () => {
       const method = methodName(operation);
       const fields = operation.bodyNames;
@@ -313,14 +337,26 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
   );
 }
 
-/** Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked. */
+/**
+ * Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked.
+ * Its span, when an instrumentation is registered, covers the preparation and every attempt.
+ */
 function start<T>(
   core: RequestCore,
+  operation: OperationMeta,
   prepare: () => Promise<PreparedCall>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
-  const exchange = (async () => core.send(await prepare(), options))();
+  const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
+  const exchange = endedWith(
+    telemetry,
+    (async () => {
+      const call = await prepare();
+      telemetry?.setAttributes(serverAttributes(call.url));
+      return core.send(call, options, undefined, telemetry);
+    })(),
+  );
   return new APIPromise(exchange, async (sent) => {
     const { data, response } = await core.parse(sent);
     return { data: unwrap(data), response };
