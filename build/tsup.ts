@@ -17,12 +17,21 @@ const shared: Options = {
 };
 
 /**
+ * The declaration build reads the other workspace packages' built declarations (`dist/*.d.ts`, which the
+ * build's workspace order writes first), not their sources: the `@company-data/source` condition off. The
+ * declarations come out byte for byte the same, and the program no longer type-checks the contract's schemas
+ * again for every package that imports it (a sixth of the build's CPU time). Building one package alone
+ * needs its workspace dependencies built, as running its `dist` always did.
+ */
+const declarations: Options['dts'] = { compilerOptions: { customConditions: [] } };
+
+/**
  * A library: its entry points as ESM and CJS with declarations (the SDK, the Redis gate).
  *
  * @param entries - the library's entry points.
  */
 export function library(entries: string[] = ['src/index.ts']): Options {
-  return { ...shared, entry: entries, format: ['esm', 'cjs'], dts: true, clean: true };
+  return { ...shared, entry: entries, format: ['esm', 'cjs'], dts: declarations, clean: true };
 }
 
 /**
