@@ -5,15 +5,21 @@
 import type { Options } from 'tsup';
 
 /**
- * What every package's build shares: source maps, Node 20, and the base tsconfig. keepNames: esbuild renames a
- * class that refers to itself (`class _CompanyDataError`); keep the source's names, so an uncaught error, its
- * stack and `constructor.name` say `CompanyDataError`.
+ * What every package's build shares: source maps, Node 20, and `build/tsconfig.json` (the base options, over
+ * the packages' sources only). keepNames: esbuild renames a class that refers to itself
+ * (`class _CompanyDataError`); keep the source's names, so an uncaught error, its stack and `constructor.name`
+ * say `CompanyDataError`.
+ *
+ * The tsconfig's `include` matters to the declaration build: it adds every `.d.ts` file the tsconfig matches to
+ * its program. The base tsconfig, at the root, matched every package's `dist/*.d.ts` left by an earlier build,
+ * so a package's declarations could name another's (the contract's imported the SDK's `OpenEnum`) and changed
+ * with what happened to be built; the packages' sources hold no `.d.ts` file.
  */
 const shared: Options = {
   sourcemap: true,
   target: 'node20',
   keepNames: true,
-  tsconfig: '../../tsconfig.base.json',
+  tsconfig: '../../build/tsconfig.json',
 };
 
 /**
