@@ -77,7 +77,7 @@ const LAYOUTS: Record<string, Layout> = {
       ['errors.ts', 'version.ts', 'exchanges.ts', 'pool.ts', 'progress.ts'],
       ['connection.ts'],
       ['snapshot', 'verify'],
-      ['cli'],
+      ['command'],
       ['bin.ts', 'index.ts'],
     ],
   },
