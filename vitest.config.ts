@@ -27,6 +27,10 @@ const OWN_MODULES = [
   'packages/mock-server/test/quota-old-names.test.ts',
   'packages/mock-server/test/page-cache.test.ts',
   'packages/mock-server/test/clock.test.ts',
+  // OpenTelemetry's global context manager, the SDK's telemetry sink (on globalThis) and undici's
+  // instrumentation (subscribed to its diagnostics channels) are process-wide.
+  'packages/sdk/test/integration/opentelemetry*.test.ts',
+  'packages/sdk/test/unit/open-telemetry-sink.test.ts',
   // msw patches the global fetch while it listens.
   'packages/mock-server/test/msw.test.ts',
   'packages/mock-server/test/dispatcher.test.ts',
