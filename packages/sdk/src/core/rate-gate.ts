@@ -26,6 +26,9 @@ export interface RateQuota {
   marginMs?: number | undefined;
 }
 
+/** What {@link RateGate.wait} answers when the gate is open: one settled promise for every call. */
+const OPEN: Promise<void> = Promise.resolve();
+
 /** The default {@link RateQuota.marginMs}: the spread in request latency the quota absorbs. */
 export const DEFAULT_QUOTA_MARGIN_MS = 100;
 
@@ -222,7 +225,13 @@ export class RateGate implements RateGateLike {
    * @param onAbort - the error to reject with.
    * @throws whatever `onAbort()` returns, when `signal` aborts.
    */
-  async wait(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+  wait(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+    // Every attempt of every call passes here: an open gate without a quota answers with no async frame.
+    if (this.#release === undefined && this.#slots === undefined) return OPEN;
+    return this.#waitClosed(signal, onAbort);
+  }
+
+  async #waitClosed(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
     while (this.#release !== undefined) await raceAbort(this.#release, signal, onAbort);
     if (this.#slots !== undefined) await this.#takeSlot(this.#slots, signal, onAbort);
   }
