@@ -1,5 +1,5 @@
 import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
-import type { WithResponse } from '../core/api-promise.js';
+import type { ResponseInfo, WithResponse } from '../core/api-promise.js';
 import {
   ClientClosedError,
   type CompanyDataError,
@@ -73,6 +73,11 @@ function describe(call: PreparedCall): string {
   return `${call.endpoint.method} ${call.shownUrl}`;
 }
 
+/** The error of a call its caller aborted. */
+function abortedError(request: string, signal: AbortSignal | undefined): RequestAbortedError {
+  return new RequestAbortedError(`Request aborted (${request})`, { cause: signal?.reason });
+}
+
 /** Names one attempt of a call in events, messages and logs. */
 interface Attempt {
   /** The operation by its path template, e.g. `GET /users/{id}/`, as events name it. */
@@ -133,8 +138,8 @@ export class Core {
     const headers = this.#headers(call, options);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const maxRetries = options.maxRetries ?? config.maxRetries;
-    const aborted = () =>
-      new RequestAbortedError(`Request aborted (${request})`, { cause: options.signal?.reason });
+    // Bound, not an arrow in a const: the build's keepNames renames such an arrow on every call.
+    const aborted = abortedError.bind(undefined, request, options.signal);
 
     for (let attempt = 1; ; attempt++) {
       // A list fetching pages ahead shares a few request slots between its pages: one per attempt, given
@@ -200,12 +205,14 @@ export class Core {
 
   /**
    * Reads a success response: JSON, checked against the endpoint's schema unless validation is off. The
-   * compiled check decides (a few µs for a page); zod, the source of truth, is loaded only to describe a
-   * body the check refused.
+   * compiled check decides (a few µs for a page), and a body it accepts is returned as it is, with no
+   * promise: a call's result is one step nearer. zod, the source of truth, is loaded only to describe a body
+   * the check refused.
    *
+   * @returns the result, or (for a body the check refused) a promise that rejects with the description.
    * @throws InvalidResponseError when the body is not JSON or does not match the schema.
    */
-  async parse(exchange: Exchange): Promise<WithResponse<unknown>> {
+  parse(exchange: Exchange): WithResponse<unknown> | Promise<WithResponse<unknown>> {
     const { call, response } = exchange;
     const info = { status: response.status, headers: response.headers };
     let json: unknown;
@@ -221,6 +228,15 @@ export class Core {
     if (!this.#config.validate || RESPONSE_CHECKS[call.endpoint.operationId as OperationId]?.(json)) {
       return { data: json, response: info };
     }
+    return this.#describeRefusal(call, json, info);
+  }
+
+  /** A body the compiled check refused, as zod describes it (zod may yet accept it: then its output). */
+  async #describeRefusal(
+    call: PreparedCall,
+    json: unknown,
+    info: ResponseInfo,
+  ): Promise<WithResponse<unknown>> {
     const [{ response: schema }, { z }] = await Promise.all([
       endpointWithSchemas(call.endpoint.operationId as OperationId),
       loadZod(),
