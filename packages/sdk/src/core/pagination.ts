@@ -10,6 +10,11 @@ import { CompanyDataError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { ListOptions } from './options.js';
 
+/** What page 1's own `catch` does with its failure: nothing (each consumer gets it). */
+function ignore(): undefined {
+  return undefined;
+}
+
 /** Fetches another page of the same list by number. */
 type PageFetcher<Item> = (page: number, signal?: AbortSignal) => Promise<WithResponse<Page<Item>>>;
 
@@ -111,10 +116,7 @@ export class Page<Item> {
  * ```
  */
 export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
-  readonly #fetch: ListPageFetch<Item>;
-  readonly #ordering: string;
-  readonly #options: ListOptions;
-  readonly #logger: Logger;
+  readonly #source: ListSource<Item>;
   /** `toArray()` refused its options before page 1 went out: page 1 waits for a consumer. */
   #held = false;
 
@@ -123,17 +125,17 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    * @internal
    */
   constructor(source: ListSource<Item>) {
-    super(() => {
-      const first = source.first();
-      // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
-      // consumer that does, but must not also surface as an unhandled rejection.
-      first.catch(() => undefined);
-      return first;
-    }, source.parse);
-    this.#fetch = source.fetch;
-    this.#ordering = source.ordering;
-    this.#options = source.options;
-    this.#logger = source.logger;
+    super(
+      () => {
+        const first = source.first();
+        // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
+        // consumer that does, but must not also surface as an unhandled rejection.
+        first.catch(ignore);
+        return first;
+      },
+      (exchange) => source.parse(exchange),
+    );
+    this.#source = source;
     // Page 1 goes out at once, like any promise's work, but a turn later: `list().toArray({ limt: 5 })`
     // refuses its options first, and such a mistake then costs no request.
     queueMicrotask(() => {
@@ -156,11 +158,12 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    * ```
    */
   async *pages(): AsyncGenerator<Page<Item>, void, undefined> {
-    const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = this.#options;
-    const readAhead = this.#options.readAhead ?? defaultReadAhead(concurrency);
-    const dedupe = ordered ? new PageBoundaryDeduper(this.#ordering) : new NeighbourPageDeduper();
+    const source = this.#source;
+    const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = source.options;
+    const readAhead = source.options.readAhead ?? defaultReadAhead(concurrency);
+    const dedupe = ordered ? new PageBoundaryDeduper(source.ordering) : new NeighbourPageDeduper();
     const fetch: FetchPage<Page<Item>> = async (page, pageSignal, slots) =>
-      (await this.#fetch(page, pageSignal, slots)).data;
+      (await source.fetch(page, pageSignal, slots)).data;
     const first = this.withResponse().then(({ data }) => data);
     let count: number | undefined;
     const stream = pageStream(first, fetch, { concurrency, readAhead, ordered, lastPage, signal });
@@ -168,7 +171,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
       const current = page.pagination.count;
       if (count !== undefined && current !== count) {
         const event = { previous: count, current, page: page.pagination.page };
-        this.#logger.warn(
+        source.logger.warn(
           `company-data list count changed from ${count} to ${current} during iteration (page ${event.page}); items may be missed`,
           event,
         );
@@ -233,11 +236,15 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
  */
 export interface ListSource<Item> {
   /** Sends the first page's request (a list refused before sending rejects). */
-  first: () => Promise<Exchange>;
-  /** Reads a page out of its response. */
-  parse: (exchange: Exchange) => Promise<WithResponse<Page<Item>>>;
+  first(): Promise<Exchange>;
+  /** Reads a page out of its response (at once when it needs no wait). */
+  parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>>;
   /** Fetches another page by number, its attempts sharing the list's request slots when given. */
-  fetch: ListPageFetch<Item>;
+  fetch(
+    page: number,
+    signal: AbortSignal | undefined,
+    slots?: AttemptSlots,
+  ): Promise<WithResponse<Page<Item>>>;
   /** The list's ordering, to know which way the pages run. */
   ordering: string;
   /** The list options, already checked. */

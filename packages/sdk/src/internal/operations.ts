@@ -10,11 +10,18 @@ import {
   QUERY_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { APIPromise } from '../core/api-promise.js';
+import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import { ConfigurationError, ValidationError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
-import { defaultReadAhead, type ListPageFetch, Page, PagePromise } from '../core/pagination.js';
+import {
+  defaultReadAhead,
+  type ListPageFetch,
+  type ListSource,
+  Page,
+  PagePromise,
+} from '../core/pagination.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { SyncRun } from '../core/sync-run.js';
 import { checkOptions, type InputRules, parseInput } from './input-check.js';
@@ -70,25 +77,65 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
   params: z.input<(Endpoints[Id] & ListEndpoint)['query']> | undefined,
   options: ListOptions = {},
 ): PagePromise<ItemOf<Endpoints[Id]>> {
-  type Item = ItemOf<Endpoints[Id]>;
   const operation: OperationMeta = OPERATIONS[id];
   const given = (params ?? {}) as Record<string, unknown>;
-  let request: PageRequest;
-  try {
-    request = pageRequest(core, operation, given, options);
-  } catch (error) {
-    // Refused before sending: the first page, and so every use of the list, fails with this error.
-    request = () => Promise.reject(error);
+  return new PagePromise(new ListPages<ItemOf<Endpoints[Id]>>(core, operation, given, options));
+}
+
+/**
+ * How a list's pages are sent and read: the source of its {@link PagePromise}. Its parts are methods, not
+ * closures made for each list, and an awaited list stops here: the page stream and its request slots come
+ * only with an iteration.
+ */
+class ListPages<Item> implements ListSource<Item> {
+  readonly ordering: string;
+  readonly options: ListOptions;
+  readonly logger: Logger;
+  readonly #core: Core;
+  readonly #request: PageRequest;
+  /** The page the list starts at. */
+  readonly #start: number;
+  /** {@link fetch}, bound, for the pages that keep it (`getNextPage()`): made with the first page read. */
+  #fetchPage: ListPageFetch<Item> | undefined;
+
+  constructor(core: Core, operation: OperationMeta, given: Record<string, unknown>, options: ListOptions) {
+    this.#core = core;
+    this.options = options;
+    this.logger = core.logger;
+    this.ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
+    this.#start = typeof given.page === 'number' ? given.page : 1;
+    let request: PageRequest;
+    try {
+      request = pageRequest(core, operation, given, options);
+    } catch (error) {
+      // Refused before sending: the first page, and so every use of the list, fails with this error.
+      request = () => Promise.reject(error);
+    }
+    this.#request = request;
   }
-  const parse = async (exchange: Exchange) => {
-    const { data, response } = await core.parse(exchange);
+
+  first(): Promise<Exchange> {
+    return this.#request(this.#start, this.options.signal);
+  }
+
+  parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>> {
+    const read = this.#core.parse(exchange);
+    return read instanceof Promise ? read.then((result) => this.#page(result)) : this.#page(read);
+  }
+
+  async fetch(
+    page: number,
+    signal: AbortSignal | undefined,
+    slots?: AttemptSlots,
+  ): Promise<WithResponse<Page<Item>>> {
+    return this.parse(await this.#request(page, signal, slots));
+  }
+
+  #page({ data, response }: WithResponse<unknown>): WithResponse<Page<Item>> {
     const body = data as { data: Item[]; pagination: Pagination };
-    return { data: new Page(body.data, body.pagination, fetch), response };
-  };
-  const fetch: ListPageFetch<Item> = async (page, signal, slots) => parse(await request(page, signal, slots));
-  const first = () => request(typeof given.page === 'number' ? given.page : 1, options.signal);
-  const ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
-  return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger });
+    this.#fetchPage ??= this.fetch.bind(this);
+    return { data: new Page(body.data, body.pagination, this.#fetchPage), response };
+  }
 }
 
 /**
@@ -220,23 +267,45 @@ function pagesOf(
   options: ListOptions,
   method: string,
 ): PageRequest {
-  const { page: _page, ...fixed } = given;
   const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
-  const fixedQuery = queryString({ ...fixed, ...extras });
+  const fixedQuery = joinQueries(queryString(given, 'page'), queryString(extras));
   const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
   return (page, signal, slots) => {
     const url = `${base}page=${page}`;
-    const sendOptions = signal === undefined ? options : { ...options, signal };
+    const sendOptions = signal === undefined || signal === options.signal ? options : { ...options, signal };
     return core.send({ endpoint: operation, url, shownUrl: url }, sendOptions, slots);
   };
 }
 
-/** A query string of the given values (those not `undefined`), in order: `a=1&b=2`, or `''`. */
-function queryString(values: Record<string, unknown>): string {
+/** Names and values that form encoding leaves as they are (`URLSearchParams` writes them unchanged). */
+const FORM_SAFE = /^[\w.*-]*$/;
+
+/**
+ * A query string of the given values (those not `undefined`, and not `skip`), in order: `a=1&b=2`, or `''`.
+ * Written as `URLSearchParams` writes it; joined by hand when nothing needs encoding, the usual case.
+ */
+function queryString(values: Record<string, unknown> | undefined, skip?: string): string {
+  let query = '';
+  for (const name in values) {
+    const value = values[name];
+    if (value === undefined || name === skip || !Object.hasOwn(values, name)) continue;
+    const text = String(value);
+    if (!FORM_SAFE.test(name) || !FORM_SAFE.test(text)) return encodedQueryString(values, skip);
+    query = joinQueries(query, `${name}=${text}`);
+  }
+  return query;
+}
+
+function encodedQueryString(values: Record<string, unknown>, skip: string | undefined): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(values))
-    if (value !== undefined) search.set(name, String(value));
+    if (value !== undefined && name !== skip) search.set(name, String(value));
   return search.toString();
+}
+
+function joinQueries(first: string, second: string): string {
+  if (first === '') return second;
+  return second === '' ? first : `${first}&${second}`;
 }
 
 /**
@@ -250,26 +319,52 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   id: string,
   options: RequestOptions = {},
 ): APIPromise<RecordOf<Endpoints[Id]>> {
-  type Endpoint = Endpoints[Id];
   const operation: OperationMeta = OPERATIONS[operationId];
   return start(
     core,
-    async () => {
-      const method = methodName(operation);
-      checkGivenOptions(REQUEST_OPTION_RULES, options, method);
-      const params = { id };
-      if (!PATH_CHECKS[operation.operationId]?.(params)) {
-        const { pathParams } = await endpointWithSchemas(operation.operationId);
-        await parseInput(pathParams, params, { noun: 'parameter', of: method });
-      }
-      const query = queryString(options.query ?? {});
-      const url = `${core.base(operation)}${fillPath(operation.path, params)}`;
-      const withQuery = query === '' ? url : `${url}?${query}`;
-      return { endpoint: operation, url: withQuery, shownUrl: withQuery };
-    },
+    () => retrieveCall(core, operation, id, options),
     options,
-    (data) => (data as { data: RecordOf<Endpoint> }).data,
+    recordOf as (data: unknown) => RecordOf<Endpoints[Id]>,
   );
+}
+
+/**
+ * The call of a retrieve method, its id and options checked. When the compiled check refuses the id, zod
+ * (loaded for it) says why: only then is the call a promise.
+ */
+function retrieveCall(
+  core: Core,
+  operation: OperationMeta,
+  id: string,
+  options: RequestOptions,
+): PreparedCall | Promise<PreparedCall> {
+  const method = methodName(operation);
+  checkGivenOptions(REQUEST_OPTION_RULES, options, method);
+  const params = { id };
+  if (PATH_CHECKS[operation.operationId]?.(params)) return addressed(core, operation, params, options);
+  return (async () => {
+    const { pathParams } = await endpointWithSchemas(operation.operationId);
+    await parseInput(pathParams, params, { noun: 'parameter', of: method });
+    return addressed(core, operation, params, options);
+  })();
+}
+
+/** A call to an operation's path, filled, with the `query` extras of its options. */
+function addressed(
+  core: Core,
+  operation: OperationMeta,
+  params: Record<string, string>,
+  options: RequestOptions,
+): PreparedCall {
+  const query = queryString(options.query);
+  const url = `${core.base(operation)}${fillPath(operation.path, params)}`;
+  const withQuery = query === '' ? url : `${url}?${query}`;
+  return { endpoint: operation, url: withQuery, shownUrl: withQuery };
+}
+
+/** A retrieve's result: the record its response wraps in `data`. */
+function recordOf(body: unknown): unknown {
+  return (body as { data: unknown }).data;
 }
 
 /**
@@ -313,18 +408,38 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
   );
 }
 
-/** Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked. */
+/**
+ * Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked.
+ * A call prepared without waiting (the usual case) goes out at once, and a body read without waiting is
+ * the result with no promise in between.
+ */
 function start<T>(
   core: Core,
-  prepare: () => Promise<PreparedCall>,
+  prepare: () => PreparedCall | Promise<PreparedCall>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
-  const exchange = (async () => core.send(await prepare(), options))();
-  return new APIPromise(exchange, async (sent) => {
-    const { data, response } = await core.parse(sent);
-    return { data: unwrap(data), response };
+  let exchange: Promise<Exchange>;
+  try {
+    const call = prepare();
+    exchange =
+      call instanceof Promise ? call.then((ready) => core.send(ready, options)) : core.send(call, options);
+  } catch (error) {
+    exchange = Promise.reject(error);
+  }
+  return new APIPromise(exchange, (sent) => {
+    const read = core.parse(sent);
+    return read instanceof Promise
+      ? read.then((result) => unwrapped(result, unwrap))
+      : unwrapped(read, unwrap);
   });
+}
+
+function unwrapped<T>(
+  { data, response }: WithResponse<unknown>,
+  unwrap: (data: unknown) => T,
+): WithResponse<T> {
+  return { data: unwrap(data), response };
 }
 
 /**
@@ -380,8 +495,9 @@ function refuseKnown(
   option: 'query' | 'body',
   method: string,
 ): Record<string, unknown> {
-  const clash = Object.keys(extra ?? {}).filter((name) => known.includes(name));
-  if (clash.length === 0) return extra ?? {};
+  if (extra === undefined) return {};
+  const clash = Object.keys(extra).filter((name) => known.includes(name));
+  if (clash.length === 0) return extra;
   const others = option === 'query' ? 'parameters' : 'body fields';
   const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
   throw new ValidationError(message, [{ code: 'custom', message, path: [option] }]);
