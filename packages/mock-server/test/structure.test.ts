@@ -23,8 +23,6 @@ interface Edge {
  */
 interface Layout {
   readonly layers: readonly (readonly string[])[];
-  /** Rooms read as one room until the work that separates them lands (none by default). */
-  readonly merged?: Readonly<Record<string, string>>;
   /** Imports known to run back up or close a circle, with the work that removes them: tolerated, never added to. */
   readonly known?: readonly string[];
 }
@@ -64,16 +62,9 @@ const LAYOUTS: Record<string, Layout> = {
     ],
   },
   sdk: {
-    layers: [['core+internal'], ['resources'], ['client.ts'], ['index.ts']],
-    // `core/` still imports `internal/` and back, and has circles (issue 27, item 3 separates the folders or
-    // renames them, and removes the circles).
-    merged: { core: 'core+internal', internal: 'core+internal' },
-    known: [
-      'core/rate-gate.ts -> internal/option-rules.ts',
-      'core/rate-gate.ts -> internal/sleep.ts',
-      'core/rate-gate.ts -> core/options.ts',
-      'core/api-promise.ts -> internal/request-core.ts',
-    ],
+    // The vocabulary every layer shares (options, errors, constants); the machinery; the objects a call
+    // returns or a user holds; the resources and their operations; the client.
+    layers: [['core'], ['internal'], ['api'], ['resources'], ['client.ts'], ['index.ts']],
   },
   cli: {
     layers: [
@@ -196,10 +187,7 @@ function circles(edges: readonly Edge[]): string[][] {
 
 /** The imports that run back up a layout (or sideways between peers), and the rooms no layer names. */
 function backArrows(edges: readonly Edge[], layout: Layout): { up: string[]; unplaced: string[] } {
-  const room = (path: string) => {
-    const first = path.includes('/') ? (path.split('/')[0] as string) : path;
-    return layout.merged?.[first] ?? first;
-  };
+  const room = (path: string) => (path.includes('/') ? (path.split('/')[0] as string) : path);
   const level = new Map(layout.layers.flatMap((rooms, at) => rooms.map((name) => [name, at] as const)));
   const unplaced = new Set<string>();
   const up: string[] = [];

@@ -1,7 +1,8 @@
+import { RateGate } from './api/rate-gate.js';
+import { connectionSettings, readApiRoot, readLogLevel } from './api/settings.js';
 import { ConfigurationError } from './core/errors.js';
+import type { RateGateLike } from './core/gate.js';
 import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.js';
-import { RateGate, type RateGateLike } from './core/rate-gate.js';
-import { connectionSettings, readApiRoot, readLogLevel } from './core/settings.js';
 import { SDK_VERSION } from './core/version.js';
 import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
 import { createLogger, type SdkLogger } from './internal/logger.js';
@@ -12,7 +13,7 @@ import {
   PER_REQUEST_ONLY,
   QUOTA_WITH_GATE,
 } from './internal/option-rules.js';
-import { Core } from './internal/request-core.js';
+import { RequestCore } from './internal/request-core.js';
 import { runtimeName } from './internal/runtime-env.js';
 import { realSleep } from './internal/sleep.js';
 import { Transport } from './internal/transport.js';
@@ -104,7 +105,7 @@ export class CompanyData {
     );
     this.#shared = inherited ?? this.#share(options, { sleep, now, apiKey, apiKeySource, logger });
     const { transport, gate } = this.#shared;
-    const core = new Core({
+    const core = new RequestCore({
       apiKey,
       apiKeySource: this.#shared.apiKeySource,
       baseURL: this.baseURL,

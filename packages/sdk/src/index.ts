@@ -25,8 +25,18 @@ export type {
   UserListQuery,
   UserRef,
 } from '@company-data/contract';
+export { APIPromise } from './api/api-promise.js';
+export { Page, PagePromise } from './api/pagination.js';
+export { RateGate, type RateGateOptions, SlidingWindowSlots } from './api/rate-gate.js';
+export {
+  type ConnectionSetting,
+  type ConnectionSettings,
+  readConnectionSettings,
+  type SettingsSource,
+} from './api/settings.js';
+export { SyncRun } from './api/sync-run.js';
 export { CompanyData } from './client.js';
-export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
+export { ENVIRONMENT_VARIABLES } from './core/environment.js';
 export {
   AuthenticationError,
   type AuthenticationFailure,
@@ -49,43 +59,32 @@ export {
   type ValidationIssue,
 } from './core/errors.js';
 export { extraField, type UndeclaredField } from './core/extra-field.js';
-export type { Logger, LogLevel } from './core/logger.js';
-export { type ResourceName, SDK_METHODS } from './core/methods.js';
-export type {
-  ClientOptions,
-  CountChangeEvent,
-  DerivedClientOptions,
-  FetchLike,
-  ListOptions,
-  RateLimitEvent,
-  RequestOptions,
-  RetryEvent,
-  RetryHook,
-  Sleep,
-  WebhookOptions,
-} from './core/options.js';
-export { Page, PagePromise } from './core/pagination.js';
 export {
   DEFAULT_QUOTA_MARGIN_MS,
   type QuotaSlots,
-  RateGate,
   type RateGateContext,
   type RateGateLike,
-  type RateGateOptions,
   type RateQuota,
-  SlidingWindowSlots,
-} from './core/rate-gate.js';
+} from './core/gate.js';
+export type { Logger, LogLevel } from './core/logger.js';
+export { type ResourceName, SDK_METHODS } from './core/methods.js';
 export {
-  type ConnectionSetting,
-  type ConnectionSettings,
-  ENVIRONMENT_VARIABLES,
-  readConnectionSettings,
-  type SettingsSource,
-} from './core/settings.js';
+  type ClientOptions,
+  type CountChangeEvent,
+  type DerivedClientOptions,
+  type FetchLike,
+  type ListOptions,
+  MAX_CONCURRENCY,
+  type RateLimitEvent,
+  type RequestOptions,
+  type RetryEvent,
+  type RetryHook,
+  type Sleep,
+  type WebhookOptions,
+} from './core/options.js';
+export type { ResponseInfo, WithResponse } from './core/response-info.js';
 export type { SyncBatch, SyncChange, SyncOptions, SyncRequestOptions } from './core/sync-changes.js';
-export { SyncRun } from './core/sync-run.js';
 export { SDK_VERSION } from './core/version.js';
-export { MAX_CONCURRENCY } from './internal/page-stream.js';
 export { Audiences } from './resources/audiences.js';
 export { Calls } from './resources/calls.js';
 export { Leads } from './resources/leads.js';

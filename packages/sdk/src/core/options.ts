@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
+import type { RateGateLike, RateQuota } from './gate.js';
 import type { Logger, LogLevel } from './logger.js';
-import type { RateGateLike, RateQuota } from './rate-gate.js';
 
 /**
  * Passed to `onRateLimit` before the client pauses for a 429.
@@ -293,3 +293,19 @@ export type FetchLike = (
   /** Reads the whole body as text. */
   text(): Promise<string>;
 }>;
+
+/**
+ * The most requests a list may have in flight at once: the upper bound of the `concurrency` list option.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CONCURRENCY } from '@company-data/sdk';
+ *
+ * for await (const call of client.calls.list({ page_size: 100 }, { concurrency: MAX_CONCURRENCY })) save(call);
+ * ```
+ */
+export const MAX_CONCURRENCY = 16;
+/** Pages a list fetching ahead may hold or have under way, when `readAhead` is not given. */
+export const DEFAULT_READ_AHEAD = 128;
+/** The most `readAhead` a list accepts. */
+export const MAX_READ_AHEAD = 1_000;

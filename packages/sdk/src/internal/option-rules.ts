@@ -1,14 +1,15 @@
 import type { Dispatcher } from 'undici';
 import { LOG_LEVELS } from '../core/logger.js';
-import type {
-  ClientOptions,
-  DerivedClientOptions,
-  ListOptions,
-  RequestOptions,
-  WebhookOptions,
+import {
+  type ClientOptions,
+  type DerivedClientOptions,
+  type ListOptions,
+  MAX_CONCURRENCY,
+  MAX_READ_AHEAD,
+  type RequestOptions,
+  type WebhookOptions,
 } from '../core/options.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { MAX_CONCURRENCY, MAX_READ_AHEAD } from './page-stream.js';
 import { type OptionRules, type ValueRule, valueTypeName } from './value-rules.js';
 
 // The SDK's own options, checked without zod: `new CompanyData()` runs these on every start, and loading

@@ -17,21 +17,6 @@ export interface PageLike {
  */
 export type FetchPage<P> = (page: number, signal: AbortSignal, slots: AttemptSlots | undefined) => Promise<P>;
 
-/**
- * The most requests a list may have in flight at once: the upper bound of the `concurrency` list option.
- *
- * @example
- * ```ts
- * import { MAX_CONCURRENCY } from '@company-data/sdk';
- *
- * for await (const call of client.calls.list({ page_size: 100 }, { concurrency: MAX_CONCURRENCY })) save(call);
- * ```
- */
-export const MAX_CONCURRENCY = 16;
-/** Pages a list fetching ahead may hold or have under way, when `readAhead` is not given. */
-export const DEFAULT_READ_AHEAD = 128;
-/** The most `readAhead` a list accepts. */
-export const MAX_READ_AHEAD = 1_000;
 /** The oldest page counts as late after at least this long, whatever its peers take. */
 export const LATE_AFTER_MIN_MS = 100;
 /** ...or after this many times the usual time of a page, when that is longer. */

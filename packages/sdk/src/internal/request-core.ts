@@ -1,5 +1,5 @@
 import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
-import type { ResponseInfo, WithResponse } from '../core/api-promise.js';
+import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
 import {
   ClientClosedError,
   type CompanyDataError,
@@ -9,10 +9,10 @@ import {
   RateLimitError,
   RequestAbortedError,
 } from '../core/errors.js';
+import type { RateGateLike } from '../core/gate.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook, Sleep } from '../core/options.js';
-import type { RateGateLike } from '../core/rate-gate.js';
-import { ENVIRONMENT_VARIABLES } from '../core/settings.js';
+import type { ResponseInfo, WithResponse } from '../core/response-info.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { SdkLogger } from './logger.js';
@@ -92,7 +92,7 @@ interface Attempt {
  * The one request pipeline every resource method goes through: addresses and auth from the endpoint
  * table, the shared rate gate, retries, error mapping and response validation.
  */
-export class Core {
+export class RequestCore {
   readonly #config: CoreConfig;
   #keyedHeaders: Record<string, string> | undefined;
 

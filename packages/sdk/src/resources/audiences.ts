@@ -1,8 +1,8 @@
 import type { AudienceMember, AudienceMemberInput } from '@company-data/contract';
-import type { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../api/api-promise.js';
 import type { WebhookOptions } from '../core/options.js';
-import { webhookOperation } from '../internal/operations.js';
-import type { Core } from '../internal/request-core.js';
+import type { RequestCore } from '../internal/request-core.js';
+import { webhookOperation } from './operations.js';
 
 /**
  * Outbound-campaign audiences: `client.audiences`. Needs no API key: the webhook token authenticates.
@@ -13,10 +13,10 @@ import type { Core } from '../internal/request-core.js';
  * ```
  */
 export class Audiences {
-  readonly #core: Core;
+  readonly #core: RequestCore;
 
   /** @internal */
-  constructor(core: Core) {
+  constructor(core: RequestCore) {
     this.#core = core;
   }
 

@@ -1,11 +1,11 @@
 import type { User, UserListQuery } from '@company-data/contract';
-import type { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../api/api-promise.js';
+import type { PagePromise } from '../api/pagination.js';
+import type { SyncRun } from '../api/sync-run.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import type { SyncRun } from '../core/sync-run.js';
-import { listOperation, retrieveOperation, syncOperation } from '../internal/operations.js';
-import type { Core } from '../internal/request-core.js';
+import type { RequestCore } from '../internal/request-core.js';
+import { listOperation, retrieveOperation, syncOperation } from './operations.js';
 
 /**
  * The company's users: `client.users`.
@@ -16,10 +16,10 @@ import type { Core } from '../internal/request-core.js';
  * ```
  */
 export class Users {
-  readonly #core: Core;
+  readonly #core: RequestCore;
 
   /** @internal */
-  constructor(core: Core) {
+  constructor(core: RequestCore) {
     this.#core = core;
   }
 

@@ -6,28 +6,10 @@ import {
   closestName,
   isLoopbackHost,
 } from '@company-data/contract/runtime';
+import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
+import { ConfigurationError } from '../core/errors.js';
+import { LOG_LEVELS, type LogLevel } from '../core/logger.js';
 import { environmentVariable } from '../internal/runtime-env.js';
-import { ConfigurationError } from './errors.js';
-import { LOG_LEVELS, type LogLevel } from './logger.js';
-
-/**
- * The environment variables the SDK reads when an option is left out: the one home of their names.
- *
- * @example
- * ```ts
- * import { ENVIRONMENT_VARIABLES } from '@company-data/sdk';
- *
- * console.error(`Set ${ENVIRONMENT_VARIABLES.apiKey} to your API key.`); // COMPANY_DATA_API_KEY
- * ```
- */
-export const ENVIRONMENT_VARIABLES = {
-  /** The API key, when `apiKey` is left out. */
-  apiKey: 'COMPANY_DATA_API_KEY',
-  /** The base URL, when `baseURL` is left out. */
-  baseURL: 'COMPANY_DATA_BASE_URL',
-  /** The log level, when `logLevel` is left out. */
-  logLevel: 'COMPANY_DATA_LOG',
-} as const;
 
 /**
  * Where {@link readConnectionSettings} reads, and how its messages name the options.

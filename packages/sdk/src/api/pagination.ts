@@ -1,14 +1,30 @@
+// How a list is paged, in four parts (read them in this order):
+//
+// - This file is what a caller holds. `PagePromise` is the promise `list()` returns: awaited, it is the first
+//   `Page` (items, `pagination`, `getNextPage()`); iterated (`for await`, `toArray`), it walks every item.
+//   An ordered walk drops repeats with a deduper (below); `ordered: false` yields pages as they come.
+// - `internal/page-stream.ts` walks the pages after the first: one at a time by default, or with
+//   `concurrency` requests in flight and up to `readAhead` pages held, always handing them over in page order
+//   (or as they settle). It widens its read-ahead past a late oldest page, and reports `count` changes.
+// - `internal/request-slots.ts` is the walk's pool of `concurrency` slots: each attempt of a page takes one
+//   and gives it back as soon as its answer is in, so a page backing off before a retry holds none.
+// - `internal/page-dedupe.ts` drops an item already yielded when calls arriving during the walk shift the
+//   pages under it: by `created_at` and the ids at the boundary (ordered), or by the neighbouring page's ids.
+//
+// A sync (`api/sync-run.ts`) reuses the stream and the boundary deduper; `internal/sync-walk.ts` explains how.
+
 import type { Pagination } from '@company-data/contract';
+import { CompanyDataError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { DEFAULT_READ_AHEAD, type ListOptions } from '../core/options.js';
+import type { WithResponse } from '../core/response-info.js';
 import { checkOptions } from '../internal/input-check.js';
 import { TO_ARRAY_OPTION_RULES } from '../internal/option-rules.js';
 import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedupe.js';
-import { DEFAULT_READ_AHEAD, type FetchPage, pageStream } from '../internal/page-stream.js';
+import { type FetchPage, pageStream } from '../internal/page-stream.js';
 import type { Exchange } from '../internal/request-core.js';
 import type { AttemptSlots } from '../internal/request-slots.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
-import { CompanyDataError } from './errors.js';
-import type { Logger } from './logger.js';
-import type { ListOptions } from './options.js';
+import { APIPromise } from './api-promise.js';
 
 /** What page 1's own `catch` does with its failure: nothing (each consumer gets it). */
 function ignore(): undefined {

@@ -1,25 +1,5 @@
+import type { WithResponse } from '../core/response-info.js';
 import type { Exchange } from '../internal/request-core.js';
-import type { ResponseHeaders } from './errors.js';
-
-/** Status and headers of the response a result was read from. */
-export interface ResponseInfo {
-  /** HTTP status, e.g. 200, or 201 for a newly added audience member. */
-  status: number;
-  /** Response headers, lower-case names. */
-  headers: ResponseHeaders;
-}
-
-/**
- * A result together with the response it came from, as given by `.withResponse()`.
- *
- * @typeParam T - the parsed result.
- */
-export interface WithResponse<T> {
-  /** The parsed result, as `await` alone would give it. */
-  data: T;
-  /** Status and headers of the response. */
-  response: ResponseInfo;
-}
 
 /**
  * What every SDK method returns: a promise of the parsed result (the request starts at once, like any

@@ -10,22 +10,23 @@ import {
   QUERY_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { APIPromise, type WithResponse } from '../core/api-promise.js';
-import { ConfigurationError, ValidationError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
-import { methodName, SDK_METHODS } from '../core/methods.js';
-import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
+import { APIPromise } from '../api/api-promise.js';
 import {
   defaultReadAhead,
   type ListPageFetch,
   type ListSource,
   Page,
   PagePromise,
-} from '../core/pagination.js';
+} from '../api/pagination.js';
+import { SyncRun } from '../api/sync-run.js';
+import { ConfigurationError, ValidationError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { methodName, SDK_METHODS } from '../core/methods.js';
+import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
+import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { SyncRun } from '../core/sync-run.js';
-import { checkOptions, type InputRules, parseInput } from './input-check.js';
-import { endpointWithSchemas } from './lazy-contract.js';
+import { checkOptions, type InputRules, parseInput } from '../internal/input-check.js';
+import { endpointWithSchemas } from '../internal/lazy-contract.js';
 import {
   belongsIn,
   LIST_OPTION_RULES,
@@ -35,14 +36,14 @@ import {
   SYNC_REQUEST_OPTION_RULES,
   WEBHOOK_OPTION_RULES,
   WEBHOOK_OPTIONS,
-} from './option-rules.js';
-import type { Core, Exchange, PreparedCall } from './request-core.js';
-import type { AttemptSlots } from './request-slots.js';
-import { decodeCheckpoint, emptyState, encodeCheckpoint } from './sync-checkpoint.js';
-import type { FetchWalkPage, WalkPage } from './sync-pages.js';
-import { SyncWalk } from './sync-walk.js';
-import type { ValueRule } from './value-rules.js';
-import { resolveWebhookUrl } from './webhook-target.js';
+} from '../internal/option-rules.js';
+import type { Exchange, PreparedCall, RequestCore } from '../internal/request-core.js';
+import type { AttemptSlots } from '../internal/request-slots.js';
+import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
+import type { FetchWalkPage, WalkPage } from '../internal/sync-pages.js';
+import { SyncWalk } from '../internal/sync-walk.js';
+import type { ValueRule } from '../internal/value-rules.js';
+import { resolveWebhookUrl } from '../internal/webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
 // zod schemas only types it here, and is loaded only when the compiled checks refuse something (to say
@@ -72,7 +73,7 @@ export type RecordOf<Endpoint extends EndpointDefinition> =
  * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
 export function listOperation<Id extends OperationIdOf<'list'>>(
-  core: Core,
+  core: RequestCore,
   id: Id,
   params: z.input<(Endpoints[Id] & ListEndpoint)['query']> | undefined,
   options: ListOptions = {},
@@ -91,14 +92,19 @@ class ListPages<Item> implements ListSource<Item> {
   readonly ordering: string;
   readonly options: ListOptions;
   readonly logger: Logger;
-  readonly #core: Core;
+  readonly #core: RequestCore;
   readonly #request: PageRequest;
   /** The page the list starts at. */
   readonly #start: number;
   /** {@link fetch}, bound, for the pages that keep it (`getNextPage()`): made with the first page read. */
   #fetchPage: ListPageFetch<Item> | undefined;
 
-  constructor(core: Core, operation: OperationMeta, given: Record<string, unknown>, options: ListOptions) {
+  constructor(
+    core: RequestCore,
+    operation: OperationMeta,
+    given: Record<string, unknown>,
+    options: ListOptions,
+  ) {
     this.#core = core;
     this.options = options;
     this.logger = core.logger;
@@ -146,7 +152,7 @@ class ListPages<Item> implements ListSource<Item> {
  * @typeParam Id - the list operation: its row of the endpoint table types the method.
  */
 export function syncOperation<Id extends OperationIdOf<'list'>>(
-  core: Core,
+  core: RequestCore,
   id: Id,
   options: SyncOptions<z.input<(Endpoints[Id] & ListEndpoint)['query']>> = {},
   requestOptions: SyncRequestOptions = {},
@@ -230,7 +236,7 @@ type PageRequest = (
  * parameters, described by zod once loaded, rejects the first page instead.
  */
 function pageRequest(
-  core: Core,
+  core: RequestCore,
   operation: OperationMeta,
   given: Record<string, unknown>,
   options: ListOptions,
@@ -261,7 +267,7 @@ function pageRequest(
  * applies its own defaults), then the `query` extras, then the page.
  */
 function pagesOf(
-  core: Core,
+  core: RequestCore,
   operation: OperationMeta,
   given: Record<string, unknown>,
   options: ListOptions,
@@ -314,7 +320,7 @@ function joinQueries(first: string, second: string): string {
  * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
 export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
-  core: Core,
+  core: RequestCore,
   operationId: Id,
   id: string,
   options: RequestOptions = {},
@@ -333,7 +339,7 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
  * (loaded for it) says why: only then is the call a promise.
  */
 function retrieveCall(
-  core: Core,
+  core: RequestCore,
   operation: OperationMeta,
   id: string,
   options: RequestOptions,
@@ -351,7 +357,7 @@ function retrieveCall(
 
 /** A call to an operation's path, filled, with the `query` extras of its options. */
 function addressed(
-  core: Core,
+  core: RequestCore,
   operation: OperationMeta,
   params: Record<string, string>,
   options: RequestOptions,
@@ -374,7 +380,7 @@ function recordOf(body: unknown): unknown {
  * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
 export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
-  core: Core,
+  core: RequestCore,
   id: Id,
   tokenOrUrl: string,
   input: z.input<(Endpoints[Id] & WebhookEndpoint)['body']>,
@@ -414,7 +420,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
  * the result with no promise in between.
  */
 function start<T>(
-  core: Core,
+  core: RequestCore,
   prepare: () => PreparedCall | Promise<PreparedCall>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
