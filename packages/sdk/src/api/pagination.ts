@@ -26,6 +26,9 @@ import type { Exchange } from '../internal/request-core.js';
 import type { AttemptSlots } from '../internal/request-slots.js';
 import { APIPromise } from './api-promise.js';
 
+/** A settled promise, to run a callback a turn later. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** What page 1's own `catch` does with its failure: nothing (each consumer gets it). */
 function ignore(): undefined {
   return undefined;
@@ -153,8 +156,9 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     );
     this.#source = source;
     // Page 1 goes out at once, like any promise's work, but a turn later: `list().toArray({ limt: 5 })`
-    // refuses its options first, and such a mistake then costs no request.
-    queueMicrotask(() => {
+    // refuses its options first, and such a mistake then costs no request. A turn on a settled promise, not
+    // queueMicrotask(), for which Node makes an AsyncResource per call.
+    SETTLED.then(() => {
       if (!this.#held) this.sent();
     });
   }
