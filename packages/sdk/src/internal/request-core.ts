@@ -73,9 +73,9 @@ function describe(call: PreparedCall): string {
   return `${call.endpoint.method} ${call.shownUrl}`;
 }
 
-/** The error of a call its caller aborted. */
-function abortedError(request: string, signal: AbortSignal | undefined): RequestAbortedError {
-  return new RequestAbortedError(`Request aborted (${request})`, { cause: signal?.reason });
+/** Makes the error of a call its caller aborted, when asked. */
+function abortedError(request: string, signal: AbortSignal | undefined): () => RequestAbortedError {
+  return () => new RequestAbortedError(`Request aborted (${request})`, { cause: signal?.reason });
 }
 
 /** Names one attempt of a call in events, messages and logs. */
@@ -138,8 +138,9 @@ export class RequestCore {
     const headers = this.#headers(call, options);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const maxRetries = options.maxRetries ?? config.maxRetries;
-    // Bound, not an arrow in a const: the build's keepNames renames such an arrow on every call.
-    const aborted = abortedError.bind(undefined, request, options.signal);
+    // Made by a function, not an arrow in a const here: the build's keepNames would rename that arrow on
+    // every call (an Object.defineProperty), and bind() names its function too.
+    const aborted = abortedError(request, options.signal);
 
     for (let attempt = 1; ; attempt++) {
       // A list fetching pages ahead shares a few request slots between its pages: one per attempt, given

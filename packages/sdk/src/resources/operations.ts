@@ -96,7 +96,7 @@ class ListPages<Item> implements ListSource<Item> {
   readonly #request: PageRequest;
   /** The page the list starts at. */
   readonly #start: number;
-  /** {@link fetch}, bound, for the pages that keep it (`getNextPage()`): made with the first page read. */
+  /** {@link fetch} as a function, for the pages that keep it (`getNextPage()`): made with the first page read. */
   #fetchPage: ListPageFetch<Item> | undefined;
 
   constructor(
@@ -139,9 +139,17 @@ class ListPages<Item> implements ListSource<Item> {
 
   #page({ data, response }: WithResponse<unknown>): WithResponse<Page<Item>> {
     const body = data as { data: Item[]; pagination: Pagination };
-    this.#fetchPage ??= this.fetch.bind(this);
+    this.#fetchPage ??= fetcherOf(this);
     return { data: new Page(body.data, body.pagination, this.#fetchPage), response };
   }
+}
+
+/**
+ * A list's `fetch` as a function of its own, for its pages' `getNextPage()`: an arrow made here, where the
+ * build's keepNames leaves it unnamed (bind() would name it, each time).
+ */
+function fetcherOf<Item>(pages: ListPages<Item>): ListPageFetch<Item> {
+  return (page, signal, slots) => pages.fetch(page, signal, slots);
 }
 
 /**
