@@ -3,7 +3,11 @@ import { DEFAULT_QUOTA_MARGIN_MS, type QuotaSlots, type RateGateLike, type RateQ
 import type { Sleep } from '../core/options.js';
 import { checkOptions } from '../internal/input-check.js';
 import { QUOTA_RULE } from '../internal/option-rules.js';
-import { NO_WAIT, raceAbort, realSleep } from '../internal/sleep.js';
+import { raceAbort, realSleep } from '../internal/sleep.js';
+
+/** What {@link RateGate.wait} answers when the gate is open: one settled promise for every call. */
+const OPEN: Promise<void> = Promise.resolve();
+
 /**
  * A sliding-window log of the slots handed out in this process: a slot is at least one window (plus the
  * margin) after the slot `requests` places before it. Reservations are kept in a ring, so a burst of
@@ -123,9 +127,8 @@ export class RateGate implements RateGateLike {
    * @throws whatever `onAbort()` returns, when `signal` aborts.
    */
   wait(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
-    // Every attempt of every call passes here: an open gate without a quota answers at once, and the
-    // request core, seeing NO_WAIT, does not even await it.
-    if (this.#release === undefined && this.#slots === undefined) return NO_WAIT;
+    // Every attempt of every call passes here: an open gate without a quota answers with no async frame.
+    if (this.#release === undefined && this.#slots === undefined) return OPEN;
     return this.#waitClosed(signal, onAbort);
   }
 

@@ -18,7 +18,7 @@ import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { SdkLogger } from './logger.js';
 import type { AttemptSlots } from './request-slots.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
-import { NO_WAIT, raceAbort } from './sleep.js';
+import { raceAbort } from './sleep.js';
 import type { Transport, TransportResponse } from './transport.js';
 import { toValidationIssues } from './validation-issues.js';
 
@@ -147,8 +147,7 @@ export class RequestCore {
       // back before any backoff, so a page that waits to retry does not keep the others from going ahead.
       const release = slots === undefined ? undefined : await slots.acquire(aborted);
       try {
-        const gate = config.gate.wait(options.signal, aborted);
-        if (gate !== NO_WAIT) await gate;
+        await config.gate.wait(options.signal, aborted);
       } catch (error) {
         release?.('failed');
         throw error;

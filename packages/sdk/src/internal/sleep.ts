@@ -1,11 +1,5 @@
 import type { Sleep } from '../core/options.js';
 
-/**
- * A wait that is already over: what a gate answers when it holds nothing back, so that its caller can tell,
- * without a turn of the microtask queue, that there is nothing to await.
- */
-export const NO_WAIT: Promise<void> = Promise.resolve();
-
 /** The real-time {@link Sleep}: a timer, cleared when the signal aborts. */
 export const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve) => {
