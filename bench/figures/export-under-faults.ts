@@ -2,11 +2,12 @@
  * Figure 7: a full export while about one list request in ten fails (dropped connections, 500, 503, a
  * 429 with Retry-After: 1, and a 2.5 s delay the client's 2 s time limit gives up on), over HTTP from the
  * mock's listener in a child process. The question: do the failures' waits overlap (read-ahead past a
- * late page), or add up one after another as in a sequential export?
+ * late page), or add up one after another as in a sequential export? And what do hedged reads (a second
+ * copy of a page that waits far longer than its peers) take off the ordered export, for how many requests?
  */
 import { createHash } from 'node:crypto';
 import type { FaultMixEntry, FaultRateSpec } from '@company-data/mock-server';
-import { CompanyData, type ListOptions } from '@company-data/sdk';
+import { CompanyData, type HedgeOutcome, type ListOptions, type Logger } from '@company-data/sdk';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { atMost, type FigureResult, measurement } from '../lib/result.js';
 import { startHosted } from '../lib/servers.js';
@@ -29,15 +30,22 @@ const MIX: readonly FaultMixEntry[] = [
   { delayMs: 2_500 },
 ];
 
-/** The ways an export runs: today's window, the default ordered read-ahead, and unordered. */
+const ORDERED = 'ordered, default readAhead';
+const HEDGED = 'ordered, default readAhead, hedged (hedge: true)';
+/** The ways an export runs: today's window, the default ordered read-ahead, hedged, and unordered. */
 const VARIANTS: readonly { name: string; options: ListOptions }[] = [
   {
     name: `window only (readAhead ${CONCURRENCY}, no read-ahead past a late page)`,
     options: { readAhead: CONCURRENCY },
   },
-  { name: 'ordered, default readAhead', options: {} },
+  { name: ORDERED, options: {} },
+  { name: HEDGED, options: { hedge: true } },
   { name: 'unordered (ordered: false)', options: { ordered: false } },
 ];
+/** Hedging must take at least this share off the ordered export's wall time... */
+const HEDGE_WALL_CUT = 0.25;
+/** ...for at most this share of extra requests. */
+const HEDGE_EXTRA_REQUESTS = 0.1;
 
 /** What one export under faults produced. */
 interface Run {
@@ -54,6 +62,11 @@ interface Run {
   timeouts: number;
   rateLimits: number;
   peakHeapMB: number;
+  /** Requests the mock received (its journal), every copy and retry included. */
+  requests: number;
+  /** Second copies sent, and how many of them answered first. */
+  hedges: number;
+  hedgesWon: number;
 }
 
 /** Runs figure 7. */
@@ -71,7 +84,11 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       `(the faster clean one counts). The serial ` +
       `share is (wall time − clean wall time − 429 pauses) ÷ (the sum of every failure's wait as if paid alone: ` +
       `backoffs plus ${TIMEOUT_MS} ms per timed-out attempt): 1 when failures add up as in a sequential export, ` +
-      `lower when they overlap. Peak heap is heapUsed sampled after every page, less the heap before the export.`,
+      `lower when they overlap. Peak heap is heapUsed sampled after every page, less the heap before the export. ` +
+      `The hedged variant is the ordered one with \`hedge: true\` (the adaptive threshold: the p95 of the last 100 ` +
+      `page times, at least 100 ms, and twice the slowest until 20 are known; each export has a new client, so page 1 is never hedged); requests are counted in the mock's journal (every copy and ` +
+      `retry), hedges and their wins from the SDK's debug lines. Hedged reads meet their own faults: the fault ` +
+      `rate draws for every request, copies included.`,
   );
   const clean: Run[] = [];
   const runs = new Map<string, Run[]>(VARIANTS.map((variant) => [variant.name, []]));
@@ -113,6 +130,13 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
           'retries (median)': median(results.map((x) => x.retries)),
           'timeouts (median)': median(results.map((x) => x.timeouts)),
           '429s (median)': median(results.map((x) => x.rateLimits)),
+          'requests (median)': median(results.map((x) => x.requests)),
+          ...(variant.name === HEDGED
+            ? {
+                'hedges (median)': median(results.map((x) => x.hedges)),
+                'hedges that won (median)': median(results.map((x) => x.hedgesWon)),
+              }
+            : {}),
         },
       ),
     );
@@ -137,7 +161,8 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
         );
       }
     });
-    if (variant.name === 'ordered, default readAhead') {
+    if (variant.name === HEDGED) checkHedging(r, runs.get(ORDERED) ?? [], results, clean);
+    if (variant.name === ORDERED) {
       const share = median(shares);
       r.check(
         atMost('faults.serial-share', 'ordered default: serial share of failure waits', share, 0.33, ''),
@@ -174,6 +199,57 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
 }
 
 /**
+ * Hedging's target: the hedged ordered export's wall time at most 1 − {@link HEDGE_WALL_CUT} of the
+ * unhedged one's, for at most {@link HEDGE_EXTRA_REQUESTS} more requests. Both are paired: each seed's
+ * hedged export against its unhedged one (same data, same fault mix), the median of those ratios; the
+ * seeds differ too much (429 pauses, hangs or none) for a ratio of medians taken across them.
+ */
+function checkHedging(r: ResultBuilder, plain: Run[], hedged: Run[], clean: Run[]): void {
+  const paired = (pick: (run: Run) => number) =>
+    median(hedged.map((run, index) => pick(run) / pick(plain[index] as Run)));
+  const wallRatio = paired((x) => x.seconds);
+  r.check(
+    atMost(
+      'faults.hedge-wall',
+      'hedged ordered export: wall time ÷ unhedged (median of the seeds’ ratios)',
+      round(wallRatio),
+      1 - HEDGE_WALL_CUT,
+    ),
+  );
+  const extra = paired((x) => x.requests) - 1;
+  r.check(
+    atMost(
+      'faults.hedge-requests',
+      'hedged ordered export: extra requests over unhedged (median of the seeds’ ratios)',
+      round(extra),
+      HEDGE_EXTRA_REQUESTS,
+      '',
+    ),
+  );
+  const perRun = (runs: Run[], pick: (run: Run) => number) => runs.map(pick).join(', ');
+  r.note(
+    `Hedging: wall time ${round(wallRatio)}× the unhedged ordered export's. Requests per run (seed by seed): ` +
+      `${perRun(hedged, (x) => x.requests)} hedged, ${perRun(plain, (x) => x.requests)} unhedged, ` +
+      `${perRun(clean, (x) => x.requests)} clean (one per page). Hedges sent: ${perRun(hedged, (x) => x.hedges)}, ` +
+      `of which answered first: ${perRun(hedged, (x) => x.hedgesWon)}. A hedge that wins replaces the retry ` +
+      `the hung copy would have needed after its timeout, so it costs no request beyond it; a hedge that ` +
+      `loses (the first copy answered after all) is one more. Once hedging removes the timeouts, the failure ` +
+      `waits left are backoffs, a small denominator: the hedged serial share says little.`,
+  );
+  // What hedging can take off is the hung pages' wait at the head; the 429 pauses stop every request by
+  // design, and a seed whose export met no hang has nothing to hedge. Seed by seed, so the ratio reads.
+  const seeds = plain.map((run, index) => {
+    const other = hedged[index] as Run;
+    return (
+      `run ${index + 1}: ${run.seconds.toFixed(2)} s → ${other.seconds.toFixed(2)} s hedged ` +
+      `(timeouts ${run.timeouts} → ${other.timeouts}, 429 pauses ${round(run.pauseSeconds)} s → ${round(other.pauseSeconds)} s, ` +
+      `clean ${(clean[index] as Run).seconds.toFixed(2)} s)`
+    );
+  });
+  r.note(`Hedging, seed by seed (unhedged → hedged ordered export): ${seeds.join('; ')}.`);
+}
+
+/**
  * One seed: a mock whose data and fault stream come from the seed; a clean export, each variant under the
  * fault rate, and a clean export again.
  */
@@ -183,26 +259,29 @@ async function runSeed(seed: number, total: number): Promise<{ before: Run; faul
     mockOptions: { seed, quota: false, sizes: { calls: total } },
   });
   try {
-    const client = (recorder: Recorder) =>
+    const client = (recorder: Recorder, hedged: boolean) =>
       new CompanyData({
         apiKey: hosted.keys.valid as string,
         baseURL: hosted.baseURL,
         timeout: TIMEOUT_MS,
         maxRetries: 8,
-        logLevel: 'off',
+        // The hedged export counts its hedges from the debug lines (the others log nothing).
+        logLevel: hedged ? 'debug' : 'off',
+        logger: hedgeCounter(recorder),
         onRetry: (event) => recorder.retry(event.delayMs, event.error.code),
         onRateLimit: (event) => recorder.pause(event.waitMs),
       });
-    const before = await exportOnce(client, {}, total);
+    const journalLength = () => hosted.call<number>('journalLength');
+    const before = await exportOnce(client, {}, total, journalLength);
     const faulty: Run[] = [];
     for (const variant of VARIANTS) {
       // Set anew for each variant, so each meets the same stream of faults from its first request.
       const rate: FaultRateSpec = { method: 'GET', path: PATH, rate: FAULT_RATE, mix: MIX };
       await hosted.call('setFaultRate', rate);
-      faulty.push(await exportOnce(client, variant.options, total));
+      faulty.push(await exportOnce(client, variant.options, total, journalLength));
     }
     await hosted.call('setFaultRate', false);
-    const after = await exportOnce(client, {}, total);
+    const after = await exportOnce(client, {}, total, journalLength);
     return { before, faulty, after };
   } finally {
     await hosted.close();
@@ -213,28 +292,54 @@ async function runSeed(seed: number, total: number): Promise<{ before: Run; faul
 interface Recorder {
   retry(delayMs: number, code: string): void;
   pause(waitMs: number): void;
+  hedge(won: boolean | undefined): void;
+}
+
+/** A logger that reads the SDK's hedge lines: a second copy sent, and which copy decided. */
+function hedgeCounter(recorder: Recorder): Logger {
+  const ignore = () => undefined;
+  return {
+    debug: (message: string, fields?: { hedge?: HedgeOutcome }) => {
+      if (!message.startsWith('company-data hedge:')) return;
+      recorder.hedge(fields?.hedge === undefined ? undefined : fields.hedge.winner === 'hedge');
+    },
+    info: ignore,
+    warn: ignore,
+    error: ignore,
+  };
 }
 
 async function exportOnce(
-  makeClient: (recorder: Recorder) => CompanyData,
+  makeClient: (recorder: Recorder, hedged: boolean) => CompanyData,
   options: ListOptions,
   total: number,
+  journalLength: () => Promise<number>,
 ): Promise<Run> {
   let backoffMs = 0;
   let retries = 0;
   let timeouts = 0;
+  let hedges = 0;
+  let hedgesWon = 0;
   const pauses: [number, number][] = [];
-  const client = makeClient({
-    retry: (delayMs, code) => {
-      retries++;
-      backoffMs += delayMs;
-      if (code === 'timeout') timeouts++;
+  const client = makeClient(
+    {
+      retry: (delayMs, code) => {
+        retries++;
+        backoffMs += delayMs;
+        if (code === 'timeout') timeouts++;
+      },
+      pause: (waitMs) => {
+        const now = performance.now();
+        pauses.push([now, now + waitMs]);
+      },
+      hedge: (won) => {
+        if (won === undefined) hedges++;
+        else if (won) hedgesWon++;
+      },
     },
-    pause: (waitMs) => {
-      const now = performance.now();
-      pauses.push([now, now + waitMs]);
-    },
-  });
+    options.hedge !== undefined,
+  );
+  const requestsBefore = await journalLength();
   const ids: string[] = [];
   const hash = createHash('sha256');
   const heapBefore = process.memoryUsage().heapUsed;
@@ -254,6 +359,9 @@ async function exportOnce(
     await client.close();
   }
   const seconds = (performance.now() - begin) / 1000;
+  // A copy aborted at the end reaches the mock's journal a moment later (the mock is another process).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const requests = (await journalLength()) - requestsBefore;
   const sortedHash = createHash('sha256')
     .update([...ids].sort().join('\n'))
     .digest('hex');
@@ -268,6 +376,9 @@ async function exportOnce(
     timeouts,
     rateLimits: pauses.length,
     peakHeapMB: peakHeap / 1024 / 1024,
+    requests,
+    hedges,
+    hedgesWon,
   };
 }
 

@@ -38,7 +38,7 @@ export const FIGURES: readonly FigureSpec[] = [
   },
   { id: 'webhooks', title: '5. Webhook integrity under load', nodeArgs: [], timeoutMs: 90_000 },
   { id: 'import-cost', title: '6. Import cost', nodeArgs: [], built: true, timeoutMs: 120_000 },
-  { id: 'export-under-faults', title: '7. Export under faults', nodeArgs: [], timeoutMs: 240_000 },
+  { id: 'export-under-faults', title: '7. Export under faults', nodeArgs: [], timeoutMs: 300_000 },
   {
     id: 'shared-quota',
     title: '8. Four worker processes, one key: own gates, a shared gate, a shared quota',

@@ -3,8 +3,8 @@
 // to know what an operation is. Written by `npm run generate`; `npm run build` fails when the committed file is
 // not what the table generates now; and a test holds every row equal to the table's.
 import { z } from 'zod';
+import { emitGenerated } from '../../../build/generated-file.js';
 import { type EndpointDefinition, endpointList } from '../src/endpoints.js';
-import { emitGenerated } from './generated-file.js';
 
 const namesOf = (schema: z.ZodType | undefined): string[] =>
   schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];

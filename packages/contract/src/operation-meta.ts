@@ -1,5 +1,4 @@
-import type { OperationId } from './compiled/operations.generated.js';
-import type { EndpointDefinition } from './endpoints.js';
+import type { EndpointDefinition, OperationId } from './endpoints.js';
 
 // Only types come from the endpoints' module: the runtime entry point, which exports this, loads no zod.
 

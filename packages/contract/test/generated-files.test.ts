@@ -6,12 +6,13 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const scripts = new URL('../scripts/', import.meta.url);
+const build = new URL('../../../build/', import.meta.url);
 const folder = mkdtempSync(join(tmpdir(), 'generated-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Runs `emitGenerated(target, content)` in a child process, as the build does, with the given flags. */
 function emit(target: string, content: string, flags: string[]) {
-  const code = `import { emitGenerated } from ${JSON.stringify(new URL('generated-file.ts', scripts).href)};
+  const code = `import { emitGenerated } from ${JSON.stringify(new URL('generated-file.ts', build).href)};
 emitGenerated(new URL(${JSON.stringify(pathToFileURL(target).href)}), ${JSON.stringify(content)});`;
   return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, '--', ...flags], {
     encoding: 'utf8',

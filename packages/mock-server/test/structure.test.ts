@@ -39,9 +39,6 @@ const LAYOUTS: Record<string, Layout> = {
       ['openapi.ts'],
       ['index.ts', 'runtime.ts'],
     ],
-    // The generated operation table imports the row type its generator's output must meet (issue 27, item 1
-    // replaces that generator).
-    known: ['operation-meta.ts -> compiled/operations.generated.ts'],
   },
   'mock-server': {
     layers: [

@@ -6,14 +6,15 @@ import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.
 import { SDK_VERSION } from './core/version.js';
 import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
 import { createLogger, type SdkLogger } from './internal/logger.js';
+import { OPTION_CHECKS } from './internal/option-checks.generated.js';
 import {
-  CLIENT_OPTION_RULES,
   DERIVED_OPTIONS,
   FIXED_FOR_DERIVED,
   PER_REQUEST_ONLY,
   QUOTA_WITH_GATE,
 } from './internal/option-rules.js';
 import { RequestCore } from './internal/request-core.js';
+import { ResponseTimes } from './internal/response-times.js';
 import { runtimeName } from './internal/runtime-env.js';
 import { realSleep } from './internal/sleep.js';
 import { Transport } from './internal/transport.js';
@@ -34,6 +35,8 @@ interface Shared {
   readonly ownGate: RateGate | undefined;
   /** Where the key came from, in words; derived clients keep the key, so they keep its source too. */
   readonly apiKeySource: string | undefined;
+  /** Recent response times: derived clients call the same server, so they learn its pace together. */
+  readonly responseTimes: ResponseTimes;
 }
 
 // How withOptions() hands the parent's pool and gate to the new client, out of sight of the public options.
@@ -90,7 +93,7 @@ export class CompanyData {
   constructor(options: ClientOptions = {}) {
     const inherited = (options as InheritingOptions)[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
-    checkOptions(CLIENT_OPTION_RULES, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
+    checkOptions(OPTION_CHECKS.client, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
     const { apiKey, apiKeySource, baseURL } = connectionSettings(options);
     this.baseURL = baseURL;
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
@@ -124,6 +127,8 @@ export class CompanyData {
       logger,
       transport,
       gate,
+      hedge: options.hedge ?? false,
+      responseTimes: this.#shared.responseTimes,
     });
     this.users = new Users(core);
     this.teams = new Teams(core);
@@ -146,13 +151,14 @@ export class CompanyData {
   ): Shared {
     const { apiKeySource } = context;
     const transport = new Transport(options.dispatcher, options.fetch);
+    const responseTimes = new ResponseTimes();
     const given = options.gate;
     if (given === undefined) {
       const own = new RateGate({ quota: options.quota, sleep: context.sleep, now: context.now });
-      return { transport, gate: own, ownGate: own, apiKeySource };
+      return { transport, gate: own, ownGate: own, apiKeySource, responseTimes };
     }
     given.attach?.({ apiKey: context.apiKey, logger: context.logger });
-    return { transport, gate: given, ownGate: undefined, apiKeySource };
+    return { transport, gate: given, ownGate: undefined, apiKeySource, responseTimes };
   }
 
   /**

@@ -73,6 +73,8 @@ export {
   type CountChangeEvent,
   type DerivedClientOptions,
   type FetchLike,
+  type HedgeOptions,
+  type HedgeOutcome,
   type ListOptions,
   MAX_CONCURRENCY,
   type RateLimitEvent,

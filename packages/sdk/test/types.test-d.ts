@@ -200,6 +200,10 @@ describe('public types', () => {
     client.calls.list({}, { query: { tags: ['a'] } });
     // @ts-expect-error: no such option (timeout)
     client.users.retrieve('id', { timout: 5 });
+    client.calls.list({}, { hedge: { afterMs: 500 } });
+    client.calls.transcript('id', { hedge: false });
+    // @ts-expect-error: a webhook is a POST, never hedged
+    client.leads.submit('t', { phone_number: '1' }, { hedge: true });
     // @ts-expect-error: no such option (limit)
     client.users.list().toArray({ limt: 5 });
   });
@@ -214,6 +218,7 @@ describe('public types', () => {
       | 'logger'
       | 'logLevel'
       | 'validate'
+      | 'hedge'
       | 'onRateLimit'
       | 'onRetry'
       | 'random'

@@ -19,7 +19,7 @@ import type { Logger } from '../core/logger.js';
 import { DEFAULT_READ_AHEAD, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import { checkOptions } from '../internal/input-check.js';
-import { TO_ARRAY_OPTION_RULES } from '../internal/option-rules.js';
+import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
 import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedupe.js';
 import { type FetchPage, pageStream } from '../internal/page-stream.js';
 import type { Exchange } from '../internal/request-core.js';
@@ -227,7 +227,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    */
   async toArray(options: { limit?: number } = {}): Promise<Item[]> {
     try {
-      checkOptions(TO_ARRAY_OPTION_RULES, options, { noun: 'option', of: 'toArray()' });
+      checkOptions(OPTION_CHECKS.toArray, options, { noun: 'option', of: 'toArray()' });
     } catch (error) {
       this.#held = true;
       throw error;

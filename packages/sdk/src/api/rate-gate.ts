@@ -2,7 +2,7 @@ import type { ConfigurationError } from '../core/errors.js';
 import { DEFAULT_QUOTA_MARGIN_MS, type QuotaSlots, type RateGateLike, type RateQuota } from '../core/gate.js';
 import type { Sleep } from '../core/options.js';
 import { checkOptions } from '../internal/input-check.js';
-import { QUOTA_RULE } from '../internal/option-rules.js';
+import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
 import { raceAbort, realSleep } from '../internal/sleep.js';
 
 /** What {@link RateGate.wait} answers when the gate is open: one settled promise for every call. */
@@ -35,7 +35,7 @@ export class SlidingWindowSlots implements QuotaSlots {
    * each wrong field.
    */
   constructor(quota: RateQuota, now: () => number = Date.now) {
-    checkOptions({ quota: QUOTA_RULE }, { quota }, { noun: 'option', of: 'a quota' });
+    checkOptions(OPTION_CHECKS.quota, { quota }, { noun: 'option', of: 'a quota' });
     this.#requests = quota.requests;
     this.#windowMs = quota.perSeconds * 1000 + (quota.marginMs ?? DEFAULT_QUOTA_MARGIN_MS);
     this.#now = now;

@@ -46,6 +46,39 @@ export interface RetryEvent {
 }
 
 /**
+ * A fixed moment for a hedged read to send its second copy (see the `hedge` option). With `hedge: true`
+ * instead, the client chooses: the 95th percentile of the last 100 response times of the same operation through this client
+ * (and the clients derived from it; until 20 are known, twice the slowest of them), and never before
+ * 100 ms; the first call of an operation, with nothing known yet, is not hedged.
+ *
+ * @example
+ * ```ts
+ * const client = new CompanyData({ hedge: { afterMs: 1_500 } }); // a fixed threshold
+ * ```
+ */
+export interface HedgeOptions {
+  /** Send the second copy once the first has waited this long, in ms, instead of the adaptive threshold. */
+  afterMs: number;
+}
+
+/**
+ * Which copy of a hedged read answered, in the `response` of `.withResponse()` and in the debug log.
+ * Present only when a second copy went out on the call's last attempt.
+ *
+ * @example
+ * ```ts
+ * const { response } = await client.calls.retrieve(id, { hedge: true }).withResponse();
+ * if (response.hedge?.winner === 'hedge') metrics.increment('hedge.won');
+ * ```
+ */
+export interface HedgeOutcome {
+  /** `'first'` when the original request answered first, `'hedge'` when the second copy did. */
+  winner: 'first' | 'hedge';
+  /** How long the first copy had waited when the second went out, in ms. */
+  afterMs: number;
+}
+
+/**
  * Decides on a wait: return `false` (or a promise of `false`) to veto it, which throws the event's
  * error at once; any other value lets the wait go ahead.
  *
@@ -99,6 +132,15 @@ export interface ClientOptions {
    * a {@link RateLimitError} at once, its `retryAfter` saying how long. Default: 120 000.
    */
   maxRetryWait?: number | undefined;
+  /**
+   * Hedged reads: when a GET (a retrieve, a transcript, a list page) has waited far longer than its peers,
+   * send a second copy and take the first answer; the other copy is aborted. `true` waits for the adaptive
+   * threshold (see {@link HedgeOptions}), `{ afterMs }` for a fixed one. A second copy costs a request of
+   * the quota and passes the rate gate like any request, so it is for callers with quota to spare who
+   * care about the slow tail (an ordered export waits for its oldest page). POSTs (the webhooks) are never
+   * hedged. Each method's `hedge` option overrides this one. Default: `false`.
+   */
+  hedge?: boolean | HedgeOptions | undefined;
   /** Headers sent with every request (after the SDK's own, so they can override `User-Agent`). */
   defaultHeaders?: Record<string, string> | undefined;
   /** Where log lines go. Default: `console`. */
@@ -184,6 +226,11 @@ export interface RequestOptions {
   timeout?: number | undefined;
   /** Retries for this call. */
   maxRetries?: number | undefined;
+  /**
+   * Hedge this read (see the client's `hedge` option): `true`, `{ afterMs }`, or `false` to send one copy
+   * only, whatever the client's setting.
+   */
+  hedge?: boolean | HedgeOptions | undefined;
   /** Extra headers for this call. */
   headers?: Record<string, string> | undefined;
   /**
@@ -195,7 +242,7 @@ export interface RequestOptions {
 }
 
 /**
- * Options of the webhook methods: the request options plus `body`.
+ * Options of the webhook methods: the request options (but `hedge`: a POST is never hedged) plus `body`.
  *
  * @example
  * ```ts
@@ -203,7 +250,7 @@ export interface RequestOptions {
  * await client.leads.submit(token, { phone_number: '415-555-0100' }, { body: { referrer: 'partner-42' } });
  * ```
  */
-export interface WebhookOptions extends RequestOptions {
+export interface WebhookOptions extends Omit<RequestOptions, 'hedge'> {
   /**
    * Body fields the SDK does not know yet, added to the JSON body as they are, unchecked. A field the SDK
    * knows is refused here: pass it in the body argument, where it is checked. Free-form data the API

@@ -1,4 +1,5 @@
 import type { ResponseHeaders } from './errors.js';
+import type { HedgeOutcome } from './options.js';
 
 /** Status and headers of the response a result was read from. */
 export interface ResponseInfo {
@@ -6,6 +7,8 @@ export interface ResponseInfo {
   status: number;
   /** Response headers, lower-case names. */
   headers: ResponseHeaders;
+  /** Which copy answered, when the call was hedged and its second copy went out (see the `hedge` option). */
+  hedge?: HedgeOutcome | undefined;
 }
 
 /**

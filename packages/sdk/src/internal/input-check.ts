@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ConfigurationError, ValidationError, type ValidationIssue } from '../core/errors.js';
 import { loadZod } from './lazy-contract.js';
 import { toValidationIssues } from './validation-issues.js';
-import { formatProblems, optionProblems, type ValueRule } from './value-rules.js';
+import { type CompiledOptions, formatProblems, optionProblems } from './value-rules.js';
 
 /** What a checked object is, so that a refusal says how to fix it. */
 export interface InputRules {
@@ -19,24 +19,20 @@ export interface InputRules {
 
 /**
  * Checks the SDK's own options before anything is sent: first that every key is a known option (an
- * unknown one is refused, naming the closest known one), then each value by its rule. No zod: a client is
- * built on every start, and these checks must not load it.
+ * unknown one is refused, naming the closest known one), then the values, by the options' compiled check.
+ * No zod: a client is built on every start, and these checks must not load it.
  *
- * @param rules - the rule of each option.
+ * @param options - the compiled check of the options (`OPTION_CHECKS`).
  * @param value - what the caller passed.
  * @param named - how to name things in the message.
  * @throws ConfigurationError listing every problem.
  */
-export function checkOptions(
-  rules: Readonly<Record<string, ValueRule>>,
-  value: unknown,
-  named: InputRules,
-): void {
+export function checkOptions(options: CompiledOptions, value: unknown, named: InputRules): void {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    refuseUnknownKeys(value, Object.keys(rules), named);
+    refuseUnknownKeys(value, options.names, named);
   }
-  const problems = optionProblems(rules, value);
-  if (problems.length === 0) return;
+  if (options.check(value)) return;
+  const problems = optionProblems(options, value);
   const message = `Invalid ${named.noun}s for ${named.of}: ${formatProblems(problems)}`;
   const issues = problems.map(
     (problem): ValidationIssue => ({

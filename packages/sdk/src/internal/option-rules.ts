@@ -1,208 +1,15 @@
-import type { Dispatcher } from 'undici';
-import { LOG_LEVELS } from '../core/logger.js';
-import {
-  type ClientOptions,
-  type DerivedClientOptions,
-  type ListOptions,
-  MAX_CONCURRENCY,
-  MAX_READ_AHEAD,
-  type RequestOptions,
-  type WebhookOptions,
-} from '../core/options.js';
-import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { type OptionRules, type ValueRule, valueTypeName } from './value-rules.js';
+import { ConfigurationError, ValidationError } from '../core/errors.js';
+import type { ClientOptions, DerivedClientOptions, ListOptions } from '../core/options.js';
+import { checkOptions, type InputRules } from './input-check.js';
+import { OPTION_CHECKS } from './option-checks.generated.js';
+import type { CompiledOptions } from './value-rules.js';
 
-// The SDK's own options, checked without zod: `new CompanyData()` runs these on every start, and loading
-// zod for them would double the SDK's import time. The API's inputs are the contract's, checked elsewhere.
-
-/** The longest delay a timer can wait: Node fires longer ones at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-function integer(min: number, max = Number.MAX_SAFE_INTEGER): ValueRule {
-  const message =
-    max === Number.MAX_SAFE_INTEGER
-      ? `Expected an integer of at least ${min}`
-      : `Expected an integer from ${min} to ${max}`;
-  return (value) =>
-    Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max ? [] : [{ message }];
-}
-
-function milliseconds(min: number): ValueRule {
-  const message = `Expected a number of milliseconds from ${min} to ${MAX_TIMER_MS}`;
-  return (value) => (typeof value === 'number' && value >= min && value <= MAX_TIMER_MS ? [] : [{ message }]);
-}
-
-function custom(check: (value: unknown) => boolean, message: string): ValueRule {
-  return (value) => (check(value) ? [] : [{ message }]);
-}
-
-function typed(expected: 'string' | 'boolean'): ValueRule {
-  return (value) =>
-    typeof value === expected
-      ? []
-      : [{ message: `Invalid input: expected ${expected}, received ${valueTypeName(value)}` }];
-}
-
-/** An object of plain values: each one checked by `valueOk`, a wrong one reported under its key. */
-function record(valueOk: (value: unknown) => boolean, valueMessage: string, notRecord?: string): ValueRule {
-  return (value) => {
-    if (!isPlainObject(value)) {
-      return [{ message: notRecord ?? `Invalid input: expected record, received ${valueTypeName(value)}` }];
-    }
-    return Object.entries(value)
-      .filter(([, item]) => !valueOk(item))
-      .map(([key]) => ({ message: valueMessage, path: [key] }));
-  };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-const isFunction = (value: unknown) => typeof value === 'function';
-const aFunction = custom(isFunction, 'Expected a function');
-const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
-const headers = record((value) => typeof value === 'string', 'Expected header values to be strings');
-
-const requestRules = {
-  signal: custom((value) => value instanceof AbortSignal, 'Expected an AbortSignal'),
-  timeout: milliseconds(1),
-  maxRetries: integer(0),
-  headers,
-  query: record(
-    (value) => typeof value === 'string' || typeof value === 'boolean' || isNumber(value),
-    'Expected a string, number or boolean',
-  ),
-} satisfies OptionRules<RequestOptions>;
-
-/** Per-request options of retrieve and transcript methods. */
-export const REQUEST_OPTION_RULES: OptionRules<RequestOptions> = requestRules;
-
-/** Per-request options of list methods. */
-export const LIST_OPTION_RULES: OptionRules<ListOptions> = {
-  ...requestRules,
-  concurrency: integer(1, MAX_CONCURRENCY),
-  readAhead: integer(1, MAX_READ_AHEAD),
-  ordered: typed('boolean'),
-  lastPage: integer(1),
-  onCountChange: aFunction,
-};
-
-/** The second argument of `sync()`: the list options but those the sync sets itself. */
-export const SYNC_REQUEST_OPTION_RULES: OptionRules<SyncRequestOptions> = {
-  ...requestRules,
-  concurrency: LIST_OPTION_RULES.concurrency,
-  readAhead: LIST_OPTION_RULES.readAhead,
-};
-
-/** The first argument of `sync()`. */
-export const SYNC_OPTION_RULES: OptionRules<SyncOptions<unknown>> = {
-  checkpoint: typed('string'),
-  lookBack: custom(
-    (value) => Number.isSafeInteger(value) && (value as number) >= 0,
-    'Expected a whole number of milliseconds of at least 0',
-  ),
-  params: custom(isPlainObject, 'Expected an object of list parameters'),
-};
-
-/** Per-request options of webhook methods. */
-export const WEBHOOK_OPTION_RULES: OptionRules<WebhookOptions> = {
-  ...requestRules,
-  body: record(() => true, '', 'Expected an object of body fields'),
-};
-
-/** The options of `toArray()`. */
-export const TO_ARRAY_OPTION_RULES: OptionRules<{ limit?: number }> = { limit: integer(0) };
-
-const isLogger = (value: unknown) =>
-  typeof value === 'object' &&
-  value !== null &&
-  ['debug', 'info', 'warn', 'error'].every((method) =>
-    isFunction((value as Record<string, unknown>)[method]),
-  );
-const isDispatcher = (value: unknown) =>
-  typeof value === 'object' && value !== null && isFunction((value as Dispatcher).dispatch);
-const levels = LOG_LEVELS.map((level) => JSON.stringify(level)).join('|');
-
-const derivedRules = {
-  timeout: milliseconds(1),
-  maxRetries: integer(0),
-  maxRetryWait: milliseconds(0),
-  defaultHeaders: headers,
-  logger: custom(isLogger, 'Expected a logger: an object with debug, info, warn and error methods'),
-  logLevel: custom(
-    (value) => (LOG_LEVELS as readonly unknown[]).includes(value),
-    `Invalid option: expected one of ${levels}`,
-  ),
-  validate: typed('boolean'),
-  onRateLimit: aFunction,
-  onRetry: aFunction,
-  random: aFunction,
-} satisfies OptionRules<DerivedClientOptions>;
-
-const isGate = (value: unknown) =>
-  typeof value === 'object' &&
-  value !== null &&
-  isFunction((value as Record<string, unknown>).wait) &&
-  isFunction((value as Record<string, unknown>).pause);
-
-/** A quota: `requests` an integer ≥ 1, `perSeconds` > 0, an optional `marginMs` ≥ 0; nothing else. */
-export const QUOTA_RULE: ValueRule = (value) => {
-  if (!isPlainObject(value)) {
-    return [
-      { message: `Invalid input: expected { requests, perSeconds }, received ${valueTypeName(value)}` },
-    ];
-  }
-  const fields: Record<string, ValueRule> = {
-    requests: integer(1),
-    perSeconds: custom(
-      (seconds) => isNumber(seconds) && (seconds as number) > 0,
-      'Expected a number of seconds above 0',
-    ),
-    marginMs: milliseconds(0),
-  };
-  const problems = Object.keys(value)
-    .filter((key) => !(key in fields))
-    .map((key) => ({
-      message: 'Unknown quota field: expected requests, perSeconds or marginMs',
-      path: [key],
-    }));
-  for (const [key, rule] of Object.entries(fields)) {
-    const field = value[key];
-    if (field === undefined && key === 'marginMs') continue;
-    for (const problem of rule(field)) problems.push({ message: problem.message, path: [key] });
-  }
-  return problems;
-};
-
-/** The options of `new CompanyData()`. */
-export const CLIENT_OPTION_RULES: OptionRules<ClientOptions> = {
-  ...derivedRules,
-  apiKey: typed('string'),
-  baseURL: typed('string'),
-  apiRoot: typed('string'),
-  dispatcher: custom(isDispatcher, 'Expected an undici Dispatcher'),
-  fetch: aFunction,
-  sleep: aFunction,
-  now: aFunction,
-  quota: QUOTA_RULE,
-  gate: custom(isGate, 'Expected a rate gate: an object with wait and pause methods'),
-};
+// What the options' schemas (option-schemas.ts, compiled into OPTION_CHECKS) cannot say: rules across
+// options and the hints a refusal gives. Each option's own rule and message live in its schema.
 
 /** Why `new CompanyData()` refuses `quota` beside `gate`: the gate given keeps the quota, or none. */
 export const QUOTA_WITH_GATE =
   'Invalid options for new CompanyData(): `quota` and `gate` were both given; pass the quota to the gate you share (e.g. new RedisRateGate({ quota })) or drop `gate` for a quota kept in this process.';
-
-/** The options `withOptions()` may change. */
-export const DERIVED_OPTIONS: readonly string[] = Object.keys(derivedRules);
-
-/** The per-request options of list methods, by name. */
-export const LIST_OPTIONS: readonly string[] = Object.keys(LIST_OPTION_RULES);
-
-/** The per-request options of webhook methods, by name. */
-export const WEBHOOK_OPTIONS: readonly string[] = Object.keys(WEBHOOK_OPTION_RULES);
 
 const SHARED_WITH_PARENT =
   'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it';
@@ -221,6 +28,22 @@ export const FIXED_FOR_DERIVED: Readonly<Record<FixedClientOption, string>> = {
   now: SHARED_WITH_PARENT,
   quota: SHARED_WITH_PARENT,
   gate: SHARED_WITH_PARENT,
+};
+
+/** The options `withOptions()` may change. */
+export const DERIVED_OPTIONS: readonly string[] = OPTION_CHECKS.client.names.filter(
+  (name) => !Object.hasOwn(FIXED_FOR_DERIVED, name),
+);
+
+/** The per-request options of list methods, by name. */
+export const LIST_OPTIONS: readonly string[] = OPTION_CHECKS.list.names;
+
+/** The per-request options of webhook methods, by name. */
+export const WEBHOOK_OPTIONS: readonly string[] = OPTION_CHECKS.webhook.names;
+
+/** Why a webhook method refuses `hedge`: the hint its unknown-option message gives. */
+export const NEVER_HEDGED: Readonly<Record<string, string>> = {
+  hedge: 'a webhook is a POST, and only reads (GET) are hedged',
 };
 
 const PER_REQUEST = 'a per-request option: pass it to the method you call';
@@ -248,4 +71,72 @@ export const PER_REQUEST_ONLY: Readonly<Record<string, string>> = {
  */
 export function belongsIn(names: readonly string[], what: string, argument: string): Record<string, string> {
   return Object.fromEntries(names.map((name) => [name, `${what}: pass it in ${argument}`]));
+}
+
+/**
+ * The list options that depend on each other or on the parameters: `readAhead` holds at least the
+ * `concurrency` pages in flight, and `lastPage` comes no earlier than the page the list starts at.
+ *
+ * @throws ConfigurationError naming both values and how to fix them.
+ */
+export function checkListBudgets(options: ListOptions, given: Record<string, unknown>, method: string): void {
+  const { concurrency = 1, readAhead, lastPage } = options;
+  if (readAhead !== undefined && readAhead < concurrency) {
+    throw listOptionError(
+      'readAhead',
+      `\`readAhead\` (${readAhead}) of ${method} is smaller than \`concurrency\` (${concurrency}): the pages in flight count toward it. Give a readAhead of at least ${concurrency}, or leave it out.`,
+    );
+  }
+  const start = typeof given.page === 'number' ? given.page : 1;
+  if (lastPage !== undefined && lastPage < start) {
+    throw listOptionError(
+      'lastPage',
+      `\`lastPage\` (${lastPage}) of ${method} comes before the page the list starts at (${start}): give a lastPage of at least ${start}.`,
+    );
+  }
+}
+
+function listOptionError(option: string, message: string): ConfigurationError {
+  return new ConfigurationError('invalid_option', message, [{ code: 'custom', message, path: [option] }]);
+}
+
+/**
+ * Checks per-request options, when there are any (the usual call has none).
+ *
+ * @throws ConfigurationError listing every problem.
+ */
+export function checkGivenOptions(
+  rules: CompiledOptions,
+  options: object | undefined,
+  method: string,
+  elsewhere?: () => InputRules['elsewhere'],
+): void {
+  if (options === undefined || isEmpty(options)) return;
+  checkOptions(rules, options, { noun: 'option', of: method, elsewhere: elsewhere?.() });
+}
+
+function isEmpty(object: object): boolean {
+  for (const _key in object) return false;
+  return true;
+}
+
+/**
+ * The `query` or `body` escape hatch carries names the SDK does not know; a name it knows belongs in the
+ * checked argument, where a mistake in its value is caught.
+ *
+ * @returns the extras, when none is a known name.
+ * @throws ValidationError naming the known ones.
+ */
+export function refuseKnown(
+  extra: Record<string, unknown> | undefined,
+  known: readonly string[],
+  option: 'query' | 'body',
+  method: string,
+): Record<string, unknown> {
+  if (extra === undefined) return {};
+  const clash = Object.keys(extra).filter((name) => known.includes(name));
+  if (clash.length === 0) return extra;
+  const others = option === 'query' ? 'parameters' : 'body fields';
+  const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
+  throw new ValidationError(message, [{ code: 'custom', message, path: [option] }]);
 }

@@ -11,12 +11,22 @@ import {
 } from '../core/errors.js';
 import type { RateGateLike } from '../core/gate.js';
 import type { Logger } from '../core/logger.js';
-import type { RateLimitEvent, RequestOptions, RetryEvent, RetryHook, Sleep } from '../core/options.js';
+import type {
+  HedgeOptions,
+  HedgeOutcome,
+  RateLimitEvent,
+  RequestOptions,
+  RetryEvent,
+  RetryHook,
+  Sleep,
+} from '../core/options.js';
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
+import { hedgedRead } from './hedged-read.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { SdkLogger } from './logger.js';
 import type { AttemptSlots } from './request-slots.js';
+import type { ResponseTimes } from './response-times.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
 import type { Transport, TransportResponse } from './transport.js';
@@ -43,6 +53,10 @@ export interface CoreConfig {
   logger: SdkLogger;
   transport: Transport;
   gate: RateGateLike;
+  /** The client's `hedge` option (a call's own overrides it). */
+  hedge: boolean | HedgeOptions;
+  /** Recent response times, shared with derived clients: the adaptive hedge threshold. */
+  responseTimes: ResponseTimes;
 }
 
 /**
@@ -66,6 +80,8 @@ export interface PreparedCall {
 export interface Exchange {
   call: PreparedCall;
   response: TransportResponse;
+  /** Which copy answered, when the last attempt was hedged. */
+  hedge?: HedgeOutcome | undefined;
 }
 
 /** A call's method and URL (tokens redacted), as messages name it, e.g. `GET https://…/v1/users/`. */
@@ -138,6 +154,7 @@ export class RequestCore {
     const headers = this.#headers(call, options);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const maxRetries = options.maxRetries ?? config.maxRetries;
+    const hedge = hedgedRead(endpoint, options.hedge ?? config.hedge, config);
     // Made by a function, not an arrow in a const here: the build's keepNames would rename that arrow on
     // every call (an Object.defineProperty), and bind() names its function too.
     const aborted = abortedError(request, options.signal);
@@ -161,7 +178,7 @@ export class RequestCore {
       const started = debug ? performance.now() : 0;
       let response: TransportResponse;
       try {
-        response = await config.transport.send({
+        const sent = {
           method: endpoint.method,
           url: call.url,
           headers,
@@ -169,7 +186,10 @@ export class RequestCore {
           timeout: options.timeout ?? config.timeout,
           signal: options.signal,
           label: request,
-        });
+        };
+        response = await (hedge === undefined
+          ? config.transport.send(sent)
+          : hedge.send(sent, slots, aborted, attempt));
       } catch (error) {
         release?.('failed');
         this.#throwIfClosed(request, error);
@@ -189,7 +209,7 @@ export class RequestCore {
       }
       if (endpoint.successStatuses.includes(response.status)) {
         release?.('answered');
-        return { call, response };
+        return hedge?.outcome === undefined ? { call, response } : { call, response, hedge: hedge.outcome };
       }
 
       const retryClass = classifyStatus(response.status);
@@ -215,7 +235,8 @@ export class RequestCore {
    */
   parse(exchange: Exchange): WithResponse<unknown> | Promise<WithResponse<unknown>> {
     const { call, response } = exchange;
-    const info = { status: response.status, headers: response.headers };
+    const info: ResponseInfo = { status: response.status, headers: response.headers };
+    if (exchange.hedge !== undefined) info.hedge = exchange.hedge;
     let json: unknown;
     try {
       json = JSON.parse(response.body);

@@ -19,22 +19,22 @@ import {
   PagePromise,
 } from '../api/pagination.js';
 import { SyncRun } from '../api/sync-run.js';
-import { ConfigurationError, ValidationError } from '../core/errors.js';
+import { ValidationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { checkOptions, type InputRules, parseInput } from '../internal/input-check.js';
+import { checkOptions, parseInput } from '../internal/input-check.js';
 import { endpointWithSchemas } from '../internal/lazy-contract.js';
+import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
 import {
   belongsIn,
-  LIST_OPTION_RULES,
+  checkGivenOptions,
+  checkListBudgets,
   LIST_OPTIONS,
-  REQUEST_OPTION_RULES,
-  SYNC_OPTION_RULES,
-  SYNC_REQUEST_OPTION_RULES,
-  WEBHOOK_OPTION_RULES,
+  NEVER_HEDGED,
+  refuseKnown,
   WEBHOOK_OPTIONS,
 } from '../internal/option-rules.js';
 import type { Exchange, PreparedCall, RequestCore } from '../internal/request-core.js';
@@ -42,7 +42,6 @@ import type { AttemptSlots } from '../internal/request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
 import type { FetchWalkPage, WalkPage } from '../internal/sync-pages.js';
 import { SyncWalk } from '../internal/sync-walk.js';
-import type { ValueRule } from '../internal/value-rules.js';
 import { resolveWebhookUrl } from '../internal/webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -177,8 +176,8 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
   let state = emptyState(list, filters);
   let refusal: unknown;
   try {
-    checkOptions(SYNC_OPTION_RULES, options, { noun: 'option', of: method });
-    checkGivenOptions(SYNC_REQUEST_OPTION_RULES, requestOptions, method);
+    checkOptions(OPTION_CHECKS.sync, options, { noun: 'option', of: method });
+    checkGivenOptions(OPTION_CHECKS.syncRequest, requestOptions, method);
     checkListBudgets(requestOptions, {}, method);
     if (typeof input.checkpoint === 'string')
       state = decodeCheckpoint(input.checkpoint, list, filters, method);
@@ -250,7 +249,7 @@ function pageRequest(
   options: ListOptions,
   method = methodName(operation),
 ): PageRequest {
-  checkGivenOptions(LIST_OPTION_RULES, options, method, () =>
+  checkGivenOptions(OPTION_CHECKS.list, options, method, () =>
     belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
   );
   checkListBudgets(options, given, method);
@@ -353,7 +352,7 @@ function retrieveCall(
   options: RequestOptions,
 ): PreparedCall | Promise<PreparedCall> {
   const method = methodName(operation);
-  checkGivenOptions(REQUEST_OPTION_RULES, options, method);
+  checkGivenOptions(OPTION_CHECKS.request, options, method);
   const params = { id };
   if (PATH_CHECKS[operation.operationId]?.(params)) return addressed(core, operation, params, options);
   return (async () => {
@@ -401,9 +400,10 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
     async () => {
       const method = methodName(operation);
       const fields = operation.bodyNames;
-      checkGivenOptions(WEBHOOK_OPTION_RULES, options, method, () =>
-        belongsIn(fields, 'a body field', 'the second argument'),
-      );
+      checkGivenOptions(OPTION_CHECKS.webhook, options, method, () => ({
+        ...belongsIn(fields, 'a body field', 'the second argument'),
+        ...NEVER_HEDGED,
+      }));
       const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
       // The body is parsed, not only checked: zod's output (trimmed phone numbers) is what is sent.
       const { body: schema } = await endpointWithSchemas(operation.operationId);
@@ -454,65 +454,4 @@ function unwrapped<T>(
   unwrap: (data: unknown) => T,
 ): WithResponse<T> {
   return { data: unwrap(data), response };
-}
-
-/**
- * The list options that depend on each other or on the parameters: `readAhead` holds at least the
- * `concurrency` pages in flight, and `lastPage` comes no earlier than the page the list starts at.
- *
- * @throws ConfigurationError naming both values and how to fix them.
- */
-function checkListBudgets(options: ListOptions, given: Record<string, unknown>, method: string): void {
-  const { concurrency = 1, readAhead, lastPage } = options;
-  if (readAhead !== undefined && readAhead < concurrency) {
-    throw listOptionError(
-      'readAhead',
-      `\`readAhead\` (${readAhead}) of ${method} is smaller than \`concurrency\` (${concurrency}): the pages in flight count toward it. Give a readAhead of at least ${concurrency}, or leave it out.`,
-    );
-  }
-  const start = typeof given.page === 'number' ? given.page : 1;
-  if (lastPage !== undefined && lastPage < start) {
-    throw listOptionError(
-      'lastPage',
-      `\`lastPage\` (${lastPage}) of ${method} comes before the page the list starts at (${start}): give a lastPage of at least ${start}.`,
-    );
-  }
-}
-
-function listOptionError(option: string, message: string): ConfigurationError {
-  return new ConfigurationError('invalid_option', message, [{ code: 'custom', message, path: [option] }]);
-}
-
-/** Checks per-request options, when there are any (the usual call has none). */
-function checkGivenOptions(
-  rules: Readonly<Record<string, ValueRule>>,
-  options: object | undefined,
-  method: string,
-  elsewhere?: () => InputRules['elsewhere'],
-): void {
-  if (options === undefined || isEmpty(options)) return;
-  checkOptions(rules, options, { noun: 'option', of: method, elsewhere: elsewhere?.() });
-}
-
-function isEmpty(object: object): boolean {
-  for (const _key in object) return false;
-  return true;
-}
-
-/**
- * The `query` or `body` escape hatch carries names the SDK does not know; a name it knows belongs in the
- * checked argument, where a mistake in its value is caught.
- */
-function refuseKnown(
-  extra: Record<string, unknown> | undefined,
-  known: readonly string[],
-  option: 'query' | 'body',
-  method: string,
-): Record<string, unknown> {
-  if (extra === undefined) return {};
-  const clash = Object.keys(extra).filter((name) => known.includes(name));
-  if (clash.length === 0) return extra;
-  const others = option === 'query' ? 'parameters' : 'body fields';
-  const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
-  throw new ValidationError(message, [{ code: 'custom', message, path: [option] }]);
 }

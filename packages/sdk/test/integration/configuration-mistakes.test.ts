@@ -83,7 +83,7 @@ describe('mistakes refused at construction, saying how to fix them', () => {
 
   it('an unknown or invalid client option names the closest known one', () => {
     expect(constructionError({ timout: 5_000 } as never).message).toBe(
-      'Unknown option for new CompanyData(): `timout` (did you mean `timeout`?). Known options: timeout, maxRetries, maxRetryWait, defaultHeaders, logger, logLevel, validate, onRateLimit, onRetry, random, apiKey, baseURL, apiRoot, dispatcher, fetch, sleep, now, quota, gate.',
+      'Unknown option for new CompanyData(): `timout` (did you mean `timeout`?). Known options: timeout, maxRetries, maxRetryWait, defaultHeaders, logger, logLevel, validate, hedge, onRateLimit, onRetry, random, apiKey, baseURL, apiRoot, dispatcher, fetch, sleep, now, quota, gate.',
     );
     expect(constructionError({ maxRetry: 3 } as never).message).toContain(
       '`maxRetry` (did you mean `maxRetries`?)',

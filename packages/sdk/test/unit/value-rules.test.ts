@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { OPTION_CHECKS } from '../../src/internal/option-checks.generated.js';
 import {
   formatProblems,
   optionProblems,
@@ -49,7 +50,8 @@ describe('optionProblems', () => {
   ])('names %s as zod does when options are not an object', (_, value) => {
     const result = z.object({}).safeParse(value);
     const zodMessage = (result as { error: z.ZodError }).error.issues[0]?.message;
-    expect(optionProblems({}, value)).toEqual([{ message: zodMessage }]);
+    expect(OPTION_CHECKS.toArray.check(value)).toBe(false);
+    expect(optionProblems(OPTION_CHECKS.toArray, value)).toEqual([{ message: zodMessage }]);
   });
 
   it.each([
@@ -67,14 +69,51 @@ describe('optionProblems', () => {
     expect(`Invalid input: expected number, received ${valueTypeName(value)}`).toBe(zodMessage);
   });
 
-  it('prefixes each rule problem with the option name, skipping undefined and unknown options', () => {
-    const rules = {
-      headers: (value: unknown) =>
-        typeof value === 'object' ? [{ message: 'bad header', path: ['x-id'] }] : [],
-      timeout: () => [{ message: 'bad timeout' }],
-    };
-    expect(optionProblems(rules, { headers: {}, timeout: undefined, other: 1 })).toEqual([
-      { message: 'bad header', path: ['headers', 'x-id'] },
+  it('gives each problem its path from the options and lists them in the order of the keys given', () => {
+    const given = { defaultHeaders: { 'x-id': 1, plain: 2 }, timeout: 0, maxRetries: undefined };
+    expect(OPTION_CHECKS.client.check(given)).toBe(false);
+    expect(optionProblems(OPTION_CHECKS.client, given)).toEqual([
+      { message: 'Expected header values to be strings', path: ['defaultHeaders', 'x-id'] },
+      { message: 'Expected header values to be strings', path: ['defaultHeaders', 'plain'] },
+      { message: 'Expected a number of milliseconds from 1 to 2147483647', path: ['timeout'] },
+    ]);
+  });
+
+  it("lists a quota's unknown fields first, then its fields in order, missing ones included", () => {
+    const quota = { perSeconds: 0, every: 5 };
+    expect(OPTION_CHECKS.quota.check({ quota })).toBe(false);
+    expect(optionProblems(OPTION_CHECKS.quota, { quota })).toEqual([
+      { message: 'Unknown quota field: expected requests, perSeconds or marginMs', path: ['quota', 'every'] },
+      { message: 'Expected an integer of at least 1', path: ['quota', 'requests'] },
+      { message: 'Expected a number of seconds above 0', path: ['quota', 'perSeconds'] },
+    ]);
+  });
+
+  it('refuses a value that is not a plain object as a whole, not field by field', () => {
+    expect(optionProblems(OPTION_CHECKS.quota, { quota: new Map() })).toEqual([
+      { message: 'Invalid input: expected { requests, perSeconds }, received Map', path: ['quota'] },
+    ]);
+    expect(optionProblems(OPTION_CHECKS.request, { headers: [] })).toEqual([
+      { message: 'Invalid input: expected record, received array', path: ['headers'] },
+    ]);
+  });
+});
+
+describe('optionProblems of a union (hedge: true, false or { afterMs })', () => {
+  const hedgeProblems = (hedge: unknown) => optionProblems(OPTION_CHECKS.request, { hedge });
+  const union = 'Invalid input: expected true, false or { afterMs }, received';
+
+  it("names the union's message alone when the value has no branch's shape", () => {
+    expect(hedgeProblems('yes')).toEqual([{ message: `${union} string`, path: ['hedge'] }]);
+    expect(hedgeProblems(new Date(0))).toEqual([{ message: `${union} Date`, path: ['hedge'] }]);
+  });
+
+  it('names the problems inside the branch whose shape the value has, and not the other branches', () => {
+    expect(hedgeProblems({ afterMs: 0 })).toEqual([
+      { message: 'Expected a number of milliseconds from 1 to 2147483647', path: ['hedge', 'afterMs'] },
+    ]);
+    expect(hedgeProblems({ afterMs: 5, after: 5 })).toEqual([
+      { message: 'Unknown hedge field: expected afterMs', path: ['hedge', 'after'] },
     ]);
   });
 });

@@ -32,7 +32,7 @@ export function emitGenerated(target: URL, content: string): void {
     return;
   }
   console.error(
-    `${shown} is stale: the contract changed since it was generated. Run \`npm run generate\` (in packages/contract or at the root) and commit the result.`,
+    `${shown} is stale: the schemas it is generated from changed. Run \`npm run generate\` (at the root, or in its package) and commit the result.`,
   );
   process.exit(1);
 }
