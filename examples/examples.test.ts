@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { type MockServer, type StartMockServerOptions, startMockServer } from '@company-data/mock-server';
+import {
+  DEFAULT_FAULT_MIX,
+  type MockServer,
+  type StartMockServerOptions,
+  startMockServer,
+} from '@company-data/mock-server';
 import type { Call, Pagination, Recording, RecordingTranscript, User } from '@company-data/sdk';
 import { request } from 'undici';
 import { afterAll, describe, it } from 'vitest';
@@ -371,6 +376,66 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       expect(second.code, second.stderr).toBe(0);
       expect(pagesRead()).toEqual([1, 7, 8, 9, 10, 11]);
       expect(merged().map((call) => call.id)).toEqual(calls.map((call) => call.id));
+    });
+  });
+
+  describe('tracing.ts', () => {
+    it('traces an export under a 10 % fault rate: one export span, a span per page with its attempts, an event per retry and 429', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const pages = 30;
+      const mock = await mockServer(onTestFinished, {
+        seed: 20,
+        quota: false,
+        sizes: { calls: pages * 100 },
+        faultRate: {
+          method: 'GET',
+          path: '/v1/calls/',
+          rate: 0.1,
+          mix: [...DEFAULT_FAULT_MIX, { status: 429, headers: { 'retry-after': '1' } }],
+        },
+      });
+      const run = await runExample('tracing.ts', ['--json'], apiEnv(mock));
+      expect(run.code, run.stderr).toBe(0);
+      type SpanRecord = {
+        name: string;
+        spanId: string;
+        parentSpanId?: string;
+        attributes: Record<string, unknown>;
+        events: { name: string }[];
+      };
+      const spans = lines(run.stdout).map((line) => JSON.parse(line) as SpanRecord);
+      const [walk, ...others] = spans.filter((span) => span.parentSpanId === undefined);
+      expect(others).toEqual([]);
+      expect(walk).toMatchObject({
+        name: 'calls.list iterate',
+        attributes: { 'company_data.pages': pages, 'company_data.outcome': 'ok' },
+      });
+      const pageSpans = spans.filter((span) => span !== walk);
+      expect(
+        pageSpans.every((span) => span.parentSpanId === walk?.spanId && span.name === 'calls.list page'),
+      ).toBe(true);
+      const journal = mock.journal().filter((entry) => entry.path === '/v1/calls/');
+      const attempts = (page: number) => journal.filter((entry) => Number(entry.query.page) === page).length;
+      expect(
+        pageSpans
+          .map((span) => [span.attributes['company_data.page'], span.attributes['company_data.attempts']])
+          .sort(([a], [b]) => Number(a) - Number(b)),
+      ).toEqual(Array.from({ length: pages }, (_, index) => [index + 1, attempts(index + 1)]));
+      const events = (name: string) =>
+        pageSpans.flatMap((span) => span.events.filter((event) => event.name === name));
+      const faults = journal.filter((entry) => entry.fault !== null);
+      // The mock's seed draws a 429 and failures the SDK retries among the export's requests.
+      expect(faults.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
+      expect(faults.filter((entry) => entry.status !== 429).length).toBeGreaterThan(1);
+      expect(events('company_data.retry')).toHaveLength(
+        faults.filter((entry) => entry.status !== 429).length,
+      );
+      expect(events('company_data.rate_limit.pause')).toHaveLength(
+        journal.filter((entry) => entry.status === 429).length,
+      );
+      expect(run.stderr).toContain(`${pages * 100} calls exported`);
     });
   });
 

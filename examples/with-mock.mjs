@@ -8,8 +8,7 @@
 // example ends. Nothing is built first: workspace packages resolve to their TypeScript sources.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { FROM_SOURCE, mockEnv, startMockCli } from '../scripts/lib/mock-cli.mjs';
 
 const [example, ...args] = process.argv.slice(2);
 if (!example) {
@@ -17,38 +16,15 @@ if (!example) {
   process.exit(2);
 }
 
-const typescript = ['--conditions=@company-data/source', '--import', import.meta.resolve('tsx')];
-const cli = fileURLToPath(new URL('../packages/mock-server/src/bin.ts', import.meta.url));
-
-const mock = spawn(process.execPath, [...typescript, cli, '--port', '0', '--json'], {
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-// The mock's own messages matter only when it fails to start; afterwards they would interleave with the example's.
-let mockErrors = '';
-mock.stderr.setEncoding('utf8').on('data', (text) => {
-  mockErrors += text;
-});
-const starting = new AbortController();
-const [firstLine] = await Promise.race([
-  once(createInterface({ input: mock.stdout }), 'line'),
-  once(mock, 'exit', { signal: starting.signal }).then(([code]) => {
-    console.error(mockErrors);
-    throw new Error(`The mock server exited with code ${code} before it started`);
-  }),
-]);
-starting.abort();
-const { baseURL, apiRoot, keys, tokens } = JSON.parse(firstLine);
+// The mock's own messages matter only when it fails to start (the error then shows them); afterwards they
+// would interleave with the example's, so they are kept, not shown.
+const mock = await startMockCli();
+const { baseURL } = mock.summary;
 console.error(`Mock server at ${baseURL}; it stops when the example ends.`);
 
-const child = spawn(process.execPath, [...typescript, example, ...args], {
+const child = spawn(process.execPath, [...FROM_SOURCE, example, ...args], {
   stdio: 'inherit',
-  env: {
-    ...process.env,
-    COMPANY_DATA_API_KEY: keys.valid,
-    COMPANY_DATA_BASE_URL: baseURL,
-    COMPANY_DATA_AUDIENCE_WEBHOOK: `${baseURL}/outbound-campaigns/webhook/${tokens.audience}/`,
-    COMPANY_DATA_LEAD_WEBHOOK: `${apiRoot}/messaging-agent/webhook/${tokens.lead}/`,
-  },
+  env: { ...process.env, ...mockEnv(mock.summary) },
 });
 // Ctrl+C in a terminal reaches the whole process group, the example and the mock server included: passing
 // it on at once would deliver it twice. So a SIGINT is passed on only if the example still runs a while
@@ -65,10 +41,7 @@ const relay = (/** @type {NodeJS.Signals} */ signal) => {
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, relay);
 
 const [code, signal] = await once(child, 'exit');
-if (mock.exitCode === null && mock.signalCode === null) {
-  mock.kill('SIGTERM');
-  await once(mock, 'exit');
-}
+await mock.stop();
 if (signal) {
   // Killed by a signal: end by the same signal, so the shell (and `$?`) sees what happened.
   for (const name of ['SIGINT', 'SIGTERM']) process.off(name, relay);

@@ -116,6 +116,23 @@ if (problems.length > 0) {
 }
 
 /**
+ * How every check starts chromium: headless, without the sandbox, the GPU or the first-run pages, in its
+ * own profile folder.
+ *
+ * @param {string} profile - its profile folder.
+ */
+function headless(profile) {
+  return [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--hide-scrollbars',
+    '--no-first-run',
+    `--user-data-dir=${profile}`,
+  ];
+}
+
+/**
  * @param {string} browser - chromium's executable.
  * @param {string} profile - its profile folder.
  * @param {KeyPage} page
@@ -123,12 +140,7 @@ if (problems.length > 0) {
 function checkInBrowser(browser, profile, page) {
   const url = pathToFileURL(path.join(SITE, page.file)).href;
   const common = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--hide-scrollbars',
-    '--no-first-run',
-    `--user-data-dir=${profile}`,
+    ...headless(profile),
     '--window-size=1400,1000',
     // Lets typedoc's script run (it shows the page, at the latest 500 ms after load) before the capture.
     '--virtual-time-budget=3000',
@@ -220,18 +232,7 @@ async function checkSearch(browser, profile) {
     return;
   }
   const png = path.join(out, `search_${SEARCH.word}.png`);
-  const tab = await openTab(
-    browser,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--hide-scrollbars',
-      '--no-first-run',
-      `--user-data-dir=${profile}`,
-    ],
-    { timeoutMs: TIMEOUT_MS },
-  );
+  const tab = await openTab(browser, headless(profile), { timeoutMs: TIMEOUT_MS });
   try {
     await tab.send('Emulation.setDeviceMetricsOverride', {
       width: 1400,

@@ -14,8 +14,8 @@
 // flow works (status, and a version run in a throwaway copy); and install by name, rehearsed: the packages
 // published through changesets into a throwaway local registry (Verdaccio on loopback, no uplink), then
 // installed by name in a fresh project with the README's and Getting started's commands, and Getting
-// started's first-calls.ts run (scripts/packaging/registry-rehearsal.mjs). Prints one line per step and
-// exits non-zero when any step fails.
+// started's first-calls.ts run (scripts/packaging/registry-rehearsal.mjs). The guides and what follows them
+// run beside the other steps. Prints one line per step as it ends and exits non-zero when any step fails.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,7 @@ import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
 import { packagingTools } from './packaging/tools.mjs';
 import { checkWithoutMsw } from './packaging/without-msw.mjs';
+import { checkSdkWithoutOpenTelemetry } from './packaging/without-opentelemetry.mjs';
 import { checkSdkWithoutRedis } from './packaging/without-redis.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
 
@@ -122,12 +123,19 @@ try {
     const packed = needsPacks && recipe ? await packAll(recipe, packages) : [];
     if (tools) await step('packaging tools', async () => toolsSummary(await tools));
     const allPacked = packed.length === packages.length;
-    if (options.groups.has('lint')) await lint(packages, allPacked ? packed : []);
-    if (options.groups.has('contents')) await checkContents(packages);
-    if (options.groups.has('consumer') && allPacked) await checkConsumer(packed, guides);
-    if (options.groups.has('release')) await checkReleaseFlow(packages);
-    if (options.groups.has('registry') && allPacked && recipe)
-      await checkInstallByName(recipe, packed, guides);
+    // The guides wait most of their time (installs, the servers they start, npm and tsx starting): the other
+    // groups run beside them, one after another, in their own folders and on their own ports.
+    const followGuides = async () => {
+      if (options.groups.has('consumer') && allPacked) await checkConsumer(packed, guides);
+    };
+    const checkTheRest = async () => {
+      if (options.groups.has('lint')) await lint(packages, allPacked ? packed : []);
+      if (options.groups.has('contents')) await checkContents(packages);
+      if (options.groups.has('release')) await checkReleaseFlow(packages);
+      if (options.groups.has('registry') && allPacked && recipe)
+        await checkInstallByName(recipe, packed, guides);
+    };
+    await Promise.all([followGuides(), checkTheRest()]);
   }
 } finally {
   cleanUp();
@@ -266,6 +274,7 @@ async function checkConsumer(packed, guides) {
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
   await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
   await step('sdk without a redis client', () => checkSdkWithoutRedis(tempRoot, packed));
+  await step('sdk without OpenTelemetry', () => checkSdkWithoutOpenTelemetry(tempRoot, packed));
   /** @type {string[]} */
   let lazyLines = [];
   await step('sdk loads its schemas lazily', async () => {

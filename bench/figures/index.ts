@@ -11,6 +11,13 @@ export const FIGURES: readonly FigureSpec[] = [
     timeoutMs: 120_000,
   },
   {
+    id: 'telemetry-overhead',
+    title: '1b. OpenTelemetry cost per request',
+    nodeArgs: [],
+    built: true,
+    timeoutMs: 240_000,
+  },
+  {
     id: 'full-export',
     title: '2. Full export, sequential vs ordered prefetch',
     nodeArgs: [],

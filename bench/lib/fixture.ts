@@ -3,7 +3,7 @@
  * bare server so every client variant parses the same payload; the contract's schema checks it is valid.
  */
 import { type Call, CallList, type ListResponse } from '@company-data/contract';
-import { prng } from './prng.js';
+import { Prng } from '@company-data/mock-server';
 
 const FIRST = ['Maria', 'James', 'Aisha', 'Chen', 'Lucas', 'Priya', 'Olivia', 'Mateo', 'Sofia', 'Noah'];
 const LAST = ['Garcia', 'Smith', 'Okafor', 'Wang', 'Silva', 'Patel', 'Brown', 'Rossi', 'Müller', 'Kim'];
@@ -30,7 +30,8 @@ function pick<T>(rand: () => number, list: readonly T[]): T {
 
 /** Builds `count` realistic calls, newest first, from a seed. */
 export function makeCalls(count: number, seed = 7): Call[] {
-  const rand = prng(seed);
+  const random = new Prng(seed);
+  const rand = () => random.next();
   const start = Date.parse('2026-05-31T18:00:00Z');
   const users = Array.from({ length: 6 }, () => ({
     id: uuid(rand),

@@ -17,8 +17,8 @@ import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { codeBlocks, shellCommands } from '../docs/markdown.mjs';
+import { mockEnv, startInstalledMockCli } from '../lib/mock-cli.mjs';
 import { assertDependencyKinds } from './consumer.mjs';
-import { mockEnv, startMockCli } from './mock-cli.mjs';
 import { binScript, cleanEnv, run } from './process.mjs';
 import { packagingTools } from './tools.mjs';
 import { readJson } from './workspace.mjs';
@@ -254,7 +254,7 @@ export async function installByName(root, projectDir, registryUrl, versions, rec
   const firstCalls = files.get('first-calls.ts');
   if (!firstCalls) throw new Error('Getting started gives no first-calls.ts');
   await writeFile(path.join(projectDir, 'first-calls.ts'), firstCalls);
-  const mock = await startMockCli(projectDir, env);
+  const mock = await startInstalledMockCli(projectDir, env);
   try {
     await run('npx', ['tsx', 'first-calls.ts'], {
       cwd: projectDir,

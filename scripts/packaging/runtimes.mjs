@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { mockEnv, startMockCli } from './mock-cli.mjs';
+import { mockEnv, startInstalledMockCli } from '../lib/mock-cli.mjs';
 import { cleanEnv, run } from './process.mjs';
 import { packagingTools } from './tools.mjs';
 import { ROOT } from './workspace.mjs';
@@ -28,7 +28,7 @@ const RUNTIMES = [
  */
 async function withMock(projectDir, files, action) {
   for (const file of files) await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
-  const mock = await startMockCli(projectDir, cleanEnv({ NODE_OPTIONS: '' }));
+  const mock = await startInstalledMockCli(projectDir, cleanEnv({ NODE_OPTIONS: '' }));
   try {
     return await action(cleanEnv({ NODE_OPTIONS: '', ...mockEnv(mock.summary) }));
   } finally {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `company-data` command. Ctrl+C (or SIGTERM) stops it cleanly: a snapshot aborts its requests, writes
 // nothing and keeps what it fetched for the next run; a second Ctrl+C exits at once.
-import { runCli } from './cli/run.js';
+import { runCli } from './command/run.js';
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

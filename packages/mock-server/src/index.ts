@@ -43,6 +43,7 @@ export type {
 export type { MockServer } from './mock-server.js';
 export { OPENAPI_PATH } from './openapi.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
+export { Prng } from './random/prng.js';
 export type { RecordControls, RecordOptions, UpdateFields } from './records/controls.js';
 export type { CreateFields } from './records/editor.js';
 export { RecordNotFoundError } from './records/errors.js';

@@ -60,15 +60,24 @@ const LAYOUTS: Record<string, Layout> = {
   },
   sdk: {
     // The vocabulary every layer shares (options, errors, constants); the machinery; the objects a call
-    // returns or a user holds; the resources and their operations; the client.
-    layers: [['core'], ['internal'], ['api'], ['resources'], ['client.ts'], ['index.ts']],
+    // returns or a user holds, and the OpenTelemetry side of the opt-in `opentelemetry.ts` entry (only
+    // `telemetry/` imports `@opentelemetry/api`, and nothing but that entry imports it); the resources and
+    // their operations; the client; the entries.
+    layers: [
+      ['core'],
+      ['internal'],
+      ['api', 'telemetry'],
+      ['resources'],
+      ['client.ts'],
+      ['index.ts', 'opentelemetry.ts'],
+    ],
   },
   cli: {
     layers: [
       ['errors.ts', 'version.ts', 'exchanges.ts', 'pool.ts', 'progress.ts'],
       ['connection.ts'],
       ['snapshot', 'verify'],
-      ['cli'],
+      ['command'],
       ['bin.ts', 'index.ts'],
     ],
   },

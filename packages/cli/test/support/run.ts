@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import type { MockServer } from '@company-data/mock-server';
-import { runCli } from '../../src/cli/run.js';
+import { runCli } from '../../src/command/run.js';
 
 /** What a run of `company-data` printed, and its exit code. */
 export interface Ran {

@@ -14,16 +14,19 @@
 // A sync (`api/sync-run.ts`) reuses the stream and the boundary deduper; `internal/sync-walk.ts` explains how.
 
 import type { Pagination } from '@company-data/contract';
+import type { OperationMeta } from '@company-data/contract/runtime';
 import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_READ_AHEAD, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
+import { endTelemetry, spanName } from '../internal/call-telemetry.js';
 import { checkOptions } from '../internal/input-check.js';
 import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
 import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedupe.js';
 import { type FetchPage, pageStream } from '../internal/page-stream.js';
 import type { Exchange } from '../internal/request-core.js';
 import type { AttemptSlots } from '../internal/request-slots.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
 import { APIPromise } from './api-promise.js';
 
 /** A settled promise, to run a callback a turn later. */
@@ -138,15 +141,18 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   readonly #source: ListSource<Item>;
   /** `toArray()` refused its options before page 1 went out: page 1 waits for a consumer. */
   #held = false;
+  /** The walk page 1 goes out in, when iteration began before it went out (its span is a page of the walk's). */
+  readonly #firstIn: { walk?: CallTelemetry | undefined };
 
   /**
    * @param source - how to send the first page and fetch the others, how to read them, and the list's options.
    * @internal
    */
   constructor(source: ListSource<Item>) {
+    const firstIn: { walk?: CallTelemetry | undefined } = {};
     super(
       () => {
-        const first = source.first();
+        const first = source.first(firstIn.walk);
         // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
         // consumer that does, but must not also surface as an unhandled rejection.
         first.catch(ignore);
@@ -155,6 +161,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
       (exchange) => source.parse(exchange),
     );
     this.#source = source;
+    this.#firstIn = firstIn;
     // Page 1 goes out at once, like any promise's work, but a turn later: `list().toArray({ limt: 5 })`
     // refuses its options first, and such a mistake then costs no request. A turn on a settled promise, not
     // queueMicrotask(), for which Node makes an AsyncResource per call.
@@ -182,24 +189,54 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = source.options;
     const readAhead = source.options.readAhead ?? defaultReadAhead(concurrency);
     const dedupe = ordered ? new PageBoundaryDeduper(source.ordering) : new NeighbourPageDeduper();
+    const telemetry = telemetrySink()?.start(`${spanName(source.operation)} iterate`, 'walk', {
+      [TELEMETRY.operation]: source.operation.operationId,
+      [TELEMETRY.concurrency]: concurrency,
+      [TELEMETRY.readAhead]: readAhead,
+      [TELEMETRY.ordered]: ordered,
+    });
+    // Page 1 not sent yet (the usual case: the list is iterated as it is made) goes out as a page of the walk.
+    this.#firstIn.walk = telemetry;
     const fetch: FetchPage<Page<Item>> = async (page, pageSignal, slots) =>
-      (await source.fetch(page, pageSignal, slots)).data;
+      (await source.fetch(page, pageSignal, slots, telemetry)).data;
     const first = this.withResponse().then(({ data }) => data);
+    this.#firstIn.walk = undefined;
     let count: number | undefined;
-    const stream = pageStream(first, fetch, { concurrency, readAhead, ordered, lastPage, signal });
-    for await (const page of stream) {
-      const current = page.pagination.count;
-      if (count !== undefined && current !== count) {
-        const event = { previous: count, current, page: page.pagination.page };
-        source.logger.warn(
-          `company-data list count changed from ${count} to ${current} during iteration (page ${event.page}); items may be missed`,
-          event,
-        );
-        onCountChange?.(event);
+    let pages = 0;
+    let failure: unknown;
+    let complete = false;
+    const stream = pageStream(first, fetch, { concurrency, readAhead, ordered, lastPage, signal, telemetry });
+    try {
+      for await (const page of stream) {
+        const current = page.pagination.count;
+        if (count !== undefined && current !== count) {
+          const event = { previous: count, current, page: page.pagination.page };
+          source.logger.warn(
+            `company-data list count changed from ${count} to ${current} during iteration (page ${event.page}); items may be missed`,
+            event,
+          );
+          telemetry?.recordEvent(TELEMETRY.countChangeEvent, {
+            [TELEMETRY.previousCount]: count,
+            [TELEMETRY.count]: current,
+            [TELEMETRY.page]: event.page,
+          });
+          onCountChange?.(event);
+        }
+        count = current;
+        pages++;
+        const data = dedupe.keep(page.pagination.page, page.data);
+        yield data.length === page.data.length ? page : pageWithData(page, data);
       }
-      count = current;
-      const data = dedupe.keep(page.pagination.page, page.data);
-      yield data.length === page.data.length ? page : pageWithData(page, data);
+      complete = true;
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      // Left early (a `break`, `toArray`'s limit): the walk is `stopped`, not failed.
+      if (telemetry !== undefined) {
+        const outcome = failure === undefined && !complete ? 'stopped' : undefined;
+        endTelemetry(telemetry, failure, { [TELEMETRY.pages]: pages, [TELEMETRY.outcome]: outcome });
+      }
     }
   }
 
@@ -255,8 +292,11 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
  * @internal
  */
 export interface ListSource<Item> {
-  /** Sends the first page's request (a list refused before sending rejects). */
-  first(): Promise<Exchange>;
+  /**
+   * Sends the first page's request (a list refused before sending rejects): a page of `walk` when given,
+   * else a call of its own.
+   */
+  first(walk?: CallTelemetry): Promise<Exchange>;
   /** Reads a page out of its response (at once when it needs no wait). */
   parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>>;
   /** Fetches another page by number, its attempts sharing the list's request slots when given. */
@@ -264,6 +304,7 @@ export interface ListSource<Item> {
     page: number,
     signal: AbortSignal | undefined,
     slots?: AttemptSlots,
+    walk?: CallTelemetry,
   ): Promise<WithResponse<Page<Item>>>;
   /** The list's ordering, to know which way the pages run. */
   ordering: string;
@@ -271,6 +312,8 @@ export interface ListSource<Item> {
   options: ListOptions;
   /** Where the count-change warning goes. */
   logger: Logger;
+  /** The list's operation (its telemetry's spans are named after it). */
+  operation: Pick<OperationMeta, 'operationId'>;
 }
 
 /**
@@ -283,6 +326,7 @@ export type ListPageFetch<Item> = (
   page: number,
   signal: AbortSignal | undefined,
   slots?: AttemptSlots,
+  walk?: CallTelemetry,
 ) => Promise<WithResponse<Page<Item>>>;
 
 /**

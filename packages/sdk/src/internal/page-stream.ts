@@ -1,6 +1,7 @@
 import type { Pagination } from '@company-data/contract';
 import { NotFoundError } from '../core/errors.js';
 import { type AttemptOutcome, type AttemptSlots, RequestSlots } from './request-slots.js';
+import { type CallTelemetry, TELEMETRY } from './telemetry.js';
 
 /** The least a page needs for the stream to walk on. */
 export interface PageLike {
@@ -45,6 +46,8 @@ export interface PageStreamOptions {
   signal?: AbortSignal | undefined;
   /** How the late-page timer is armed (injected by tests). */
   armTimer?: ArmTimer | undefined;
+  /** The walk's telemetry: read-ahead extensions and pages read again are its events. */
+  telemetry?: CallTelemetry | undefined;
 }
 
 type Outcome<P> = { readonly page: P } | { readonly error: unknown };
@@ -150,6 +153,11 @@ class PageWalk<P extends PageLike> {
       if (task.outcome === undefined) await this.#awaitHead(task);
       const page = this.#read(task);
       if (page !== undefined && this.#stale(task, page)) {
+        this.#options.telemetry?.recordEvent(TELEMETRY.rereadEvent, {
+          [TELEMETRY.page]: task.number,
+          [TELEMETRY.previousCount]: this.#yielded.count,
+          [TELEMETRY.count]: page.pagination.count,
+        });
         this.#start(task.number);
         continue;
       }
@@ -241,7 +249,20 @@ class PageWalk<P extends PageLike> {
   #attempted(task: Task<P>, outcome: AttemptOutcome): void {
     if (outcome !== 'failed' || task.failed) return;
     task.failed = true;
-    if (task.number === this.#head) this.#fill();
+    if (task.number !== this.#head) return;
+    if (!this.#headLate) this.#extended('failed');
+    this.#fill();
+  }
+
+  /** The head page is late or failing: an ordered walk's budget grows from `concurrency` to `readAhead`. */
+  #extended(reason: 'late' | 'failed'): void {
+    const { telemetry, ordered, readAhead, concurrency } = this.#options;
+    if (telemetry === undefined || !ordered || readAhead <= concurrency) return;
+    telemetry.recordEvent(TELEMETRY.readAheadEvent, {
+      [TELEMETRY.page]: this.#head,
+      [TELEMETRY.budget]: readAhead,
+      [TELEMETRY.reason]: reason,
+    });
   }
 
   #settle(task: Task<P>, outcome: Outcome<P>): void {
@@ -275,6 +296,7 @@ class PageWalk<P extends PageLike> {
     const lateAfter = Math.max(LATE_AFTER_MIN_MS, LATE_AFTER_FACTOR * (this.#usualMs ?? 0));
     const waited = performance.now() - task.startedAt;
     this.#disarm = this.#armTimer(Math.max(0, lateAfter - waited), () => {
+      if (!task.failed) this.#extended('late');
       this.#headLate = true;
       this.#fill();
     });

@@ -29,6 +29,7 @@ import type { AttemptSlots } from './request-slots.js';
 import type { ResponseTimes } from './response-times.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
+import { type CallTelemetry, errorType, TELEMETRY } from './telemetry.js';
 import type { Transport, TransportResponse } from './transport.js';
 import { toValidationIssues } from './validation-issues.js';
 
@@ -102,6 +103,8 @@ interface Attempt {
   request: string;
   /** 1 for the first. */
   attempt: number;
+  /** The call's telemetry, when an instrumentation is registered. */
+  telemetry: CallTelemetry | undefined;
 }
 
 /**
@@ -144,9 +147,16 @@ export class RequestCore {
    * response, its body not yet read.
    *
    * @param slots - a list's shared request slots: each attempt waits for one (see {@link AttemptSlots}).
+   * @param telemetry - the call's span and metrics: every attempt, retry and pause is recorded there, and
+   * each attempt is sent with the span active. The caller ends it.
    * @throws CompanyDataError (a subclass) for every failure.
    */
-  async send(call: PreparedCall, options: RequestOptions = {}, slots?: AttemptSlots): Promise<Exchange> {
+  async send(
+    call: PreparedCall,
+    options: RequestOptions = {},
+    slots?: AttemptSlots,
+    telemetry?: CallTelemetry,
+  ): Promise<Exchange> {
     const config = this.#config;
     const { endpoint } = call;
     const operation = `${endpoint.method} ${endpoint.path}`;
@@ -159,25 +169,34 @@ export class RequestCore {
     // every call (an Object.defineProperty), and bind() names its function too.
     const aborted = abortedError(request, options.signal);
 
-    for (let attempt = 1; ; attempt++) {
-      // A list fetching pages ahead shares a few request slots between its pages: one per attempt, given
-      // back before any backoff, so a page that waits to retry does not keep the others from going ahead.
-      const release = slots === undefined ? undefined : await slots.acquire(aborted);
-      try {
-        await config.gate.wait(options.signal, aborted);
-      } catch (error) {
-        release?.('failed');
-        throw error;
-      }
-      this.#throwIfClosed(request);
-      const current: Attempt = { operation, request, attempt };
-      const retriesLeft = attempt <= maxRetries;
-      const debug = config.logger.debugEnabled;
-      if (debug)
-        config.logger.debug(`company-data request ${request}`, { operation, url: call.shownUrl, attempt });
-      const started = debug ? performance.now() : 0;
-      let response: TransportResponse;
-      try {
+    let attempt = 0;
+    let status: number | undefined;
+    /** This call met a 429 on its last attempt: the gate's next wait is its own pause. */
+    let pausedHere = false;
+    try {
+      for (attempt = 1; ; attempt++) {
+        // A list fetching pages ahead shares a few request slots between its pages: one per attempt, given
+        // back before any backoff, so a page that waits to retry does not keep the others from going ahead.
+        const release = slots === undefined ? undefined : await slots.acquire(aborted);
+        // A pause the attempt meets at the gate: its own 429's, or one another request met (the SDK's own gate
+        // says when it is paused; another gate, only this call's own pause is known).
+        const held = telemetry !== undefined && (pausedHere || isPaused(config.gate));
+        const waitFrom = held ? config.now() : 0;
+        try {
+          await config.gate.wait(options.signal, aborted);
+        } catch (error) {
+          release?.('failed');
+          throw error;
+        }
+        if (held) gateWaited(telemetry, config.now() - waitFrom, attempt, pausedHere);
+        pausedHere = false;
+        this.#throwIfClosed(request);
+        const current: Attempt = { operation, request, attempt, telemetry };
+        const retriesLeft = attempt <= maxRetries;
+        const debug = config.logger.debugEnabled;
+        if (debug)
+          config.logger.debug(`company-data request ${request}`, { operation, url: call.shownUrl, attempt });
+        const started = debug || telemetry !== undefined ? performance.now() : 0;
         const sent = {
           method: endpoint.method,
           url: call.url,
@@ -187,40 +206,54 @@ export class RequestCore {
           signal: options.signal,
           label: request,
         };
-        response = await (hedge === undefined
-          ? config.transport.send(sent)
-          : hedge.send(sent, slots, aborted, attempt));
-      } catch (error) {
-        release?.('failed');
-        this.#throwIfClosed(request, error);
-        if (!(error instanceof ConnectionError) || !retriesLeft) throw error;
-        await this.#backoff(error, current, options.signal, aborted);
-        continue;
-      }
-      if (debug) {
-        const durationMs = Math.round(performance.now() - started);
-        config.logger.debug(`company-data response ${response.status} ${request} in ${durationMs} ms`, {
-          operation,
-          url: call.shownUrl,
-          attempt,
-          status: response.status,
-          durationMs,
-        });
-      }
-      if (endpoint.successStatuses.includes(response.status)) {
-        release?.('answered');
-        return hedge?.outcome === undefined ? { call, response } : { call, response, hedge: hedge.outcome };
-      }
+        let response: TransportResponse;
+        try {
+          const send = () =>
+            hedge === undefined ? config.transport.send(sent) : hedge.send(sent, slots, aborted, attempt);
+          response = await (telemetry === undefined ? send() : telemetry.run(send));
+          if (hedge?.outcome !== undefined) hedged(telemetry, hedge.outcome, attempt);
+        } catch (error) {
+          telemetry?.recordAttempt(performance.now() - started, { 'error.type': errorType(error) });
+          release?.('failed');
+          this.#throwIfClosed(request, error);
+          if (!(error instanceof ConnectionError) || !retriesLeft) throw error;
+          await this.#backoff(error, current, options.signal, aborted);
+          continue;
+        }
+        status = response.status;
+        telemetry?.recordAttempt(performance.now() - started, { 'http.response.status_code': status });
+        if (debug) {
+          const durationMs = Math.round(performance.now() - started);
+          config.logger.debug(`company-data response ${response.status} ${request} in ${durationMs} ms`, {
+            operation,
+            url: call.shownUrl,
+            attempt,
+            status: response.status,
+            durationMs,
+          });
+        }
+        if (endpoint.successStatuses.includes(response.status)) {
+          release?.('answered');
+          return hedge?.outcome === undefined ? { call, response } : { call, response, hedge: hedge.outcome };
+        }
 
-      const retryClass = classifyStatus(response.status);
-      release?.(retryClass === 'rate_limit' ? 'rate_limited' : 'failed');
-      if (retryClass === 'rate_limit') {
-        await this.#pauseForRateLimit(response, current, retriesLeft);
-        continue;
+        const retryClass = classifyStatus(response.status);
+        release?.(retryClass === 'rate_limit' ? 'rate_limited' : 'failed');
+        if (retryClass === 'rate_limit') {
+          await this.#pauseForRateLimit(response, current, retriesLeft);
+          pausedHere = true;
+          continue;
+        }
+        const error = errorFromResponse(response, request, undefined, this.#keySource(headers));
+        if (retryClass === 'never' || !retriesLeft) throw error;
+        await this.#backoff(error, current, options.signal, aborted);
       }
-      const error = errorFromResponse(response, request, undefined, this.#keySource(headers));
-      if (retryClass === 'never' || !retriesLeft) throw error;
-      await this.#backoff(error, current, options.signal, aborted);
+    } finally {
+      telemetry?.setAttributes({
+        [TELEMETRY.attempts]: attempt,
+        'http.request.resend_count': attempt > 1 ? attempt - 1 : undefined,
+        'http.response.status_code': status,
+      });
     }
   }
 
@@ -301,6 +334,10 @@ export class RequestCore {
     const delay = waitMs ?? backoffDelayMs(attempt - 1, config.random);
     const event: RateLimitEvent = { operation, attempt, waitMs: delay, retryAfter, error };
     if ((await config.onRateLimit?.(event)) === false) throw error;
+    current.telemetry?.recordPause(delay, {
+      [TELEMETRY.attempt]: attempt,
+      [TELEMETRY.retryAfter]: retryAfter,
+    });
     // With a shared gate the pause reaches every client that shares it, not only this one.
     config.logger.warn(
       `company-data rate limited: pausing every request through the rate gate for ${delay} ms`,
@@ -365,9 +402,38 @@ export class RequestCore {
     const { operation, attempt } = current;
     const delayMs = backoffDelayMs(attempt - 1, config.random);
     if ((await config.onRetry?.({ operation, attempt, delayMs, error })) === false) throw error;
+    current.telemetry?.recordRetry(error.code, {
+      [TELEMETRY.attempt]: attempt,
+      [TELEMETRY.waitMs]: delayMs,
+      'http.response.status_code': error.status,
+    });
     config.logger.info(`company-data retrying after ${error.code} in ${delayMs} ms`, { operation, attempt });
     await raceAbort(config.sleep(delayMs, signal), signal, aborted);
   }
+}
+
+/** Whether a gate says it is paused for a 429 (the SDK's `RateGate` does; the interface does not ask it). */
+function isPaused(gate: RateGateLike): boolean {
+  return (gate as { readonly paused?: unknown }).paused === true;
+}
+
+/** An attempt waited at the rate gate for a 429's pause: this call's own, or one another request met. */
+function gateWaited(telemetry: CallTelemetry, waitedMs: number, attempt: number, pausedHere: boolean): void {
+  if (!(waitedMs > 0)) return;
+  telemetry.recordEvent(TELEMETRY.gateWaitEvent, {
+    [TELEMETRY.attempt]: attempt,
+    [TELEMETRY.waitMs]: waitedMs,
+    [TELEMETRY.waitCause]: pausedHere ? 'this_call' : 'other',
+  });
+}
+
+/** A hedged read's second copy went out: an event saying which copy answered the attempt. */
+function hedged(telemetry: CallTelemetry | undefined, outcome: HedgeOutcome, attempt: number): void {
+  telemetry?.recordEvent(TELEMETRY.hedgeEvent, {
+    [TELEMETRY.attempt]: attempt,
+    [TELEMETRY.hedgeWinner]: outcome.winner,
+    [TELEMETRY.hedgeAfterMs]: outcome.afterMs,
+  });
 }
 
 function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {

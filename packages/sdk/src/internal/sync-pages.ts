@@ -1,6 +1,7 @@
 import type { Pagination } from '@company-data/contract';
 import { pageStream } from './page-stream.js';
 import type { AttemptSlots } from './request-slots.js';
+import type { CallTelemetry } from './telemetry.js';
 
 /** One page of a list, as a sync walk reads it. */
 export interface WalkPage<Item> {
@@ -23,6 +24,8 @@ export interface WalkPageOptions {
   readAhead: number;
   /** The caller's signal: aborts every request. */
   signal?: AbortSignal | undefined;
+  /** The sync's telemetry: the read-ahead's events go there. */
+  telemetry?: CallTelemetry | undefined;
 }
 
 /**
@@ -54,9 +57,10 @@ export class WalkPages<Item> {
   async read(page: number): Promise<WalkPage<Item>> {
     if (this.#stream !== undefined && page !== this.#streamNext) await this.#stop();
     if (this.#stream === undefined && this.#readAhead) {
-      const { concurrency, readAhead, signal } = this.#options;
+      const { concurrency, readAhead, signal, telemetry } = this.#options;
       const first = this.#fetch(page, signal);
-      this.#stream = pageStream(first, this.#fetch, { concurrency, readAhead, ordered: true, signal });
+      const options = { concurrency, readAhead, ordered: true, signal, telemetry };
+      this.#stream = pageStream(first, this.#fetch, options);
       this.#streamNext = page;
     }
     if (this.#stream !== undefined) {

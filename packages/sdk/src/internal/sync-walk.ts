@@ -1,9 +1,11 @@
 import { NotFoundError, RequestAbortedError } from '../core/errors.js';
 import type { SyncChange } from '../core/sync-changes.js';
+import { endTelemetry } from './call-telemetry.js';
 import { PageBoundaryDeduper } from './page-dedupe.js';
 import { encodeCheckpoint, type SyncMark, type SyncState, type SyncWalkState } from './sync-checkpoint.js';
 import { type FetchWalkPage, type WalkPage, type WalkPageOptions, WalkPages } from './sync-pages.js';
 import { LookBack } from './sync-window.js';
+import { TELEMETRY } from './telemetry.js';
 
 // How `sync()` walks a list that changes while it reads it, and why it yields each record exactly once.
 //
@@ -122,13 +124,30 @@ export class SyncWalk<Item> {
 
   /** Every change of the list since the mark, and the end of every page read. */
   async *changes(): AsyncGenerator<WalkEvent<Item>, void, undefined> {
+    const { telemetry } = this.#source;
+    let failure: unknown;
+    let complete = false;
     try {
       const end = yield* this.#walk();
       yield* this.#finish(end);
+      complete = true;
+    } catch (error) {
+      failure = error;
+      throw error;
     } finally {
       await this.#pages.close();
+      if (telemetry !== undefined) {
+        const outcome = failure === undefined && !complete ? 'stopped' : undefined;
+        endTelemetry(telemetry, failure, {
+          [TELEMETRY.pages]: this.#pagesRead,
+          [TELEMETRY.outcome]: outcome,
+        });
+      }
     }
   }
+
+  /** Pages read so far (a page read again counts again). */
+  #pagesRead = 0;
 
   /** Walks down to the bound or the list's end; returns whether it reached the end. */
   async *#walk(): AsyncGenerator<WalkEvent<Item>, 'bound' | 'end', undefined> {
@@ -145,14 +164,25 @@ export class SyncWalk<Item> {
         page === 1 ||
         this.#dedupe.cursor === undefined ||
         (first !== undefined && this.#dedupe.passed(first));
-      if (anchor !== undefined && count < anchor) await this.#pages.oneAtATime();
+      this.#pagesRead++;
+      const { telemetry } = this.#source;
+      if (anchor !== undefined && count < anchor) {
+        telemetry?.recordEvent(TELEMETRY.countChangeEvent, {
+          [TELEMETRY.page]: page,
+          [TELEMETRY.previousCount]: anchor,
+          [TELEMETRY.count]: count,
+        });
+        await this.#pages.oneAtATime();
+      }
       if (!reaches && (anchor === undefined || count < anchor)) {
         // A gap may lie between the cursor and this page: step back to a page that reaches the cursor.
         const back =
           anchor === undefined
             ? page - this.#estimate(count)
             : Math.ceil((anchor - count) / this.#source.pageSize);
+        const from = page;
         page = Math.max(1, page - Math.max(1, back));
+        telemetry?.recordEvent(TELEMETRY.stepBackEvent, { [TELEMETRY.page]: from, [TELEMETRY.toPage]: page });
         anchor = undefined;
         continue;
       }

@@ -25,6 +25,7 @@ import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
+import { endedWith, requestAttributes, serverAttributes, spanName } from '../internal/call-telemetry.js';
 import { checkOptions, parseInput } from '../internal/input-check.js';
 import { endpointWithSchemas } from '../internal/lazy-contract.js';
 import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
@@ -42,6 +43,7 @@ import type { AttemptSlots } from '../internal/request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
 import type { FetchWalkPage, WalkPage } from '../internal/sync-pages.js';
 import { SyncWalk } from '../internal/sync-walk.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
 import { resolveWebhookUrl } from '../internal/webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -91,6 +93,7 @@ class ListPages<Item> implements ListSource<Item> {
   readonly ordering: string;
   readonly options: ListOptions;
   readonly logger: Logger;
+  readonly operation: OperationMeta;
   readonly #core: RequestCore;
   readonly #request: PageRequest;
   /** The page the list starts at. */
@@ -107,6 +110,7 @@ class ListPages<Item> implements ListSource<Item> {
     this.#core = core;
     this.options = options;
     this.logger = core.logger;
+    this.operation = operation;
     this.ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
     this.#start = typeof given.page === 'number' ? given.page : 1;
     let request: PageRequest;
@@ -119,8 +123,8 @@ class ListPages<Item> implements ListSource<Item> {
     this.#request = request;
   }
 
-  first(): Promise<Exchange> {
-    return this.#request(this.#start, this.options.signal);
+  first(walk?: CallTelemetry): Promise<Exchange> {
+    return this.#request(this.#start, this.options.signal, undefined, walk);
   }
 
   parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>> {
@@ -132,8 +136,9 @@ class ListPages<Item> implements ListSource<Item> {
     page: number,
     signal: AbortSignal | undefined,
     slots?: AttemptSlots,
+    walk?: CallTelemetry,
   ): Promise<WithResponse<Page<Item>>> {
-    return this.parse(await this.#request(page, signal, slots));
+    return this.parse(await this.#request(page, signal, slots, walk));
   }
 
   #page({ data, response }: WithResponse<unknown>): WithResponse<Page<Item>> {
@@ -148,7 +153,7 @@ class ListPages<Item> implements ListSource<Item> {
  * build's keepNames leaves it unnamed (bind() would name it, each time).
  */
 function fetcherOf<Item>(pages: ListPages<Item>): ListPageFetch<Item> {
-  return (page, signal, slots) => pages.fetch(page, signal, slots);
+  return (page, signal, slots, walk) => pages.fetch(page, signal, slots, walk);
 }
 
 /**
@@ -201,14 +206,20 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     } catch (error) {
       request = () => Promise.reject(error);
     }
-    const fetch: FetchWalkPage<Item> = async (page, signal, slots) => {
-      const { data } = await core.parse(await request(page, signal, slots));
-      return data as WalkPage<Item>;
-    };
     const { concurrency = 1, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
+    const telemetry = telemetrySink()?.start(spanName(operation, 'sync'), 'sync', {
+      [TELEMETRY.operation]: operation.operationId,
+      [TELEMETRY.concurrency]: concurrency,
+      [TELEMETRY.readAhead]: readAhead,
+    });
+    const fetch: FetchWalkPage<Item> = async (page, signal, slots) => {
+      const { data } = await core.parse(await request(page, signal, slots, telemetry));
+      return data as WalkPage<Item>;
+    };
     const lookBack = typeof input.lookBack === 'number' ? input.lookBack : 0;
-    return new SyncWalk<Item>(state, { fetch, pageSize, lookBack, concurrency, readAhead, signal });
+    const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry };
+    return new SyncWalk<Item>(state, source);
   };
   const initial = typeof input.checkpoint === 'string' ? input.checkpoint : encodeCheckpoint(state);
   return new SyncRun<Item>({ initial, walk, method });
@@ -229,11 +240,15 @@ function syncFilters(params: unknown): Record<string, string | number | boolean>
   return filters;
 }
 
-/** Sends the request of one page of a list, its attempts sharing the list's request slots when given. */
+/**
+ * Sends the request of one page of a list, its attempts sharing the list's request slots when given: a
+ * page of the walk or sync `parent` when given (its span a child of theirs), else a call of its own.
+ */
 type PageRequest = (
   page: number,
   signal: AbortSignal | undefined,
   slots?: AttemptSlots | undefined,
+  parent?: CallTelemetry | undefined,
 ) => Promise<Exchange>;
 
 /**
@@ -266,7 +281,7 @@ function pageRequest(
     });
     return pagesOf(core, operation, given, options, method);
   })();
-  return async (page, signal, slots) => (await checked)(page, signal, slots);
+  return async (page, signal, slots, parent) => (await checked)(page, signal, slots, parent);
 }
 
 /**
@@ -283,10 +298,18 @@ function pagesOf(
   const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
   const fixedQuery = joinQueries(queryString(given, 'page'), queryString(extras));
   const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
-  return (page, signal, slots) => {
+  return (page, signal, slots, parent) => {
     const url = `${base}page=${page}`;
     const sendOptions = signal === undefined || signal === options.signal ? options : { ...options, signal };
-    return core.send({ endpoint: operation, url, shownUrl: url }, sendOptions, slots);
+    const telemetry =
+      parent === undefined
+        ? telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation, page))
+        : parent.child(`${spanName(operation)} page`, 'page', requestAttributes(operation, page));
+    telemetry?.setAttributes(serverAttributes(url));
+    return endedWith(
+      telemetry,
+      core.send({ endpoint: operation, url, shownUrl: url }, sendOptions, slots, telemetry),
+    );
   };
 }
 
@@ -335,6 +358,7 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   const operation: OperationMeta = OPERATIONS[operationId];
   return start(
     core,
+    operation,
     () => retrieveCall(core, operation, id, options),
     options,
     recordOf as (data: unknown) => RecordOf<Endpoints[Id]>,
@@ -397,6 +421,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
   const operation: OperationMeta = OPERATIONS[id];
   return start(
     core,
+    operation,
     async () => {
       const method = methodName(operation);
       const fields = operation.bodyNames;
@@ -429,24 +454,39 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
  */
 function start<T>(
   core: RequestCore,
+  operation: OperationMeta,
   prepare: () => PreparedCall | Promise<PreparedCall>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
+  const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
   let exchange: Promise<Exchange>;
   try {
     const call = prepare();
     exchange =
-      call instanceof Promise ? call.then((ready) => core.send(ready, options)) : core.send(call, options);
+      call instanceof Promise
+        ? call.then((ready) => sendTraced(core, ready, options, telemetry))
+        : sendTraced(core, call, options, telemetry);
   } catch (error) {
     exchange = Promise.reject(error);
   }
-  return new APIPromise(exchange, (sent) => {
+  return new APIPromise(endedWith(telemetry, exchange), (sent) => {
     const read = core.parse(sent);
     return read instanceof Promise
       ? read.then((result) => unwrapped(result, unwrap))
       : unwrapped(read, unwrap);
   });
+}
+
+/** Sends a prepared call, its address on the call's span when there is one. */
+function sendTraced(
+  core: RequestCore,
+  call: PreparedCall,
+  options: RequestOptions,
+  telemetry: CallTelemetry | undefined,
+): Promise<Exchange> {
+  telemetry?.setAttributes(serverAttributes(call.url));
+  return core.send(call, options, undefined, telemetry);
 }
 
 function unwrapped<T>(

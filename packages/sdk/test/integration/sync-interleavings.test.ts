@@ -1,8 +1,7 @@
-import type { MockServer } from '@company-data/mock-server';
+import { type MockServer, Prng } from '@company-data/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyData } from '../../src/index.js';
 import { clientFor, clientWithHook, type RequestHook, type Target, targets } from '../support/harness.js';
-import { seededRandom as random } from '../support/random.js';
 
 // A property of `sync()` against the mock: whatever creations and deletions happen between any two page
 // requests, runs after runs (some stopped half-way and resumed from their checkpoint) deliver every call
@@ -34,7 +33,8 @@ describe.each(targets)('sync under random interleavings ($name)', (target: Targe
 
   it.each(Array.from({ length: SEEDS }, (_, index) => index + 1))('seed %i', async (seed) => {
     mock.reset();
-    const rand = random(seed);
+    const random = new Prng(seed);
+    const rand = () => random.next();
     const alive = (await reader.calls.list({ page_size: 100 }).toArray()).map((call) => call.id);
     const pageSize = 1 + Math.floor(rand() * 6);
     const delivered = new Map<string, number>();

@@ -1,9 +1,9 @@
+import { Prng } from '@company-data/mock-server';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, SyncRun } from '../../src/index.js';
 import { decodeCheckpoint, emptyState } from '../../src/internal/sync-checkpoint.js';
 import type { WalkPage } from '../../src/internal/sync-pages.js';
 import { SyncWalk } from '../../src/internal/sync-walk.js';
-import { seededRandom as random } from '../support/random.js';
 
 // The sync walk's argument, checked against a model of the API's offset pages (newest first, ties by id)
 // with records created, changed and deleted between any two page requests: seeded random interleavings,
@@ -93,7 +93,8 @@ function run(
 describe('sync walk', () => {
   it('yields every record once over runs, resumes, and never repeats, while records come and go', async () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const rand = random(seed);
+      const random = new Prng(seed);
+      const rand = () => random.next();
       const list = new ModelList();
       const initial = Math.floor(rand() * 60);
       for (let index = 0; index < initial; index++) list.arrive(rand() < 0.2 ? 0 : 1000);
@@ -141,7 +142,8 @@ describe('sync walk', () => {
 
   it('with a look-back, reports exactly the records of the window changed or deleted since the last run', async () => {
     for (let seed = 1; seed <= 100; seed++) {
-      const rand = random(seed);
+      const random = new Prng(seed);
+      const rand = () => random.next();
       const list = new ModelList();
       for (let index = 0; index < 40; index++) list.arrive(rand() < 0.2 ? 0 : 1000);
       const pageSize = 1 + Math.floor(rand() * 7);
