@@ -22,7 +22,7 @@ import type {
 } from '../core/options.js';
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
-import { hedgedRead } from './hedged-read.js';
+import { type HedgedRead, hedgedRead } from './hedged-read.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { SdkLogger } from './logger.js';
 import type { AttemptSlots } from './request-slots.js';
@@ -30,7 +30,7 @@ import type { ResponseTimes } from './response-times.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
 import { type CallTelemetry, errorType, TELEMETRY } from './telemetry.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 import { toValidationIssues } from './validation-issues.js';
 
 /** Everything the core needs, resolved from the client options. */
@@ -208,9 +208,10 @@ export class RequestCore {
         };
         let response: TransportResponse;
         try {
-          const send = () =>
-            hedge === undefined ? config.transport.send(sent) : hedge.send(sent, slots, aborted, attempt);
-          response = await (telemetry === undefined ? send() : telemetry.run(send));
+          // No arrow in a const on this path: the build's keepNames would rename it on every attempt.
+          response = await (telemetry === undefined
+            ? this.#sendAttempt(sent, hedge, slots, aborted, attempt)
+            : telemetry.run(() => this.#sendAttempt(sent, hedge, slots, aborted, attempt)));
           if (hedge?.outcome !== undefined) hedged(telemetry, hedge.outcome, attempt);
         } catch (error) {
           telemetry?.recordAttempt(performance.now() - started, { 'error.type': errorType(error) });
@@ -255,6 +256,19 @@ export class RequestCore {
         'http.response.status_code': status,
       });
     }
+  }
+
+  /** Sends one attempt: through the hedge when the call is hedged, else straight through the transport. */
+  #sendAttempt(
+    sent: TransportRequest,
+    hedge: HedgedRead | undefined,
+    slots: AttemptSlots | undefined,
+    aborted: () => Error,
+    attempt: number,
+  ): Promise<TransportResponse> {
+    return hedge === undefined
+      ? this.#config.transport.send(sent)
+      : hedge.send(sent, slots, aborted, attempt);
   }
 
   /**
