@@ -4,6 +4,7 @@
  * (normally, on error or on Ctrl-C).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const live = new Set<ChildProcess>();
 let hooksInstalled = false;
@@ -36,6 +37,13 @@ export const TS_NODE_ARGS = ['--conditions=@company-data/source', '--import', 't
  */
 export const BUILT_NODE_ARGS = ['--import', 'tsx'] as const;
 
+/**
+ * The tsconfig tsx reads in a child that measures the built packages: the base one, without the root
+ * tsconfig's `paths`, which map the workspace packages to their sources (for the examples) and which tsx
+ * applies before any package `exports` condition.
+ */
+const BUILT_TSCONFIG = fileURLToPath(new URL('../../tsconfig.base.json', import.meta.url));
+
 /** Options of {@link spawnTs}. */
 export interface SpawnOptions {
   /** Extra Node flags, e.g. `--expose-gc`. */
@@ -64,7 +72,7 @@ export function spawnTs(script: string, options: SpawnOptions = {}): ChildProces
     ],
     {
       cwd: process.cwd(),
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, TSX_TSCONFIG_PATH: options.built ? BUILT_TSCONFIG : undefined, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     },
   );

@@ -31,6 +31,13 @@ describe('path templates', () => {
     );
   });
 
+  it('fills every placeholder of a template, the same on every call', () => {
+    for (let call = 0; call < 2; call++) {
+      expect(fillPath('/{a}{b}/x/{a}/{c}', { a: '1/2', b: 'é', c: '' })).toBe('/1%2F2%C3%A9/x/1%2F2/');
+      expect(fillPath('/teams/', {})).toBe('/teams/');
+    }
+  });
+
   it('refuses to fill a template with a missing value', () => {
     expect(() => fillPath('/users/{id}/', {})).toThrow(/Missing path parameter "id"/);
   });

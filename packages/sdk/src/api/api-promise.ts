@@ -19,6 +19,11 @@ export class APIPromise<T> implements PromiseLike<T> {
   readonly #start: (() => Promise<Exchange>) | undefined;
   readonly #parse: (exchange: Exchange) => WithResponse<T> | Promise<WithResponse<T>>;
   #parsed: Promise<WithResponse<T>> | undefined;
+  /** The response once read: what `parse` gave (a promise when it must wait), or what it threw. */
+  #read:
+    | { readonly value: WithResponse<T> | Promise<WithResponse<T>> }
+    | { readonly error: unknown }
+    | undefined;
 
   /**
    * @param exchange - the call under way, resolved with its success response, or how to send it when
@@ -53,8 +58,21 @@ export class APIPromise<T> implements PromiseLike<T> {
    * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
    */
   withResponse(): Promise<WithResponse<T>> {
-    this.#parsed ??= this.sent().then(this.#parse);
+    this.#parsed ??= this.sent().then((exchange) => this.#readOnce(exchange));
     return this.#parsed;
+  }
+
+  /** Reads the response the first time, and gives (or throws) the same outcome every time after. */
+  #readOnce(exchange: Exchange): WithResponse<T> | Promise<WithResponse<T>> {
+    if (this.#read === undefined) {
+      try {
+        this.#read = { value: this.#parse(exchange) };
+      } catch (error) {
+        this.#read = { error };
+      }
+    }
+    if ('error' in this.#read) throw this.#read.error;
+    return this.#read.value;
   }
 
   /**
@@ -88,11 +106,21 @@ export class APIPromise<T> implements PromiseLike<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    // One link, not two: awaiting a call is the SDK's hottest path.
-    return this.withResponse().then(
-      onfulfilled ? ({ data }) => onfulfilled(data) : ({ data }) => data as unknown as R1,
-      onrejected,
-    );
+    const handOn = onfulfilled ? ({ data }: WithResponse<T>) => onfulfilled(data) : dataOf<T, R1>;
+    if (this.#parsed !== undefined) return this.#parsed.then(handOn, onrejected);
+    // Awaiting a call is the SDK's hottest path: the response is read and its data handed on in one step
+    // after it arrives, not through withResponse()'s promise and then a second (each is a turn of the
+    // microtask queue). The outcome of the read is kept, so withResponse() later reads nothing again.
+    return this.sent().then<R1 | R2, R2>((exchange) => {
+      let read: WithResponse<T> | Promise<WithResponse<T>>;
+      try {
+        read = this.#readOnce(exchange);
+      } catch (error) {
+        if (onrejected) return onrejected(error);
+        throw error;
+      }
+      return read instanceof Promise ? read.then(handOn, onrejected) : handOn(read);
+    }, onrejected);
   }
 
   /**
@@ -119,4 +147,9 @@ export class APIPromise<T> implements PromiseLike<T> {
   get [Symbol.toStringTag](): string {
     return 'APIPromise';
   }
+}
+
+/** A result's data, as `then()` without a callback hands it on. */
+function dataOf<T, R>({ data }: WithResponse<T>): R {
+  return data as unknown as R;
 }

@@ -29,6 +29,14 @@ import type { AttemptSlots } from '../internal/request-slots.js';
 import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
 import { APIPromise } from './api-promise.js';
 
+/** A settled promise, to run a callback a turn later. */
+const SETTLED: Promise<void> = Promise.resolve();
+
+/** What page 1's own `catch` does with its failure: nothing (each consumer gets it). */
+function ignore(): undefined {
+  return undefined;
+}
+
 /** Fetches another page of the same list by number. */
 type PageFetcher<Item> = (page: number, signal?: AbortSignal) => Promise<WithResponse<Page<Item>>>;
 
@@ -130,11 +138,7 @@ export class Page<Item> {
  * ```
  */
 export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
-  readonly #fetch: ListPageFetch<Item>;
-  readonly #ordering: string;
-  readonly #options: ListOptions;
-  readonly #logger: Logger;
-  readonly #operation: Pick<OperationMeta, 'operationId'>;
+  readonly #source: ListSource<Item>;
   /** `toArray()` refused its options before page 1 went out: page 1 waits for a consumer. */
   #held = false;
   /** The walk page 1 goes out in, when iteration began before it went out (its span is a page of the walk's). */
@@ -146,22 +150,22 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    */
   constructor(source: ListSource<Item>) {
     const firstIn: { walk?: CallTelemetry | undefined } = {};
-    super(() => {
-      const first = source.first(firstIn.walk);
-      // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
-      // consumer that does, but must not also surface as an unhandled rejection.
-      first.catch(() => undefined);
-      return first;
-    }, source.parse);
-    this.#fetch = source.fetch;
-    this.#ordering = source.ordering;
-    this.#options = source.options;
-    this.#logger = source.logger;
-    this.#operation = source.operation;
+    super(
+      () => {
+        const first = source.first(firstIn.walk);
+        // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
+        // consumer that does, but must not also surface as an unhandled rejection.
+        first.catch(ignore);
+        return first;
+      },
+      (exchange) => source.parse(exchange),
+    );
+    this.#source = source;
     this.#firstIn = firstIn;
     // Page 1 goes out at once, like any promise's work, but a turn later: `list().toArray({ limt: 5 })`
-    // refuses its options first, and such a mistake then costs no request.
-    queueMicrotask(() => {
+    // refuses its options first, and such a mistake then costs no request. A turn on a settled promise, not
+    // queueMicrotask(), for which Node makes an AsyncResource per call.
+    SETTLED.then(() => {
       if (!this.#held) this.sent();
     });
   }
@@ -181,11 +185,12 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    * ```
    */
   async *pages(): AsyncGenerator<Page<Item>, void, undefined> {
-    const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = this.#options;
-    const readAhead = this.#options.readAhead ?? defaultReadAhead(concurrency);
-    const dedupe = ordered ? new PageBoundaryDeduper(this.#ordering) : new NeighbourPageDeduper();
-    const telemetry = telemetrySink()?.start(`${spanName(this.#operation)} iterate`, 'walk', {
-      [TELEMETRY.operation]: this.#operation.operationId,
+    const source = this.#source;
+    const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = source.options;
+    const readAhead = source.options.readAhead ?? defaultReadAhead(concurrency);
+    const dedupe = ordered ? new PageBoundaryDeduper(source.ordering) : new NeighbourPageDeduper();
+    const telemetry = telemetrySink()?.start(`${spanName(source.operation)} iterate`, 'walk', {
+      [TELEMETRY.operation]: source.operation.operationId,
       [TELEMETRY.concurrency]: concurrency,
       [TELEMETRY.readAhead]: readAhead,
       [TELEMETRY.ordered]: ordered,
@@ -193,7 +198,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     // Page 1 not sent yet (the usual case: the list is iterated as it is made) goes out as a page of the walk.
     this.#firstIn.walk = telemetry;
     const fetch: FetchPage<Page<Item>> = async (page, pageSignal, slots) =>
-      (await this.#fetch(page, pageSignal, slots, telemetry)).data;
+      (await source.fetch(page, pageSignal, slots, telemetry)).data;
     const first = this.withResponse().then(({ data }) => data);
     this.#firstIn.walk = undefined;
     let count: number | undefined;
@@ -206,7 +211,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
         const current = page.pagination.count;
         if (count !== undefined && current !== count) {
           const event = { previous: count, current, page: page.pagination.page };
-          this.#logger.warn(
+          source.logger.warn(
             `company-data list count changed from ${count} to ${current} during iteration (page ${event.page}); items may be missed`,
             event,
           );
@@ -291,11 +296,16 @@ export interface ListSource<Item> {
    * Sends the first page's request (a list refused before sending rejects): a page of `walk` when given,
    * else a call of its own.
    */
-  first: (walk?: CallTelemetry) => Promise<Exchange>;
-  /** Reads a page out of its response. */
-  parse: (exchange: Exchange) => Promise<WithResponse<Page<Item>>>;
+  first(walk?: CallTelemetry): Promise<Exchange>;
+  /** Reads a page out of its response (at once when it needs no wait). */
+  parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>>;
   /** Fetches another page by number, its attempts sharing the list's request slots when given. */
-  fetch: ListPageFetch<Item>;
+  fetch(
+    page: number,
+    signal: AbortSignal | undefined,
+    slots?: AttemptSlots,
+    walk?: CallTelemetry,
+  ): Promise<WithResponse<Page<Item>>>;
   /** The list's ordering, to know which way the pages run. */
   ordering: string;
   /** The list options, already checked. */

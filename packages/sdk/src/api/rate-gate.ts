@@ -5,6 +5,9 @@ import { checkOptions } from '../internal/input-check.js';
 import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
 import { raceAbort, realSleep } from '../internal/sleep.js';
 
+/** What {@link RateGate.wait} answers when the gate is open: one settled promise for every call. */
+const OPEN: Promise<void> = Promise.resolve();
+
 /**
  * A sliding-window log of the slots handed out in this process: a slot is at least one window (plus the
  * margin) after the slot `requests` places before it. Reservations are kept in a ring, so a burst of
@@ -123,7 +126,13 @@ export class RateGate implements RateGateLike {
    * @param onAbort - the error to reject with.
    * @throws whatever `onAbort()` returns, when `signal` aborts.
    */
-  async wait(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+  wait(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+    // Every attempt of every call passes here: an open gate without a quota answers with no async frame.
+    if (this.#release === undefined && this.#slots === undefined) return OPEN;
+    return this.#waitClosed(signal, onAbort);
+  }
+
+  async #waitClosed(signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
     while (this.#release !== undefined) await raceAbort(this.#release, signal, onAbort);
     if (this.#slots !== undefined) await this.#takeSlot(this.#slots, signal, onAbort);
   }

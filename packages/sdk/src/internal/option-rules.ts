@@ -133,8 +133,9 @@ export function refuseKnown(
   option: 'query' | 'body',
   method: string,
 ): Record<string, unknown> {
-  const clash = Object.keys(extra ?? {}).filter((name) => known.includes(name));
-  if (clash.length === 0) return extra ?? {};
+  if (extra === undefined) return {};
+  const clash = Object.keys(extra).filter((name) => known.includes(name));
+  if (clash.length === 0) return extra;
   const others = option === 'query' ? 'parameters' : 'body fields';
   const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
   throw new ValidationError(message, [{ code: 'custom', message, path: [option] }]);

@@ -22,7 +22,7 @@ import type {
 } from '../core/options.js';
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
-import { hedgedRead } from './hedged-read.js';
+import { type HedgedRead, hedgedRead } from './hedged-read.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { SdkLogger } from './logger.js';
 import type { AttemptSlots } from './request-slots.js';
@@ -30,7 +30,7 @@ import type { ResponseTimes } from './response-times.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
 import { type CallTelemetry, errorType, TELEMETRY } from './telemetry.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 import { toValidationIssues } from './validation-issues.js';
 
 /** Everything the core needs, resolved from the client options. */
@@ -88,6 +88,11 @@ export interface Exchange {
 /** A call's method and URL (tokens redacted), as messages name it, e.g. `GET https://…/v1/users/`. */
 function describe(call: PreparedCall): string {
   return `${call.endpoint.method} ${call.shownUrl}`;
+}
+
+/** Makes the error of a call its caller aborted, when asked. */
+function abortedError(request: string, signal: AbortSignal | undefined): () => RequestAbortedError {
+  return () => new RequestAbortedError(`Request aborted (${request})`, { cause: signal?.reason });
 }
 
 /** Names one attempt of a call in events, messages and logs. */
@@ -160,8 +165,9 @@ export class RequestCore {
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const maxRetries = options.maxRetries ?? config.maxRetries;
     const hedge = hedgedRead(endpoint, options.hedge ?? config.hedge, config);
-    const aborted = () =>
-      new RequestAbortedError(`Request aborted (${request})`, { cause: options.signal?.reason });
+    // Made by a function, not an arrow in a const here: the build's keepNames would rename that arrow on
+    // every call (an Object.defineProperty), and bind() names its function too.
+    const aborted = abortedError(request, options.signal);
 
     let attempt = 0;
     let status: number | undefined;
@@ -202,9 +208,10 @@ export class RequestCore {
         };
         let response: TransportResponse;
         try {
-          const send = () =>
-            hedge === undefined ? config.transport.send(sent) : hedge.send(sent, slots, aborted, attempt);
-          response = await (telemetry === undefined ? send() : telemetry.run(send));
+          // No arrow in a const on this path: the build's keepNames would rename it on every attempt.
+          response = await (telemetry === undefined
+            ? this.#sendAttempt(sent, hedge, slots, aborted, attempt)
+            : telemetry.run(() => this.#sendAttempt(sent, hedge, slots, aborted, attempt)));
           if (hedge?.outcome !== undefined) hedged(telemetry, hedge.outcome, attempt);
         } catch (error) {
           telemetry?.recordAttempt(performance.now() - started, { 'error.type': errorType(error) });
@@ -251,14 +258,29 @@ export class RequestCore {
     }
   }
 
+  /** Sends one attempt: through the hedge when the call is hedged, else straight through the transport. */
+  #sendAttempt(
+    sent: TransportRequest,
+    hedge: HedgedRead | undefined,
+    slots: AttemptSlots | undefined,
+    aborted: () => Error,
+    attempt: number,
+  ): Promise<TransportResponse> {
+    return hedge === undefined
+      ? this.#config.transport.send(sent)
+      : hedge.send(sent, slots, aborted, attempt);
+  }
+
   /**
    * Reads a success response: JSON, checked against the endpoint's schema unless validation is off. The
-   * compiled check decides (a few µs for a page); zod, the source of truth, is loaded only to describe a
-   * body the check refused.
+   * compiled check decides (a few µs for a page), and a body it accepts is returned as it is, with no
+   * promise: a call's result is one step nearer. zod, the source of truth, is loaded only to describe a body
+   * the check refused.
    *
+   * @returns the result, or (for a body the check refused) a promise that rejects with the description.
    * @throws InvalidResponseError when the body is not JSON or does not match the schema.
    */
-  async parse(exchange: Exchange): Promise<WithResponse<unknown>> {
+  parse(exchange: Exchange): WithResponse<unknown> | Promise<WithResponse<unknown>> {
     const { call, response } = exchange;
     const info: ResponseInfo = { status: response.status, headers: response.headers };
     if (exchange.hedge !== undefined) info.hedge = exchange.hedge;
@@ -275,6 +297,15 @@ export class RequestCore {
     if (!this.#config.validate || RESPONSE_CHECKS[call.endpoint.operationId as OperationId]?.(json)) {
       return { data: json, response: info };
     }
+    return this.#describeRefusal(call, json, info);
+  }
+
+  /** A body the compiled check refused, as zod describes it (zod may yet accept it: then its output). */
+  async #describeRefusal(
+    call: PreparedCall,
+    json: unknown,
+    info: ResponseInfo,
+  ): Promise<WithResponse<unknown>> {
     const [{ response: schema }, { z }] = await Promise.all([
       endpointWithSchemas(call.endpoint.operationId as OperationId),
       loadZod(),

@@ -201,7 +201,19 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The response headers as the SDK gives them: lower-case names, one string each (repeated headers joined
+ * with `, `). undici's own object is already that unless a header came more than once, so it is handed on
+ * as it is, with no copy per response.
+ */
 function normaliseHeaders(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
+  for (const name in raw) {
+    if (typeof raw[name] !== 'string' || name.toLowerCase() !== name) return copyHeaders(raw);
+  }
+  return raw as ResponseHeaders;
+}
+
+function copyHeaders(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;

@@ -11,11 +11,19 @@ import {
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
 import { APIPromise } from '../api/api-promise.js';
-import { defaultReadAhead, type ListPageFetch, Page, PagePromise } from '../api/pagination.js';
+import {
+  defaultReadAhead,
+  type ListPageFetch,
+  type ListSource,
+  Page,
+  PagePromise,
+} from '../api/pagination.js';
 import { SyncRun } from '../api/sync-run.js';
 import { ValidationError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
+import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../internal/call-telemetry.js';
 import { checkOptions, parseInput } from '../internal/input-check.js';
@@ -71,27 +79,81 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
   params: z.input<(Endpoints[Id] & ListEndpoint)['query']> | undefined,
   options: ListOptions = {},
 ): PagePromise<ItemOf<Endpoints[Id]>> {
-  type Item = ItemOf<Endpoints[Id]>;
   const operation: OperationMeta = OPERATIONS[id];
   const given = (params ?? {}) as Record<string, unknown>;
-  let request: PageRequest;
-  try {
-    request = pageRequest(core, operation, given, options);
-  } catch (error) {
-    // Refused before sending: the first page, and so every use of the list, fails with this error.
-    request = () => Promise.reject(error);
+  return new PagePromise(new ListPages<ItemOf<Endpoints[Id]>>(core, operation, given, options));
+}
+
+/**
+ * How a list's pages are sent and read: the source of its {@link PagePromise}. Its parts are methods, not
+ * closures made for each list, and an awaited list stops here: the page stream and its request slots come
+ * only with an iteration.
+ */
+class ListPages<Item> implements ListSource<Item> {
+  readonly ordering: string;
+  readonly options: ListOptions;
+  readonly logger: Logger;
+  readonly operation: OperationMeta;
+  readonly #core: RequestCore;
+  readonly #request: PageRequest;
+  /** The page the list starts at. */
+  readonly #start: number;
+  /** {@link fetch} as a function, for the pages that keep it (`getNextPage()`): made with the first page read. */
+  #fetchPage: ListPageFetch<Item> | undefined;
+
+  constructor(
+    core: RequestCore,
+    operation: OperationMeta,
+    given: Record<string, unknown>,
+    options: ListOptions,
+  ) {
+    this.#core = core;
+    this.options = options;
+    this.logger = core.logger;
+    this.operation = operation;
+    this.ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
+    this.#start = typeof given.page === 'number' ? given.page : 1;
+    let request: PageRequest;
+    try {
+      request = pageRequest(core, operation, given, options);
+    } catch (error) {
+      // Refused before sending: the first page, and so every use of the list, fails with this error.
+      request = () => Promise.reject(error);
+    }
+    this.#request = request;
   }
-  const parse = async (exchange: Exchange) => {
-    const { data, response } = await core.parse(exchange);
+
+  first(walk?: CallTelemetry): Promise<Exchange> {
+    return this.#request(this.#start, this.options.signal, undefined, walk);
+  }
+
+  parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>> {
+    const read = this.#core.parse(exchange);
+    return read instanceof Promise ? read.then((result) => this.#page(result)) : this.#page(read);
+  }
+
+  async fetch(
+    page: number,
+    signal: AbortSignal | undefined,
+    slots?: AttemptSlots,
+    walk?: CallTelemetry,
+  ): Promise<WithResponse<Page<Item>>> {
+    return this.parse(await this.#request(page, signal, slots, walk));
+  }
+
+  #page({ data, response }: WithResponse<unknown>): WithResponse<Page<Item>> {
     const body = data as { data: Item[]; pagination: Pagination };
-    return { data: new Page(body.data, body.pagination, fetch), response };
-  };
-  const fetch: ListPageFetch<Item> = async (page, signal, slots, walk) =>
-    parse(await request(page, signal, slots, walk));
-  const first = (walk?: CallTelemetry) =>
-    request(typeof given.page === 'number' ? given.page : 1, options.signal, undefined, walk);
-  const ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
-  return new PagePromise({ first, parse, fetch, ordering, options, logger: core.logger, operation });
+    this.#fetchPage ??= fetcherOf(this);
+    return { data: new Page(body.data, body.pagination, this.#fetchPage), response };
+  }
+}
+
+/**
+ * A list's `fetch` as a function of its own, for its pages' `getNextPage()`: an arrow made here, where the
+ * build's keepNames leaves it unnamed (bind() would name it, each time).
+ */
+function fetcherOf<Item>(pages: ListPages<Item>): ListPageFetch<Item> {
+  return (page, signal, slots, walk) => pages.fetch(page, signal, slots, walk);
 }
 
 /**
@@ -233,13 +295,12 @@ function pagesOf(
   options: ListOptions,
   method: string,
 ): PageRequest {
-  const { page: _page, ...fixed } = given;
   const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
-  const fixedQuery = queryString({ ...fixed, ...extras });
+  const fixedQuery = joinQueries(queryString(given, 'page'), queryString(extras));
   const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
   return (page, signal, slots, parent) => {
     const url = `${base}page=${page}`;
-    const sendOptions = signal === undefined ? options : { ...options, signal };
+    const sendOptions = signal === undefined || signal === options.signal ? options : { ...options, signal };
     const telemetry =
       parent === undefined
         ? telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation, page))
@@ -252,12 +313,35 @@ function pagesOf(
   };
 }
 
-/** A query string of the given values (those not `undefined`), in order: `a=1&b=2`, or `''`. */
-function queryString(values: Record<string, unknown>): string {
+/** Names and values that form encoding leaves as they are (`URLSearchParams` writes them unchanged). */
+const FORM_SAFE = /^[\w.*-]*$/;
+
+/**
+ * A query string of the given values (those not `undefined`, and not `skip`), in order: `a=1&b=2`, or `''`.
+ * Written as `URLSearchParams` writes it; joined by hand when nothing needs encoding, the usual case.
+ */
+function queryString(values: Record<string, unknown> | undefined, skip?: string): string {
+  let query = '';
+  for (const name in values) {
+    const value = values[name];
+    if (value === undefined || name === skip || !Object.hasOwn(values, name)) continue;
+    const text = String(value);
+    if (!FORM_SAFE.test(name) || !FORM_SAFE.test(text)) return encodedQueryString(values, skip);
+    query = joinQueries(query, `${name}=${text}`);
+  }
+  return query;
+}
+
+function encodedQueryString(values: Record<string, unknown>, skip: string | undefined): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(values))
-    if (value !== undefined) search.set(name, String(value));
+    if (value !== undefined && name !== skip) search.set(name, String(value));
   return search.toString();
+}
+
+function joinQueries(first: string, second: string): string {
+  if (first === '') return second;
+  return second === '' ? first : `${first}&${second}`;
 }
 
 /**
@@ -271,27 +355,53 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   id: string,
   options: RequestOptions = {},
 ): APIPromise<RecordOf<Endpoints[Id]>> {
-  type Endpoint = Endpoints[Id];
   const operation: OperationMeta = OPERATIONS[operationId];
   return start(
     core,
     operation,
-    async () => {
-      const method = methodName(operation);
-      checkGivenOptions(OPTION_CHECKS.request, options, method);
-      const params = { id };
-      if (!PATH_CHECKS[operation.operationId]?.(params)) {
-        const { pathParams } = await endpointWithSchemas(operation.operationId);
-        await parseInput(pathParams, params, { noun: 'parameter', of: method });
-      }
-      const query = queryString(options.query ?? {});
-      const url = `${core.base(operation)}${fillPath(operation.path, params)}`;
-      const withQuery = query === '' ? url : `${url}?${query}`;
-      return { endpoint: operation, url: withQuery, shownUrl: withQuery };
-    },
+    () => retrieveCall(core, operation, id, options),
     options,
-    (data) => (data as { data: RecordOf<Endpoint> }).data,
+    recordOf as (data: unknown) => RecordOf<Endpoints[Id]>,
   );
+}
+
+/**
+ * The call of a retrieve method, its id and options checked. When the compiled check refuses the id, zod
+ * (loaded for it) says why: only then is the call a promise.
+ */
+function retrieveCall(
+  core: RequestCore,
+  operation: OperationMeta,
+  id: string,
+  options: RequestOptions,
+): PreparedCall | Promise<PreparedCall> {
+  const method = methodName(operation);
+  checkGivenOptions(OPTION_CHECKS.request, options, method);
+  const params = { id };
+  if (PATH_CHECKS[operation.operationId]?.(params)) return addressed(core, operation, params, options);
+  return (async () => {
+    const { pathParams } = await endpointWithSchemas(operation.operationId);
+    await parseInput(pathParams, params, { noun: 'parameter', of: method });
+    return addressed(core, operation, params, options);
+  })();
+}
+
+/** A call to an operation's path, filled, with the `query` extras of its options. */
+function addressed(
+  core: RequestCore,
+  operation: OperationMeta,
+  params: Record<string, string>,
+  options: RequestOptions,
+): PreparedCall {
+  const query = queryString(options.query);
+  const url = `${core.base(operation)}${fillPath(operation.path, params)}`;
+  const withQuery = query === '' ? url : `${url}?${query}`;
+  return { endpoint: operation, url: withQuery, shownUrl: withQuery };
+}
+
+/** A retrieve's result: the record its response wraps in `data`. */
+function recordOf(body: unknown): unknown {
+  return (body as { data: unknown }).data;
 }
 
 /**
@@ -339,26 +449,49 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
 
 /**
  * Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked.
- * Its span, when an instrumentation is registered, covers the preparation and every attempt.
+ * A call prepared without waiting (the usual case) goes out at once, and a body read without waiting is
+ * the result with no promise in between.
  */
 function start<T>(
   core: RequestCore,
   operation: OperationMeta,
-  prepare: () => Promise<PreparedCall>,
+  prepare: () => PreparedCall | Promise<PreparedCall>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
   const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
-  const exchange = endedWith(
-    telemetry,
-    (async () => {
-      const call = await prepare();
-      telemetry?.setAttributes(serverAttributes(call.url));
-      return core.send(call, options, undefined, telemetry);
-    })(),
-  );
-  return new APIPromise(exchange, async (sent) => {
-    const { data, response } = await core.parse(sent);
-    return { data: unwrap(data), response };
+  let exchange: Promise<Exchange>;
+  try {
+    const call = prepare();
+    exchange =
+      call instanceof Promise
+        ? call.then((ready) => sendTraced(core, ready, options, telemetry))
+        : sendTraced(core, call, options, telemetry);
+  } catch (error) {
+    exchange = Promise.reject(error);
+  }
+  return new APIPromise(endedWith(telemetry, exchange), (sent) => {
+    const read = core.parse(sent);
+    return read instanceof Promise
+      ? read.then((result) => unwrapped(result, unwrap))
+      : unwrapped(read, unwrap);
   });
+}
+
+/** Sends a prepared call, its address on the call's span when there is one. */
+function sendTraced(
+  core: RequestCore,
+  call: PreparedCall,
+  options: RequestOptions,
+  telemetry: CallTelemetry | undefined,
+): Promise<Exchange> {
+  telemetry?.setAttributes(serverAttributes(call.url));
+  return core.send(call, options, undefined, telemetry);
+}
+
+function unwrapped<T>(
+  { data, response }: WithResponse<unknown>,
+  unwrap: (data: unknown) => T,
+): WithResponse<T> {
+  return { data: unwrap(data), response };
 }

@@ -158,6 +158,18 @@ describe.each(targets)('client configuration ($name)', (target: Target) => {
     expect(mock.journal()).toHaveLength(1);
   });
 
+  it('a call made in the same turn as close() fails with client_closed, and nothing is sent', async () => {
+    const { client } = clientFor(target, mock);
+    const list = client.teams.list().then(undefined, (caught: unknown) => caught);
+    const retrieve = client.users
+      .retrieve('00000000-0000-4000-8000-000000000000')
+      .then(undefined, (caught: unknown) => caught);
+    await client.close();
+    expect(await list).toBeInstanceOf(ClientClosedError);
+    expect(await retrieve).toBeInstanceOf(ClientClosedError);
+    expect(mock.journal()).toHaveLength(0);
+  });
+
   it('a call waiting for a rate-limit pause when the client closes fails with client_closed', async () => {
     // The pause lasts until the client's closing ends it.
     const { client } = clientFor(target, mock, {

@@ -36,6 +36,24 @@ describe('APIPromise', () => {
     expect(parse).not.toHaveBeenCalled();
   });
 
+  it('reads the body once whichever comes first, await or withResponse(), and a failed read rejects each', async () => {
+    const parse = vi.fn(readJson);
+    const promise = new APIPromise(Promise.resolve(exchange), parse);
+    await expect(promise.withResponse()).resolves.toMatchObject({ data: { id: 1 } });
+    await expect(promise).resolves.toEqual({ id: 1 });
+    expect(parse).toHaveBeenCalledOnce();
+    const refuse = vi.fn((): never => {
+      throw new Error('not JSON');
+    });
+    const failing = new APIPromise(Promise.resolve(exchange), refuse);
+    const onrejected = vi.fn((error: unknown) => (error as Error).message);
+    await expect(failing.then(undefined, onrejected)).resolves.toBe('not JSON');
+    await expect(failing).rejects.toThrow('not JSON');
+    await expect(failing.withResponse()).rejects.toThrow('not JSON');
+    expect(onrejected).toHaveBeenCalledOnce();
+    expect(refuse).toHaveBeenCalledOnce();
+  });
+
   it('supports catch and finally like a promise', async () => {
     const failing = new APIPromise<number>(Promise.reject(new Error('nope')), () => {
       throw new Error('never read');
