@@ -40,6 +40,10 @@ const PAGES = [
   { file: 'documents/Getting_started.html', text: 'Your first calls' },
   { file: 'modules/_company-data_sdk.html', text: 'Quick start' },
   { file: 'classes/_company-data_sdk.CompanyData.html', text: 'CompanyData' },
+  {
+    file: 'modules/_company-data_sdk._company-data_sdk_opentelemetry.html',
+    text: 'CompanyDataInstrumentation',
+  },
   { file: 'modules/_company-data_mock-server.html', text: 'startMockServer' },
   { file: 'modules/_company-data_mock-server._company-data_mock-server_msw.html', text: 'mswHandlers' },
   { file: 'documents/Mock_server_fixtures.html', text: 'The format', folded: 'JSON Schema' },

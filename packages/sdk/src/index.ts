@@ -1,4 +1,10 @@
-// The public API of @company-data/sdk; its README heads the package's page on the docs site.
+/**
+ * The typed client of the Company Data API: `new CompanyData()`, its resources, errors and options. Traces
+ * and metrics are in the opt-in `@company-data/sdk/opentelemetry`.
+ *
+ * @module @company-data/sdk
+ * @mergeModuleWith <project>
+ */
 export type {
   AudienceMember,
   AudienceMemberInput,

@@ -1,6 +1,13 @@
-// The opt-in OpenTelemetry entry, `@company-data/sdk/opentelemetry`: the only file of the SDK that imports
-// `@opentelemetry/api` (an optional peer dependency). The main entry never does; it only asks, per call,
-// whether an instrumentation registered (see `internal/telemetry.ts`).
+/**
+ * OpenTelemetry traces and metrics of the SDK's calls, list walks, exports and syncs: enable
+ * {@link CompanyDataInstrumentation} once. `@opentelemetry/api` is an optional peer dependency: install it to
+ * use this entry point; the main entry never loads it.
+ *
+ * @module @company-data/sdk/opentelemetry
+ * @group Entry points
+ */
+// The only file of the SDK that imports `@opentelemetry/api`. The main entry only asks, per call, whether an
+// instrumentation registered (see `internal/telemetry.ts`).
 import { type MeterProvider, metrics, type TracerProvider, trace } from '@opentelemetry/api';
 import { SDK_VERSION } from './core/version.js';
 import { setTelemetrySink, telemetrySink } from './internal/telemetry.js';
