@@ -3,7 +3,6 @@ import { ConnectionError } from '../core/errors.js';
 import type { RateGateLike } from '../core/gate.js';
 import type { HedgeOptions, HedgeOutcome, Sleep } from '../core/options.js';
 import type { SdkLogger } from './logger.js';
-import type { AttemptOutcome, AttemptSlots } from './request-slots.js';
 import type { ResponseTimes } from './response-times.js';
 import { classifyStatus } from './retry.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
@@ -54,8 +53,10 @@ export function hedgedRead(
  * Sends each attempt of one GET call, and a second copy of it when the first has waited past the
  * threshold: a fixed `afterMs`, or the adaptive one of {@link ResponseTimes}. The rules:
  *
- * - The second copy takes a request slot of its own (a list's) and passes the rate gate (quota and 429
- *   pauses) like any request. It is given up if the first copy settles before it is on the wire.
+ * - The second copy passes the rate gate (quota and 429 pauses) like any request, but takes no request
+ *   slot of a list: a hung first copy holds its slot, and a hedge waiting for a slot that other hung pages
+ *   hold would come too late (a list has at most `concurrency` first copies in flight, plus at most one
+ *   second copy each). It is given up if the first copy settles before it is on the wire.
  * - The first copy to bring a success, a 429 or another final answer (a 4xx, the caller's abort) decides
  *   the attempt; the other copy is aborted, its socket closed.
  * - A copy that fails in a way that is retried (a 5xx, a 408, a connection error, its `timeout`) does not
@@ -85,18 +86,12 @@ export class HedgedRead {
    * Sends one attempt, hedged when it waits past the threshold.
    *
    * @param input - the first copy's request (the core has taken its slot and passed the gate).
-   * @param slots - the list's request slots, when it has them: the second copy takes one too.
    * @param aborted - the error the call's abort rejects with.
    * @param attempt - 1 for the first attempt, for the log.
    * @returns the answer that decided the attempt (a failure status included).
    * @throws what the deciding copy's transport threw.
    */
-  async send(
-    input: TransportRequest,
-    slots: AttemptSlots | undefined,
-    aborted: () => Error,
-    attempt: number,
-  ): Promise<TransportResponse> {
+  async send(input: TransportRequest, aborted: () => Error, attempt: number): Promise<TransportResponse> {
     this.outcome = undefined;
     const afterMs = this.#afterMs ?? this.#context.responseTimes.hedgeAfterMs(this.#endpoint.operationId);
     if (afterMs === undefined) return settled(await this.#copy(input));
@@ -112,7 +107,7 @@ export class HedgedRead {
       timer.abort();
       return settled(await first);
     }
-    return this.#race(input, first, stopFirst, { slots, aborted, afterMs, attempt });
+    return this.#race(input, first, stopFirst, { aborted, afterMs, attempt });
   }
 
   /** The first copy has waited past the threshold: sends the second, and decides between them. */
@@ -120,7 +115,7 @@ export class HedgedRead {
     input: TransportRequest,
     first: Promise<CopyResult>,
     stopFirst: AbortController,
-    context: { slots: AttemptSlots | undefined; aborted: () => Error; afterMs: number; attempt: number },
+    context: { aborted: () => Error; afterMs: number; attempt: number },
   ): Promise<TransportResponse> {
     const { afterMs, attempt } = context;
     const stopHedge = new AbortController();
@@ -158,32 +153,21 @@ export class HedgedRead {
     }
   }
 
-  /** The second copy: a slot and the gate, as any request, then the request; given up once `stop` aborts. */
+  /** The second copy: the gate, as any request, then the request; given up once `stop` aborts. */
   async #hedgeCopy(
     input: TransportRequest,
     stop: AbortController,
-    context: { slots: AttemptSlots | undefined; aborted: () => Error },
+    context: { aborted: () => Error },
     sending: () => void,
   ): Promise<CopyResult> {
     const signal = joined(input.signal, stop.signal);
-    let release: ((outcome: AttemptOutcome) => void) | undefined;
-    let outcome: AttemptOutcome = 'failed';
     try {
-      release = await context.slots?.acquire(context.aborted);
       await this.#context.gate.wait(signal, context.aborted);
       if (signal.aborted) return { error: context.aborted() };
       sending();
-      const result = await this.#copy({ ...input, signal });
-      if ('response' in result) {
-        const retry = classifyStatus(result.response.status);
-        outcome = this.#succeeded(result) ? 'answered' : retry === 'rate_limit' ? 'rate_limited' : 'failed';
-      }
-      return result;
+      return await this.#copy({ ...input, signal });
     } catch (error) {
       return { error };
-    } finally {
-      // A copy given up (the other one decided) ends as answered: its page is not late on its account.
-      release?.(stop.signal.aborted ? 'answered' : outcome);
     }
   }
 

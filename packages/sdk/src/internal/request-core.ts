@@ -210,8 +210,8 @@ export class RequestCore {
         try {
           // No arrow in a const on this path: the build's keepNames would rename it on every attempt.
           response = await (telemetry === undefined
-            ? this.#sendAttempt(sent, hedge, slots, aborted, attempt)
-            : telemetry.run(() => this.#sendAttempt(sent, hedge, slots, aborted, attempt)));
+            ? this.#sendAttempt(sent, hedge, aborted, attempt)
+            : telemetry.run(() => this.#sendAttempt(sent, hedge, aborted, attempt)));
           if (hedge?.outcome !== undefined) hedged(telemetry, hedge.outcome, attempt);
         } catch (error) {
           telemetry?.recordAttempt(performance.now() - started, { 'error.type': errorType(error) });
@@ -262,13 +262,10 @@ export class RequestCore {
   #sendAttempt(
     sent: TransportRequest,
     hedge: HedgedRead | undefined,
-    slots: AttemptSlots | undefined,
     aborted: () => Error,
     attempt: number,
   ): Promise<TransportResponse> {
-    return hedge === undefined
-      ? this.#config.transport.send(sent)
-      : hedge.send(sent, slots, aborted, attempt);
+    return hedge === undefined ? this.#config.transport.send(sent) : hedge.send(sent, aborted, attempt);
   }
 
   /**

@@ -316,6 +316,37 @@ describe.each(targets)('hedged reads ($name)', (target: Target) => {
     expect(pages.filter((page) => page % 3 === 0)).toHaveLength(4);
   });
 
+  it('a hedge needs no request slot of the list: with every slot held by a hung page, the hedges go out', async () => {
+    const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: 30 } });
+    opened.push(mock);
+    const plain = clientFor(target, mock).client;
+    opened.push(plain);
+    const expected = await sequentialIds(plain);
+    // The first copies of pages 2 and 3 are held until the export is over: at concurrency 2 they hold both
+    // of the list's slots, so only a second copy sent outside them can answer those pages.
+    const firstCopies = new Set<number>();
+    const held: (() => void)[] = [];
+    const hook: RequestHook = (request) => {
+      if (request.path !== '/v1/calls/' || request.page === undefined || firstCopies.has(request.page))
+        return;
+      firstCopies.add(request.page);
+      if (request.page !== 2 && request.page !== 3) return;
+      return new Promise<void>((resolve) => held.push(resolve));
+    };
+    const clock = hedgeClock(mock, true);
+    const { client } = clientWithHook(target, mock, hook, {
+      sleep: clock.sleep,
+      now: clock.now,
+      hedge: { afterMs: AFTER_MS },
+    });
+    opened.push(client);
+    const ids: string[] = [];
+    for await (const call of client.calls.list({ page_size: 5 }, { concurrency: 2 })) ids.push(call.id);
+    expect(ids).toEqual(expected);
+    expect(held).toHaveLength(2);
+    for (const release of held) release();
+  });
+
   it('the adaptive threshold waits for a response of the operation, then hedges past its peers (≥ 100 ms)', async () => {
     const { client, clock, id } = await setup({ hedge: true });
     await client.calls.retrieve(id);
