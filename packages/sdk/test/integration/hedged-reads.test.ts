@@ -84,6 +84,36 @@ describe.each(targets)('hedged reads ($name)', (target: Target) => {
   const requestsTo = (mock: MockServer, path: string) =>
     mock.journal().filter((entry) => entry.path === path);
 
+  /**
+   * A mock of 60 calls and a client whose first copy of each page `hung(page)` names is held on its way
+   * out (hung) until the test releases it; every hedge timer fires at once. With the ids a plain walk reads.
+   */
+  async function exportWithHungPages(hung: (page: number) => boolean) {
+    const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: 60 } });
+    opened.push(mock);
+    const plain = clientFor(target, mock).client;
+    opened.push(plain);
+    const expected = await sequentialIds(plain);
+    const firstCopies = new Set<number>();
+    const held: (() => void)[] = [];
+    const hook: RequestHook = (request) => {
+      if (request.path !== '/v1/calls/' || request.page === undefined || firstCopies.has(request.page))
+        return;
+      firstCopies.add(request.page);
+      if (!hung(request.page)) return;
+      return new Promise<void>((resolve) => held.push(resolve));
+    };
+    const clock = hedgeClock(mock, true);
+    const { client } = clientWithHook(target, mock, hook, {
+      sleep: clock.sleep,
+      now: clock.now,
+      hedge: { afterMs: AFTER_MS },
+    });
+    opened.push(client);
+    mock.clearJournal();
+    return { mock, client, expected, held };
+  }
+
   it('a hung first copy is beaten by the hedge, and is aborted', async () => {
     const { mock, client, clock, id } = await setup();
     const path = `/v1/calls/${id}/`;
@@ -279,31 +309,10 @@ describe.each(targets)('hedged reads ($name)', (target: Target) => {
   });
 
   it('an ordered export with hedging yields every id exactly once, in order', async () => {
-    const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: 60 } });
-    opened.push(mock);
-    const plain = clientFor(target, mock).client;
-    opened.push(plain);
-    const expected = await sequentialIds(plain);
     // The first request of pages 3, 6, 9 and 12 is held on its way out (hung) until the export is over:
     // their hedges answer them. Every other page is hedged too (the hedge's timer fires at once), so
     // pages arrive twice over, out of order.
-    const firstCopies = new Set<number>();
-    const held: (() => void)[] = [];
-    const hook: RequestHook = (request) => {
-      if (request.path !== '/v1/calls/' || request.page === undefined || firstCopies.has(request.page))
-        return;
-      firstCopies.add(request.page);
-      if (request.page % 3 !== 0) return;
-      return new Promise<void>((resolve) => held.push(resolve));
-    };
-    const clock = hedgeClock(mock, true);
-    const { client } = clientWithHook(target, mock, hook, {
-      sleep: clock.sleep,
-      now: clock.now,
-      hedge: { afterMs: AFTER_MS },
-    });
-    opened.push(client);
-    mock.clearJournal();
+    const { mock, client, expected, held } = await exportWithHungPages((page) => page % 3 === 0);
     const ids: string[] = [];
     for await (const call of client.calls.list({ page_size: 5 }, { concurrency: 4 })) ids.push(call.id);
     expect(ids).toEqual(expected);
@@ -317,29 +326,9 @@ describe.each(targets)('hedged reads ($name)', (target: Target) => {
   });
 
   it('a hedge needs no request slot of the list: with every slot held by a hung page, the hedges go out', async () => {
-    const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: 30 } });
-    opened.push(mock);
-    const plain = clientFor(target, mock).client;
-    opened.push(plain);
-    const expected = await sequentialIds(plain);
     // The first copies of pages 2 and 3 are held until the export is over: at concurrency 2 they hold both
     // of the list's slots, so only a second copy sent outside them can answer those pages.
-    const firstCopies = new Set<number>();
-    const held: (() => void)[] = [];
-    const hook: RequestHook = (request) => {
-      if (request.path !== '/v1/calls/' || request.page === undefined || firstCopies.has(request.page))
-        return;
-      firstCopies.add(request.page);
-      if (request.page !== 2 && request.page !== 3) return;
-      return new Promise<void>((resolve) => held.push(resolve));
-    };
-    const clock = hedgeClock(mock, true);
-    const { client } = clientWithHook(target, mock, hook, {
-      sleep: clock.sleep,
-      now: clock.now,
-      hedge: { afterMs: AFTER_MS },
-    });
-    opened.push(client);
+    const { client, expected, held } = await exportWithHungPages((page) => page === 2 || page === 3);
     const ids: string[] = [];
     for await (const call of client.calls.list({ page_size: 5 }, { concurrency: 2 })) ids.push(call.id);
     expect(ids).toEqual(expected);
