@@ -361,7 +361,9 @@ function hedgeCounter(recorder: Recorder): Logger {
   return {
     debug: (message: string, fields?: { hedge?: HedgeOutcome }) => {
       if (!message.startsWith('company-data hedge:')) return;
-      recorder.hedge(fields?.hedge === undefined ? undefined : fields.hedge.winner === 'hedge');
+      // A second copy sent, or its outcome; a hedge the budget held back sent nothing.
+      if (fields?.hedge !== undefined) recorder.hedge(fields.hedge.winner === 'hedge');
+      else if (message.includes('sending a second copy')) recorder.hedge(undefined);
     },
     info: ignore,
     warn: ignore,

@@ -4,6 +4,7 @@ import { ConfigurationError } from './core/errors.js';
 import type { RateGateLike } from './core/gate.js';
 import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.js';
 import { SDK_VERSION } from './core/version.js';
+import { HedgeBudget } from './internal/hedge-budget.js';
 import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
 import { createLogger, type SdkLogger } from './internal/logger.js';
 import { OPTION_CHECKS } from './internal/option-checks.generated.js';
@@ -37,6 +38,7 @@ interface Shared {
   readonly apiKeySource: string | undefined;
   /** Recent response times: derived clients call the same server, so they learn its pace together. */
   readonly responseTimes: ResponseTimes;
+  readonly hedgeBudget: HedgeBudget;
 }
 
 // How withOptions() hands the parent's pool and gate to the new client, out of sight of the public options.
@@ -129,6 +131,7 @@ export class CompanyData {
       gate,
       hedge: options.hedge ?? false,
       responseTimes: this.#shared.responseTimes,
+      hedgeBudget: this.#shared.hedgeBudget,
     });
     this.users = new Users(core);
     this.teams = new Teams(core);
@@ -152,13 +155,14 @@ export class CompanyData {
     const { apiKeySource } = context;
     const transport = new Transport(options.dispatcher, options.fetch);
     const responseTimes = new ResponseTimes();
+    const hedgeBudget = new HedgeBudget();
     const given = options.gate;
     if (given === undefined) {
       const own = new RateGate({ quota: options.quota, sleep: context.sleep, now: context.now });
-      return { transport, gate: own, ownGate: own, apiKeySource, responseTimes };
+      return { transport, gate: own, ownGate: own, apiKeySource, responseTimes, hedgeBudget };
     }
     given.attach?.({ apiKey: context.apiKey, logger: context.logger });
-    return { transport, gate: given, ownGate: undefined, apiKeySource, responseTimes };
+    return { transport, gate: given, ownGate: undefined, apiKeySource, responseTimes, hedgeBudget };
   }
 
   /**

@@ -137,8 +137,9 @@ export interface ClientOptions {
    * send a second copy and take the first answer; the other copy is aborted. `true` waits for the adaptive
    * threshold (see {@link HedgeOptions}), `{ afterMs }` for a fixed one. A second copy costs a request of
    * the quota and passes the rate gate like any request, so it is for callers with quota to spare who
-   * care about the slow tail (an ordered export waits for its oldest page). POSTs (the webhooks) are never
-   * hedged. Each method's `hedge` option overrides this one. Default: `false`.
+   * care about the slow tail (an ordered export waits for its oldest page). A budget bounds the extra
+   * requests: 10 second copies at once, then one per ten reads. POSTs (the webhooks) are never hedged.
+   * Each method's `hedge` option overrides this one. Default: `false`.
    */
   hedge?: boolean | HedgeOptions | undefined;
   /** Headers sent with every request (after the SDK's own, so they can override `User-Agent`). */

@@ -2,6 +2,7 @@ import type { OperationMeta } from '@company-data/contract/runtime';
 import { ConnectionError } from '../core/errors.js';
 import type { RateGateLike } from '../core/gate.js';
 import type { HedgeOptions, HedgeOutcome, Sleep } from '../core/options.js';
+import type { HedgeBudget } from './hedge-budget.js';
 import type { SdkLogger } from './logger.js';
 import type { ResponseTimes } from './response-times.js';
 import { classifyStatus } from './retry.js';
@@ -19,6 +20,8 @@ export interface HedgeContext {
   readonly sleep: Sleep;
   readonly logger: SdkLogger;
   readonly responseTimes: ResponseTimes;
+  /** The hedges the client may still send. */
+  readonly hedgeBudget: HedgeBudget;
 }
 
 /** What a hedged read needs of the operation. */
@@ -95,6 +98,7 @@ export class HedgedRead {
     this.outcome = undefined;
     const afterMs = this.#afterMs ?? this.#context.responseTimes.hedgeAfterMs(this.#endpoint.operationId);
     if (afterMs === undefined) return settled(await this.#copy(input));
+    this.#context.hedgeBudget.earn();
     const stopFirst = new AbortController();
     const first = this.#copy({ ...input, signal: joined(input.signal, stopFirst.signal) });
     const timer = new AbortController();
@@ -105,6 +109,10 @@ export class HedgedRead {
     const early = await Promise.race([first, fired]);
     if (early !== 'fired' || input.signal?.aborted) {
       timer.abort();
+      return settled(await first);
+    }
+    if (!this.#context.hedgeBudget.spend()) {
+      this.#log(`no second copy of ${input.label}: the client's hedge budget is spent`, { attempt, afterMs });
       return settled(await first);
     }
     return this.#race(input, first, stopFirst, { aborted, afterMs, attempt });

@@ -22,6 +22,7 @@ import type {
 } from '../core/options.js';
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
 import { errorDetail, errorFromResponse } from './error-from-response.js';
+import type { HedgeBudget } from './hedge-budget.js';
 import { type HedgedRead, hedgedRead } from './hedged-read.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
 import type { SdkLogger } from './logger.js';
@@ -58,6 +59,8 @@ export interface CoreConfig {
   hedge: boolean | HedgeOptions;
   /** Recent response times, shared with derived clients: the adaptive hedge threshold. */
   responseTimes: ResponseTimes;
+  /** The hedges the client (and its derived clients) may still send. */
+  hedgeBudget: HedgeBudget;
 }
 
 /**

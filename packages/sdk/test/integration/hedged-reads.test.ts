@@ -8,6 +8,7 @@ import {
   type RetryEvent,
   ServerError,
 } from '../../src/index.js';
+import { HEDGE_BURST, HEDGE_SHARE } from '../../src/internal/hedge-budget.js';
 import {
   callPagesRead,
   clientFor,
@@ -85,11 +86,12 @@ describe.each(targets)('hedged reads ($name)', (target: Target) => {
     mock.journal().filter((entry) => entry.path === path);
 
   /**
-   * A mock of 60 calls and a client whose first copy of each page `hung(page)` names is held on its way
+   * A mock of 45 calls (9 pages of 5) and a client whose first copy of each page `hung(page)` names is held on its way
    * out (hung) until the test releases it; every hedge timer fires at once. With the ids a plain walk reads.
    */
   async function exportWithHungPages(hung: (page: number) => boolean) {
-    const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: 60 } });
+    // Every page is hedged, all within the client's hedge budget (HEDGE_BURST and a share per read).
+    const mock = await target.start({ clock: 'frozen', sizes: { users: 2, calls: 45 } });
     opened.push(mock);
     const plain = clientFor(target, mock).client;
     opened.push(plain);
@@ -309,20 +311,20 @@ describe.each(targets)('hedged reads ($name)', (target: Target) => {
   });
 
   it('an ordered export with hedging yields every id exactly once, in order', async () => {
-    // The first request of pages 3, 6, 9 and 12 is held on its way out (hung) until the export is over:
+    // The first request of pages 3, 6 and 9 is held on its way out (hung) until the export is over:
     // their hedges answer them. Every other page is hedged too (the hedge's timer fires at once), so
     // pages arrive twice over, out of order.
     const { mock, client, expected, held } = await exportWithHungPages((page) => page % 3 === 0);
     const ids: string[] = [];
     for await (const call of client.calls.list({ page_size: 5 }, { concurrency: 4 })) ids.push(call.id);
     expect(ids).toEqual(expected);
-    expect(held).toHaveLength(4);
+    expect(held).toHaveLength(3);
     const pages = callPagesRead(mock);
-    expect(new Set(pages)).toEqual(new Set(Array.from({ length: 12 }, (_, index) => index + 1)));
+    expect(new Set(pages)).toEqual(new Set(Array.from({ length: 9 }, (_, index) => index + 1)));
     // The held copies were aborted while held: released now (so nothing stays pending), they are not sent.
     for (const release of held) release();
-    expect(pages.filter((page) => page % 3 === 0)).toEqual(expect.arrayContaining([3, 6, 9, 12]));
-    expect(pages.filter((page) => page % 3 === 0)).toHaveLength(4);
+    expect(pages.filter((page) => page % 3 === 0)).toEqual(expect.arrayContaining([3, 6, 9]));
+    expect(pages.filter((page) => page % 3 === 0)).toHaveLength(3);
   });
 
   it('a hedge needs no request slot of the list: with every slot held by a hung page, the hedges go out', async () => {
@@ -334,6 +336,22 @@ describe.each(targets)('hedged reads ($name)', (target: Target) => {
     expect(ids).toEqual(expected);
     expect(held).toHaveLength(2);
     for (const release of held) release();
+  });
+
+  it("a client's hedges stay within its budget: a burst, then one per ten reads", async () => {
+    // Every read waits past the threshold (the hedge's timer fires at once), so every read would be hedged.
+    const { client, logger, id } = await setup({}, true);
+    const reads = 40;
+    for (let read = 0; read < reads; read++) await client.calls.retrieve(id);
+    const said = (text: string) => logger.lines.filter((line) => String(line.args[0]).includes(text)).length;
+    const hedges = said('sending a second copy');
+    expect(hedges).toBeGreaterThanOrEqual(HEDGE_BURST);
+    expect(hedges).toBeLessThanOrEqual(HEDGE_BURST + HEDGE_SHARE * reads);
+    expect(said('hedge budget is spent')).toBe(reads - hedges);
+    // A derived client shares the budget: its reads do not start a burst of their own.
+    const derived = client.withOptions({ maxRetries: 1 });
+    for (let read = 0; read < 10; read++) await derived.calls.retrieve(id);
+    expect(said('sending a second copy')).toBeLessThanOrEqual(HEDGE_BURST + HEDGE_SHARE * (reads + 10));
   });
 
   it('the adaptive threshold waits for a response of the operation, then hedges past its peers (≥ 100 ms)', async () => {
