@@ -6,6 +6,7 @@ import {
   callPagesRead,
   clientFor,
   clientWithHook,
+  lateSecondPageAfterArrivals,
   manualTime,
   type Target,
   targets,
@@ -306,13 +307,7 @@ describe.each(targets)('OpenTelemetry spans ($name)', (target: Target) => {
     const count = 40;
     // Page 2 goes out late: pages 3 and 4 are read first, then three calls arrive at the head, then page 2
     // is read; pages 3 and 4, read before the list grew, are read again.
-    const { client } = clientWithHook(target, mock, ({ path, page }) => {
-      if (path !== '/v1/calls/' || page !== 2 || callPagesRead(mock).includes(2)) return undefined;
-      return (async () => {
-        await until(() => [3, 4].every((number) => callPagesRead(mock).includes(number)));
-        for (let n = 0; n < 3; n++) mock.records.create('calls');
-      })();
-    });
+    const { client } = clientWithHook(target, mock, lateSecondPageAfterArrivals(mock));
     opened.push(client);
     await client.calls.list({ page_size: 5 }, { concurrency: 3, readAhead: 3 }).toArray();
     const walk = otel.spans().find((span) => span.attributes['company_data.scope'] === 'walk');

@@ -6,6 +6,7 @@ import {
   clientFor,
   clientWithHook,
   inFakeTime,
+  lateSecondPageAfterArrivals,
   manualTime,
   type Target,
   targets,
@@ -126,13 +127,7 @@ describe.each(targets)('read-ahead past a failing page ($name)', (target: Target
     // Page 2 goes out late: pages 3 and 4 are read first, then three calls arrive at the head, then page 2
     // is read. Pages 3 and 4 are stale by the time their turn comes (the list grew since they were read),
     // and read again.
-    const { client } = clientWithHook(target, mock, ({ path, page }) => {
-      if (path !== '/v1/calls/' || page !== 2 || callPagesRead(mock).includes(2)) return undefined;
-      return (async () => {
-        await until(() => [3, 4].every((number) => callPagesRead(mock).includes(number)));
-        for (let n = 0; n < 3; n++) mock.records.create('calls');
-      })();
-    });
+    const { client } = clientWithHook(target, mock, lateSecondPageAfterArrivals(mock));
     opened.push(client);
     const ids = (
       await client.calls.list({ page_size: PAGE_SIZE }, { concurrency: 3, readAhead: 3 }).toArray()

@@ -179,3 +179,19 @@ export const callPagesRead = (mock: MockServer): number[] =>
     .journal()
     .filter((entry) => entry.path === '/v1/calls/')
     .map((entry) => Number(entry.query.page));
+
+/**
+ * A request hook that makes the calls list grow under pages already read: page 2's first request goes out
+ * only once pages 3 and 4 were read and three calls arrived at the head of the list, so pages 3 and 4 are
+ * stale by their turn.
+ */
+export function lateSecondPageAfterArrivals(mock: MockServer): RequestHook {
+  return ({ path, page }) => {
+    if (path !== '/v1/calls/' || page !== 2 || callPagesRead(mock).includes(2)) return undefined;
+    return (async () => {
+      while (![3, 4].every((number) => callPagesRead(mock).includes(number)))
+        await new Promise((resolve) => setImmediate(resolve));
+      for (let n = 0; n < 3; n++) mock.records.create('calls');
+    })();
+  };
+}
