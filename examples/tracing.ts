@@ -22,8 +22,8 @@ import {
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+  BasicTracerProvider,
+} from '@opentelemetry/sdk-trace-base';
 
 const { values } = parseArgs({
   options: { json: { type: 'boolean', default: false }, concurrency: { type: 'string', default: '4' } },
@@ -33,7 +33,7 @@ const { values } = parseArgs({
 // SDK's instrumentation recording through it.
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 const exporter = new InMemorySpanExporter();
-const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const instrumentation = new CompanyDataInstrumentation({ enabled: false });
 instrumentation.setTracerProvider(provider);
 instrumentation.enable();

@@ -12,7 +12,7 @@ import * as sdk from '@company-data/sdk';
 import { CompanyData } from '@company-data/sdk';
 import { CompanyDataInstrumentation } from '@company-data/sdk/opentelemetry';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { TracerProvider } from '@opentelemetry/sdk-trace';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 // The registry the built SDK reads, from its one home (it sits on globalThis, shared by every copy of the SDK).
 import { telemetrySink } from '../../packages/sdk/src/internal/telemetry.js';
 import { assertFreshBuild, assertRunsBuiltSdk } from '../lib/built.js';
@@ -49,7 +49,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   );
   const unregistered = new CompanyDataInstrumentation({ enabled: false });
   const recording = new CompanyDataInstrumentation({ enabled: false });
-  const tracerProvider = new TracerProvider();
+  const tracerProvider = new BasicTracerProvider();
   const meterProvider = new MeterProvider();
   recording.setTracerProvider(tracerProvider);
   recording.setMeterProvider(meterProvider);

@@ -1,6 +1,6 @@
 import type { MockServer } from '@company-data/mock-server';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, type Target, targets } from '../support/harness.js';
 import { type OtelHarness, startOtel } from '../support/otel.js';

@@ -10,8 +10,8 @@ import {
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+  BasicTracerProvider,
+} from '@opentelemetry/sdk-trace-base';
 import { CompanyDataInstrumentation } from '../../src/opentelemetry.js';
 
 /** A metric reader a test collects from when it wants, with no timer: what was recorded since it collected last. */
@@ -26,7 +26,7 @@ class CollectingReader extends MetricReader {
 
 /** The OpenTelemetry SDK with in-memory exporters, and the SDK's instrumentation recording through it. */
 export interface OtelHarness {
-  readonly provider: TracerProvider;
+  readonly provider: BasicTracerProvider;
   readonly instrumentation: CompanyDataInstrumentation;
   /** Every span ended so far. */
   spans(): ReadableSpan[];
@@ -46,7 +46,7 @@ export function startOtel(): OtelHarness {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const reader = new CollectingReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   const instrumentation = new CompanyDataInstrumentation({ enabled: false });

@@ -1,5 +1,5 @@
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { AlwaysOffSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { telemetrySink } from '../../src/internal/telemetry.js';
 import { CompanyDataInstrumentation, INSTRUMENTATION_NAME } from '../../src/opentelemetry.js';
@@ -30,20 +30,20 @@ describe('CompanyDataInstrumentation', () => {
   it('opens nothing when the span records nothing and no meter provider is registered', () => {
     instrumentation = new CompanyDataInstrumentation();
     expect(telemetrySink()?.start('calls.list', 'call', attributes)).toBeUndefined();
-    instrumentation.setTracerProvider(new TracerProvider({ sampler: new AlwaysOffSampler() }));
+    instrumentation.setTracerProvider(new BasicTracerProvider({ sampler: new AlwaysOffSampler() }));
     expect(telemetrySink()?.start('calls.list', 'call', attributes)).toBeUndefined();
   });
 
   it('opens a call whose span records nothing when a meter provider records its metrics', () => {
     instrumentation = new CompanyDataInstrumentation();
-    instrumentation.setTracerProvider(new TracerProvider({ sampler: new AlwaysOffSampler() }));
+    instrumentation.setTracerProvider(new BasicTracerProvider({ sampler: new AlwaysOffSampler() }));
     instrumentation.setMeterProvider(new MeterProvider());
     expect(telemetrySink()?.start('calls.list', 'call', attributes)).toBeDefined();
   });
 
   it('opens a call when its span records', () => {
     instrumentation = new CompanyDataInstrumentation();
-    instrumentation.setTracerProvider(new TracerProvider());
+    instrumentation.setTracerProvider(new BasicTracerProvider());
     const call = telemetrySink()?.start('calls.list', 'call', attributes);
     expect(call).toBeDefined();
     call?.end();
