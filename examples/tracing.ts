@@ -19,10 +19,10 @@ import { CompanyDataInstrumentation } from '@company-data/sdk/opentelemetry';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
+  BasicTracerProvider,
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
-  BasicTracerProvider,
 } from '@opentelemetry/sdk-trace-base';
 
 const { values } = parseArgs({

@@ -7,10 +7,10 @@ import {
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 import {
+  BasicTracerProvider,
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
-  BasicTracerProvider,
 } from '@opentelemetry/sdk-trace-base';
 import { CompanyDataInstrumentation } from '../../src/opentelemetry.js';
 
