@@ -4,7 +4,7 @@
 // foreground job does: Ctrl+C is SIGINT to that group.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -185,7 +185,8 @@ async function ready(log, pid, timeoutMs) {
   let quietSince = Date.now();
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const output = readFileSync(log, 'utf8');
+    // The server's shell opens its log once it is scheduled: on a busy machine, not yet.
+    const output = existsSync(log) ? readFileSync(log, 'utf8') : '';
     if (output !== seen) {
       seen = output;
       quietSince = Date.now();
