@@ -1,8 +1,9 @@
 import { API_VERSION_PREFIX, baseUrlNear, baseUrlOf, isLoopbackHost } from '@company-data/contract/runtime';
-import { Agent, type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from '../core/errors.js';
 import type { FetchLike } from '../core/options.js';
 import { DEADLINE_TOLERANCE_MS, DeadlinePassed, DeadlineTicker } from './deadline.js';
+import { type DispatchResponse, dispatchExchange } from './dispatch-exchange.js';
 import { runtimeFetch } from './runtime-env.js';
 
 /** One HTTP exchange as the transport sends it. */
@@ -78,18 +79,8 @@ export class Transport {
     if (!this.#ownsDispatcher || input.timeout < POOL_TIMED_FROM_MS) return this.#sendWithDeadline(input);
     const signal = this.#deadlines.watch(input.timeout, input.signal);
     try {
-      const response = await request(input.url, {
-        method: input.method,
-        headers: input.headers,
-        body: input.body ?? null,
-        dispatcher: this.#dispatcher,
-        // undici reads any EventTarget-like signal; this one is a plain object, not an AbortController.
-        signal: signal as unknown as AbortSignal,
-        headersTimeout: input.timeout,
-        bodyTimeout: input.timeout,
-      });
-      const body = await response.body.text();
-      return { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
+      const exchange = { ...input, headersTimeout: input.timeout, bodyTimeout: input.timeout };
+      return received(await dispatchExchange(this.#dispatcher as Dispatcher, exchange, signal));
     } catch (error) {
       const code = errorCode(error);
       const timedOut =
@@ -109,15 +100,7 @@ export class Transport {
     try {
       if (input.signal?.aborted) forwardAbort();
       if (this.#fetch) return await sendWithFetch(this.#fetch, input, controller.signal);
-      const response = await request(input.url, {
-        method: input.method,
-        headers: input.headers,
-        body: input.body ?? null,
-        dispatcher: this.#dispatcher,
-        signal: controller.signal,
-      });
-      const body = await response.body.text();
-      return { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
+      return received(await dispatchExchange(this.#dispatcher as Dispatcher, input, controller.signal));
     } catch (error) {
       throw failure(error, input, controller.signal.reason instanceof DeadlinePassed);
     } finally {
@@ -199,6 +182,11 @@ function errorCode(error: unknown): string | undefined {
     current = cause;
   }
   return undefined;
+}
+
+/** A response as the transport hands it on. */
+function received({ status, headers, body }: DispatchResponse): TransportResponse {
+  return { status, headers: normaliseHeaders(headers), body };
 }
 
 /**
