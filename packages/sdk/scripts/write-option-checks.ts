@@ -3,7 +3,7 @@
 // contract's checks are (build/standalone-checks.ts, ajv's standalone code). Written by `npm run generate`;
 // `npm run build` fails when the committed file is not what the schemas generate now. A test holds every
 // compiled check equal to its schema.
-import { _, type KeywordDefinition } from 'ajv';
+import { _, type KeywordDefinition, type Name } from 'ajv';
 import { z } from 'zod';
 import { emitGenerated } from '../../../build/generated-file.js';
 import { type JsonSchema, standaloneChecks } from '../../../build/standalone-checks.js';
@@ -11,8 +11,6 @@ import { OPTION_SCHEMAS } from '../src/internal/option-schemas.js';
 
 /** What JSON cannot say about a value, written as code: no function is looked up at run time. */
 const KEYWORDS: KeywordDefinition[] = [
-  { keyword: 'message', schemaType: 'string' },
-  { keyword: 'unknownKey', schemaType: 'string' },
   {
     keyword: 'isFunction',
     schemaType: 'boolean',
@@ -34,12 +32,26 @@ const KEYWORDS: KeywordDefinition[] = [
   },
   {
     keyword: 'plainObject',
+    type: 'object',
     schemaType: 'boolean',
+    code: (cxt) => cxt.fail(_`![Object.prototype, null].includes(Object.getPrototypeOf(${cxt.data}))`),
+  },
+  {
+    // `required`, with each missing field's own message at its own path, refused after the unknown fields
+    // and before the fields given: the order a refusal lists them in.
+    keyword: 'present',
+    type: 'object',
+    schemaType: 'object',
+    before: 'properties',
+    error: { message: ({ params }) => params.message as Name },
     code: (cxt) => {
-      const { data } = cxt;
-      cxt.fail(
-        _`typeof ${data} != "object" || ${data} === null || ![Object.prototype, null].includes(Object.getPrototypeOf(${data}))`,
-      );
+      for (const [name, message] of Object.entries(cxt.schema as Record<string, string>)) {
+        cxt.gen.if(_`${cxt.data}[${name}] === undefined`, () => {
+          cxt.error(false, { message: _`${message}` }, { instancePath: name as never }); // a string: a fixed path
+          // Marked as ajv-errors marks a message (in ajv's `vErrors`), so that the object's does not replace it.
+          cxt.gen.code(_`vErrors[errors - 1].keyword = "errorMessage"`);
+        });
+      }
     },
   },
 ];
@@ -48,27 +60,27 @@ const KEYWORDS: KeywordDefinition[] = [
 const checkName = (name: string) => `is${name.charAt(0).toUpperCase()}${name.slice(1)}Options`;
 
 /**
- * The messages of a schema, by where they sit (a JSON pointer, as ajv's errors name the schema's places), in
- * the order a refusal lists them: an object's own message, then its unknown-key message (at its
- * `additionalProperties`), then its properties' and values', then its union's branches', in order.
+ * The schema as ajv-errors reads it, each node's `errorMessage` its own (option-schemas.ts): a `required`
+ * field's message is its own too (`present`), and a union of types (`true`, `false` or `{ afterMs }`) is
+ * one node, whose fields are checked only when the value is an object, as zod reads the branch of its shape.
  */
-function messagesOf(node: JsonSchema, at = '#', found: Record<string, string> = {}): Record<string, string> {
-  if (typeof node.message === 'string') found[at] = node.message;
-  if (node.additionalProperties === false && typeof node.unknownKey === 'string')
-    found[`${at}/additionalProperties`] = node.unknownKey;
-  for (const [name, property] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>))
-    messagesOf(property, `${at}/properties/${name}`, found);
-  if (typeof node.additionalProperties === 'object')
-    messagesOf(node.additionalProperties as JsonSchema, `${at}/additionalProperties`, found);
-  for (const [index, branch] of ((node.anyOf ?? []) as JsonSchema[]).entries())
-    messagesOf(branch, `${at}/anyOf/${index}`, found);
-  return found;
-}
+const withMessages = (schema: JsonSchema): JsonSchema =>
+  JSON.parse(JSON.stringify(schema), (_key, node: JsonSchema) => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+    const { required, anyOf, ...rest } = node as JsonSchema & { required?: string[]; anyOf?: JsonSchema[] };
+    const properties = rest.properties as Record<string, JsonSchema>;
+    if (required)
+      rest.present = Object.fromEntries(required.map((name) => [name, properties[name]?.errorMessage]));
+    if (!anyOf?.every((branch) => typeof branch.type === 'string')) return anyOf ? { ...rest, anyOf } : rest;
+    return { ...Object.assign({}, ...anyOf), ...rest, type: anyOf.map((branch) => branch.type) };
+  });
 
 const schemas = Object.fromEntries(
   Object.entries(OPTION_SCHEMAS).map(([name, schema]) => [
     name,
-    z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JsonSchema,
+    withMessages(
+      z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JsonSchema,
+    ),
   ]),
 );
 const checks = standaloneChecks(
@@ -79,7 +91,7 @@ const checks = standaloneChecks(
 );
 const rows = Object.entries(schemas).map(([name, schema]) => {
   const names = JSON.stringify(Object.keys(schema.properties as object));
-  return `  ${name}: { check: ${checkName(name)}, names: ${names}, messages: ${JSON.stringify(messagesOf(schema))} },`;
+  return `  ${name}: { check: ${checkName(name)}, names: ${names} },`;
 });
 
 const code = `// Generated by packages/sdk/scripts/write-option-checks.ts from src/internal/option-schemas.ts, compiled by

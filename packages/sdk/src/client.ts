@@ -95,7 +95,7 @@ export class CompanyData {
   constructor(options: ClientOptions = {}) {
     const inherited = (options as InheritingOptions)[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
-    checkOptions(OPTION_CHECKS.client, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
+    checkOptions(OPTION_CHECKS.client, options, of, PER_REQUEST_ONLY);
     const { apiKey, apiKeySource, baseURL } = connectionSettings(options);
     this.baseURL = baseURL;
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);

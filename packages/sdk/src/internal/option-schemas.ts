@@ -16,8 +16,9 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 // The SDK's own options, as schemas: the home of their rules and messages. NEVER imported at run time
 // (`new CompanyData()` runs these checks on every start, and loading zod for them would double the SDK's
 // import time): `scripts/write-option-checks.ts` compiles them, as the contract's schemas are compiled, into
-// `option-checks.generated.ts`, which carries each node's `message` beside its check. A message may name the
-// value's type with `{received}`. A test holds every compiled check equal to these schemas.
+// `option-checks.generated.ts`, whose checks record each problem with the `errorMessage` of the node that
+// refused it (ajv-errors). A message may name the value's type with `{received}`. A test holds every
+// compiled check equal to these schemas.
 // Keywords beyond JSON Schema, for what JSON cannot hold: `isFunction`, `instanceOf` (a global class),
 // `methods` (an object with these functions), `plainObject` (no class instance); see the generator.
 
@@ -25,7 +26,11 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** The message a refusal of `schema` shows, wherever it sits. */
-const said = <Schema extends z.ZodType>(schema: Schema, message: string) => schema.meta({ message });
+const said = <Schema extends z.ZodType>(schema: Schema, message: string) =>
+  schema.meta({ errorMessage: message });
+
+/** An object's fields: only these, any other refused with `message` (at the unknown field). */
+const onlyFields = (message: string) => ({ additionalProperties: { not: {}, errorMessage: message } });
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   said(
@@ -55,7 +60,7 @@ const isPlainObject = (value: unknown): boolean => {
 
 /** An object of plain values (no class instance), each passing `item`. */
 const record = (item: z.ZodType, message = 'Invalid input: expected record, received {received}') =>
-  z.record(z.string(), item).refine(isPlainObject).meta({ plainObject: true, message });
+  z.record(z.string(), item).refine(isPlainObject).meta({ plainObject: true, errorMessage: message });
 
 const aFunction = said(
   z.custom((value) => typeof value === 'function').meta({ isFunction: true }),
@@ -116,7 +121,7 @@ const hedge = said(
     z.boolean(),
     z
       .strictObject({ afterMs: milliseconds(1) })
-      .meta({ plainObject: true, unknownKey: 'Unknown hedge field: expected afterMs' }),
+      .meta({ plainObject: true, ...onlyFields('Unknown hedge field: expected afterMs') }),
   ]),
   'Invalid input: expected true, false or { afterMs }, received {received}',
 );
@@ -144,7 +149,7 @@ const quota = said(
     .refine(isPlainObject)
     .meta({
       plainObject: true,
-      unknownKey: 'Unknown quota field: expected requests, perSeconds or marginMs',
+      ...onlyFields('Unknown quota field: expected requests, perSeconds or marginMs'),
     }),
   'Invalid input: expected { requests, perSeconds }, received {received}',
 );

@@ -31,7 +31,6 @@ import { endpointWithSchemas } from '../internal/lazy-contract.js';
 import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
 import {
   belongsIn,
-  checkGivenOptions,
   checkListBudgets,
   LIST_OPTIONS,
   NEVER_HEDGED,
@@ -181,8 +180,8 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
   let state = emptyState(list, filters);
   let refusal: unknown;
   try {
-    checkOptions(OPTION_CHECKS.sync, options, { noun: 'option', of: method });
-    checkGivenOptions(OPTION_CHECKS.syncRequest, requestOptions, method);
+    checkOptions(OPTION_CHECKS.sync, options, method);
+    checkOptions(OPTION_CHECKS.syncRequest, requestOptions, method);
     checkListBudgets(requestOptions, {}, method);
     if (typeof input.checkpoint === 'string')
       state = decodeCheckpoint(input.checkpoint, list, filters, method);
@@ -264,7 +263,7 @@ function pageRequest(
   options: ListOptions,
   method = methodName(operation),
 ): PageRequest {
-  checkGivenOptions(OPTION_CHECKS.list, options, method, () =>
+  checkOptions(OPTION_CHECKS.list, options, method, () =>
     belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
   );
   checkListBudgets(options, given, method);
@@ -376,7 +375,7 @@ function retrieveCall(
   options: RequestOptions,
 ): PreparedCall | Promise<PreparedCall> {
   const method = methodName(operation);
-  checkGivenOptions(OPTION_CHECKS.request, options, method);
+  checkOptions(OPTION_CHECKS.request, options, method);
   const params = { id };
   if (PATH_CHECKS[operation.operationId]?.(params)) return addressed(core, operation, params, options);
   return (async () => {
@@ -425,7 +424,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
     async () => {
       const method = methodName(operation);
       const fields = operation.bodyNames;
-      checkGivenOptions(OPTION_CHECKS.webhook, options, method, () => ({
+      checkOptions(OPTION_CHECKS.webhook, options, method, () => ({
         ...belongsIn(fields, 'a body field', 'the second argument'),
         ...NEVER_HEDGED,
       }));
