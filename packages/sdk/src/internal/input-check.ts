@@ -5,28 +5,24 @@ import { loadZod } from './lazy-contract.js';
 import { toValidationIssues } from './validation-issues.js';
 import { type CompiledOptions, formatProblems, optionProblems } from './value-rules.js';
 
-/** Where a name this object does not take goes, by name: a function is called only for a refusal. */
-export type Hints = Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
-
-/** What a checked object is, so that a refusal says how to fix it. */
+/**
+ * What a checked object's keys are (a refused option is a {@link ConfigurationError}), where it was given
+ * (`client.calls.list()`), where each name it does not take goes (a function is called only for a refusal),
+ * and how to send a name the SDK does not know yet (the last sentence of an unknown-name message).
+ */
 export interface InputRules {
-  /** What one of its keys is: a refused option is a {@link ConfigurationError}. */
   readonly noun: 'parameter' | 'field' | 'option';
-  /** Where it was given, e.g. `client.calls.list()`. */
   readonly of: string;
   readonly elsewhere?: Hints | undefined;
-  /** How to send a name the SDK does not know yet: the last sentence of an unknown-name message. */
   readonly escapeHatch?: string | undefined;
 }
+type Hints = Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
 
 /**
- * Checks the SDK's own options, when there are any, by their compiled check: without zod, which a client
- * built on every start must not load.
- *
- * @throws ConfigurationError naming an unknown option, else every problem.
+ * Checks the SDK's own options by their compiled check: without zod, which a client built on every start
+ * must not load. Throws a ConfigurationError naming an unknown option, else every problem.
  */
 export function checkOptions(options: CompiledOptions, value: unknown, of: string, elsewhere?: Hints): void {
-  if (isEmptyObject(value)) return;
   refuseUnknownKeys(value, options.names, { noun: 'option', of, elsewhere });
   if (options.check(value)) return;
   const problems = optionProblems(options, value);
@@ -34,18 +30,7 @@ export function checkOptions(options: CompiledOptions, value: unknown, of: strin
   throw inputError('option', `Invalid options for ${of}: ${formatProblems(problems)}`, issues);
 }
 
-/** `{}`: the usual call's options, which pass without a look. */
-function isEmptyObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const _key in value) return false;
-  return true;
-}
-
-/**
- * Checks caller input against a schema of the contract; zod is loaded on first need.
- *
- * @throws ValidationError naming an unknown key, else every problem.
- */
+/** Parses caller input by a schema of the contract (zod loaded on first need), or throws as checkOptions. */
 export async function parseInput<Schema extends z.ZodObject>(
   schema: Schema,
   value: unknown,
@@ -59,11 +44,7 @@ export async function parseInput<Schema extends z.ZodObject>(
   throw inputError(rules.noun, message, toValidationIssues(result.error.issues));
 }
 
-/**
- * Refuses the keys of an object not in `known`, each with where it goes or the closest known name.
- *
- * @throws ValidationError (ConfigurationError for options) when a key is unknown.
- */
+/** Refuses the keys of an object not in `known`, each with where it goes or the closest known name. */
 export function refuseUnknownKeys(value: unknown, known: readonly string[], rules: InputRules): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
   const unknown = Object.keys(value).filter((key) => !known.includes(key));

@@ -9,38 +9,25 @@ import { OPTION_CHECKS } from './option-checks.generated.js';
 export const QUOTA_WITH_GATE =
   'Invalid options for new CompanyData(): `quota` and `gate` were both given; pass the quota to the gate you share (e.g. new RedisRateGate({ quota })) or drop `gate` for a quota kept in this process.';
 
+const { client, list, webhook } = OPTION_CHECKS;
+
 /** The client options a derived client shares with its parent: those {@link DerivedClientOptions} leaves out. */
-const FIXED = [
-  'apiKey',
-  'baseURL',
-  'apiRoot',
-  'dispatcher',
-  'fetch',
-  'sleep',
-  'now',
-  'quota',
-  'gate',
-] as const;
+// biome-ignore format: the list reads best on one line
+const FIXED = ['apiKey', 'baseURL', 'apiRoot', 'dispatcher', 'fetch', 'sleep', 'now', 'quota', 'gate'] as const;
 type Fixed = Exclude<keyof ClientOptions, keyof DerivedClientOptions>;
-FIXED satisfies readonly Fixed[];
-({}) as Record<(typeof FIXED)[number], 0> satisfies Record<Fixed, 0>;
+true satisfies Fixed | (typeof FIXED)[number] extends Fixed & (typeof FIXED)[number] ? true : false;
 
 /** Why `withOptions()` refuses the options it cannot change, and those it may change. */
 export const FIXED_FOR_DERIVED = hintEach(
   FIXED,
   'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
 );
-export const DERIVED_OPTIONS = OPTION_CHECKS.client.names.filter(
-  (name) => !Object.hasOwn(FIXED_FOR_DERIVED, name),
-);
-
-/** The per-request options of list and webhook methods, by name. */
-export const [LIST_OPTIONS, WEBHOOK_OPTIONS] = [OPTION_CHECKS.list.names, OPTION_CHECKS.webhook.names];
+export const DERIVED_OPTIONS = client.names.filter((name) => !Object.hasOwn(FIXED_FOR_DERIVED, name));
 
 /** The per-request options, given to the client: each with where it goes instead. */
 export const PER_REQUEST_ONLY = {
   ...hintEach(
-    [...LIST_OPTIONS, ...WEBHOOK_OPTIONS].filter((name) => !OPTION_CHECKS.client.names.includes(name)),
+    [...list.names, ...webhook.names].filter((name) => !client.names.includes(name)),
     'a per-request option: pass it to the method you call',
   ),
   headers: 'a per-request option; for every request, use `defaultHeaders`',
@@ -58,10 +45,8 @@ function hintEach(names: readonly string[], hint: string): Record<string, string
 }
 
 /**
- * The list options that depend on each other or on the parameters: `readAhead` holds at least the
- * `concurrency` pages in flight, and `lastPage` comes no earlier than the page the list starts at.
- *
- * @throws ConfigurationError naming both values and how to fix them.
+ * Refuses a `readAhead` under `concurrency` (the pages in flight count toward it) or a `lastPage` before
+ * the page the list starts at, with a ConfigurationError naming both values and how to fix them.
  */
 export function checkListBudgets(options: ListOptions, given: Record<string, unknown>, method: string): void {
   const { concurrency = 1, readAhead, lastPage } = options;
@@ -77,11 +62,8 @@ export function checkListBudgets(options: ListOptions, given: Record<string, unk
 }
 
 /**
- * The `query` or `body` escape hatch carries names the SDK does not know; a name it knows belongs in the
- * checked argument, where a mistake in its value is caught.
- *
- * @returns the extras, when none is a known name.
- * @throws ValidationError naming the known ones.
+ * The `query` or `body` escape hatch, when it carries no name the SDK knows: a known one belongs in the
+ * checked argument, where a mistake in its value is caught (else a ValidationError names it).
  */
 export function refuseKnown(
   extra: Record<string, unknown> | undefined,
@@ -91,7 +73,6 @@ export function refuseKnown(
 ): Record<string, unknown> {
   const clash = Object.keys(extra ?? {}).filter((name) => known.includes(name));
   if (clash.length === 0) return extra ?? {};
-  const others = option === 'query' ? 'parameters' : 'body fields';
-  const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${others}, where it is checked.`;
+  const message = `The \`${option}\` option of ${method} is for names the SDK does not know yet, and it knows ${clash.map((name) => `\`${name}\``).join(', ')}: pass each with the other ${option === 'query' ? 'parameters' : 'body fields'}, where it is checked.`;
   throw inputError('parameter', message, [{ code: 'custom', message, path: [option] }]);
 }

@@ -19,10 +19,7 @@ type CheckError = { readonly instancePath: string; readonly message?: string };
 export function optionProblems(options: CompiledOptions, value: unknown): Problem[] {
   const errors = options.check(value) ? [] : (options.check.errors ?? []);
   const problems = errors.map(({ instancePath, message = 'Invalid input' }) => {
-    const path = instancePath
-      .split('/')
-      .slice(1)
-      .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = instancePath.split('/').slice(1).map(unescapePointer);
     const at = path.reduce<unknown>((outer, key) => (outer as Record<string, unknown>)?.[key], value);
     return { message: message.replace('{received}', () => valueTypeName(at)), path };
   });
@@ -34,6 +31,9 @@ export function optionProblems(options: CompiledOptions, value: unknown): Proble
     .sort((a, b) => keys.indexOf(a.path[0] as string) - keys.indexOf(b.path[0] as string))
     .map(({ message, path }) => (path.length === 0 ? { message } : { message, path }));
 }
+
+/** A JSON pointer's segment as written: `~1` is `/`, `~0` is `~`. */
+const unescapePointer = (key: string) => key.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** The problems as zod's `prettifyError` writes its issues, shallowest first: `✖ message`, `  → at path`. */
 export function formatProblems(problems: readonly Problem[]): string {
@@ -47,24 +47,20 @@ export function formatProblems(problems: readonly Problem[]): string {
 }
 
 /** `timeout`, `headers["x-id"]`, `items[0]`: a path as zod writes it. */
-function dotPath(path: readonly (string | number)[]): string {
-  let written = '';
-  for (const key of path) {
-    if (typeof key === 'number') written += `[${key}]`;
-    else if (/[^\w$]/.test(key)) written += `[${JSON.stringify(key)}]`;
-    else written += written === '' ? key : `.${key}`;
-  }
-  return written;
-}
+const dotPath = (path: readonly (string | number)[]) =>
+  path
+    .map((key, at) => {
+      if (typeof key === 'number') return `[${key}]`;
+      return /[^\w$]/.test(key) ? `[${JSON.stringify(key)}]` : at === 0 ? key : `.${key}`;
+    })
+    .join('');
 
 /** A value's type as zod names it: `string`, `null`, `array`, `NaN`, `Infinity`, or a class (`Date`, `Map`). */
 export function valueTypeName(value: unknown): string {
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'object' && Object.getPrototypeOf(value) !== Object.prototype) {
-    const maker = (value as { constructor?: { name?: unknown } }).constructor;
-    if (typeof maker?.name === 'string' && maker.name !== '') return maker.name;
-  }
-  return typeof value;
+  const plain = typeof value !== 'object' || Object.getPrototypeOf(value) === Object.prototype;
+  const maker = plain ? undefined : (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof maker === 'string' && maker !== '' ? maker : typeof value;
 }

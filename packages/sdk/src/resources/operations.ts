@@ -29,14 +29,7 @@ import { endedWith, requestAttributes, serverAttributes, spanName } from '../int
 import { checkOptions, parseInput } from '../internal/input-check.js';
 import { endpointWithSchemas } from '../internal/lazy-contract.js';
 import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
-import {
-  belongsIn,
-  checkListBudgets,
-  LIST_OPTIONS,
-  NEVER_HEDGED,
-  refuseKnown,
-  WEBHOOK_OPTIONS,
-} from '../internal/option-rules.js';
+import { belongsIn, checkListBudgets, NEVER_HEDGED, refuseKnown } from '../internal/option-rules.js';
 import type { Exchange, PreparedCall, RequestCore } from '../internal/request-core.js';
 import type { AttemptSlots } from '../internal/request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
@@ -274,7 +267,7 @@ function pageRequest(
     await parseInput(query as z.ZodObject, given, {
       noun: 'parameter',
       of: method,
-      elsewhere: belongsIn(LIST_OPTIONS, 'an option', 'the second argument'),
+      elsewhere: belongsIn(OPTION_CHECKS.list.names, 'an option', 'the second argument'),
       escapeHatch:
         'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
     });
@@ -434,7 +427,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
       const body = await parseInput(schema as z.ZodObject, input, {
         noun: 'field',
         of: method,
-        elsewhere: belongsIn(WEBHOOK_OPTIONS, 'an option', 'the third argument'),
+        elsewhere: belongsIn(OPTION_CHECKS.webhook.names, 'an option', 'the third argument'),
         escapeHatch:
           'Free-form data the API keeps for you goes in `custom_fields`; to send a field the SDK does not know yet, pass it in the `body` option.',
       });
