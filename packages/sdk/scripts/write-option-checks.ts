@@ -7,7 +7,7 @@ import { _, type KeywordDefinition, type Name } from 'ajv';
 import { z } from 'zod';
 import { emitGenerated } from '../../../build/generated-file.js';
 import { type JsonSchema, standaloneChecks } from '../../../build/standalone-checks.js';
-import { OPTION_SCHEMAS } from '../src/internal/option-schemas.js';
+import { OPTION_HINTS, OPTION_SCHEMAS } from '../src/internal/option-schemas.js';
 
 /** What JSON cannot say about a value, written as code: no function is looked up at run time. */
 const KEYWORDS: KeywordDefinition[] = [
@@ -112,6 +112,9 @@ export const OPTION_CHECKS: Readonly<Record<${Object.keys(schemas)
   .join(' | ')}, CompiledOptions>> = {
 ${rows.join('\n')}
 };
+
+/** Where a name a set of options does not take belongs: the hints of its unknown-name message. */
+export const OPTION_HINTS = ${JSON.stringify(OPTION_HINTS)} as const;
 `;
 
 emitGenerated(new URL('../src/internal/option-checks.generated.ts', import.meta.url), code);

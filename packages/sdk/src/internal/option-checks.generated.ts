@@ -7456,3 +7456,46 @@ export const OPTION_CHECKS: Readonly<
   toArray: { check: isToArrayOptions, names: ['limit'] },
   quota: { check: isQuotaOptions, names: ['quota'] },
 };
+
+/** Where a name a set of options does not take belongs: the hints of its unknown-name message. */
+export const OPTION_HINTS = {
+  client: {
+    signal: 'a per-request option: pass it to the method you call',
+    headers: 'a per-request option; for every request, use `defaultHeaders`',
+    query: 'a per-request option: pass it to the method you call',
+    concurrency: 'a per-request option: pass it to the method you call',
+    readAhead: 'a per-request option: pass it to the method you call',
+    ordered: 'a per-request option: pass it to the method you call',
+    lastPage: 'a per-request option: pass it to the method you call',
+    onCountChange: 'a per-request option: pass it to the method you call',
+    body: 'a per-request option: pass it to the method you call',
+  },
+  withOptions: {
+    signal: 'a per-request option: pass it to the method you call',
+    headers: 'a per-request option; for every request, use `defaultHeaders`',
+    query: 'a per-request option: pass it to the method you call',
+    concurrency: 'a per-request option: pass it to the method you call',
+    readAhead: 'a per-request option: pass it to the method you call',
+    ordered: 'a per-request option: pass it to the method you call',
+    lastPage: 'a per-request option: pass it to the method you call',
+    onCountChange: 'a per-request option: pass it to the method you call',
+    body: 'a per-request option: pass it to the method you call',
+    apiKey:
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    baseURL:
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    apiRoot:
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    dispatcher:
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    fetch:
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    sleep:
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    now: 'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    quota:
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    gate: 'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+  },
+  webhook: { hedge: 'a webhook is a POST, and only reads (GET) are hedged' },
+} as const;

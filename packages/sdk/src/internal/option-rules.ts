@@ -1,48 +1,22 @@
-import type { ClientOptions, DerivedClientOptions, ListOptions } from '../core/options.js';
+import type { ListOptions } from '../core/options.js';
 import { inputError } from './input-check.js';
-import { OPTION_CHECKS } from './option-checks.generated.js';
+import { OPTION_CHECKS, OPTION_HINTS } from './option-checks.generated.js';
 
-// What the options' schemas (option-schemas.ts, compiled into OPTION_CHECKS) cannot say: rules across
-// options and arguments, and where a name given in the wrong place belongs.
+// What the options' schemas (option-schemas.ts, compiled into OPTION_CHECKS and OPTION_HINTS) cannot say:
+// rules across options and arguments, and where a name given in the wrong argument belongs.
 
 /** Why `new CompanyData()` refuses `quota` beside `gate`: the gate given keeps the quota, or none. */
 export const QUOTA_WITH_GATE =
   'Invalid options for new CompanyData(): `quota` and `gate` were both given; pass the quota to the gate you share (e.g. new RedisRateGate({ quota })) or drop `gate` for a quota kept in this process.';
 
-const { client, list, webhook } = OPTION_CHECKS;
-
-/** The client options a derived client shares with its parent: those {@link DerivedClientOptions} leaves out. */
-// biome-ignore format: the list reads best on one line
-const FIXED = ['apiKey', 'baseURL', 'apiRoot', 'dispatcher', 'fetch', 'sleep', 'now', 'quota', 'gate'] as const;
-type Fixed = Exclude<keyof ClientOptions, keyof DerivedClientOptions>;
-true satisfies Fixed | (typeof FIXED)[number] extends Fixed & (typeof FIXED)[number] ? true : false;
-
-/** Why `withOptions()` refuses the options it cannot change, and those it may change. */
-export const FIXED_FOR_DERIVED = hintEach(
-  FIXED,
-  'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+/** The options `withOptions()` may change: the client's but those it refuses, with a hint. */
+export const DERIVED_OPTIONS = OPTION_CHECKS.client.names.filter(
+  (name) => !Object.hasOwn(OPTION_HINTS.withOptions, name),
 );
-export const DERIVED_OPTIONS = client.names.filter((name) => !Object.hasOwn(FIXED_FOR_DERIVED, name));
-
-/** The per-request options, given to the client: each with where it goes instead. */
-export const PER_REQUEST_ONLY = {
-  ...hintEach(
-    [...list.names, ...webhook.names].filter((name) => !client.names.includes(name)),
-    'a per-request option: pass it to the method you call',
-  ),
-  headers: 'a per-request option; for every request, use `defaultHeaders`',
-};
-
-/** Why a webhook method refuses `hedge`: the hint its unknown-option message gives. */
-export const NEVER_HEDGED = { hedge: 'a webhook is a POST, and only reads (GET) are hedged' };
 
 /** Hints for `names`, given in the wrong argument: e.g. `an option: pass it in the second argument`. */
 export const belongsIn = (names: readonly string[], what: string, argument: string) =>
-  hintEach(names, `${what}: pass it in ${argument}`);
-
-function hintEach(names: readonly string[], hint: string): Record<string, string> {
-  return Object.fromEntries(names.map((name) => [name, hint]));
-}
+  Object.fromEntries(names.map((name) => [name, `${what}: pass it in ${argument}`]));
 
 /**
  * Refuses a `readAhead` under `concurrency` (the pages in flight count toward it) or a `lastPage` before

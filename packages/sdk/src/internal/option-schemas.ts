@@ -174,24 +174,28 @@ const derived = {
   random: aFunction,
 } satisfies { [Name in keyof Required<DerivedClientOptions>]: z.ZodType };
 
+/** The options a derived client shares with its parent: those {@link DerivedClientOptions} leaves out. */
+const fixed = {
+  apiKey: typed('string'),
+  baseURL: typed('string'),
+  apiRoot: typed('string'),
+  dispatcher: withMethods(['dispatch'] satisfies (keyof Dispatcher)[], 'Expected an undici Dispatcher'),
+  fetch: aFunction,
+  sleep: aFunction,
+  now: aFunction,
+  quota,
+  gate: withMethods(['wait', 'pause'], 'Expected a rate gate: an object with wait and pause methods'),
+};
+
+const webhook = { ...call, body: record(z.unknown(), 'Expected an object of body fields') };
+
 /**
  * Every set of options the SDK checks, by the name its compiled check has. The keys of each are the
  * options' names, in the order a refusal lists them.
  */
 export const OPTION_SCHEMAS = {
   /** The options of `new CompanyData()` and `withOptions()`. */
-  client: optionsOf<ClientOptions>()({
-    ...derived,
-    apiKey: typed('string'),
-    baseURL: typed('string'),
-    apiRoot: typed('string'),
-    dispatcher: withMethods(['dispatch'] satisfies (keyof Dispatcher)[], 'Expected an undici Dispatcher'),
-    fetch: aFunction,
-    sleep: aFunction,
-    now: aFunction,
-    quota,
-    gate: withMethods(['wait', 'pause'], 'Expected a rate gate: an object with wait and pause methods'),
-  }),
+  client: optionsOf<ClientOptions>()({ ...derived, ...fixed }),
   /** Per-request options of retrieve and transcript methods. */
   request: optionsOf<RequestOptions>()(request),
   /** Per-request options of list methods. */
@@ -209,12 +213,41 @@ export const OPTION_SCHEMAS = {
     params: record(z.unknown(), 'Expected an object of list parameters'),
   }),
   /** Per-request options of webhook methods. */
-  webhook: optionsOf<WebhookOptions>()({
-    ...call,
-    body: record(z.unknown(), 'Expected an object of body fields'),
-  }),
+  webhook: optionsOf<WebhookOptions>()(webhook),
   /** The options of `toArray()`. */
   toArray: optionsOf<{ limit?: number }>()({ limit: integer(0) }),
   /** What `new RateGate({ quota })` is given, as `{ quota }`. */
   quota: optionsOf<{ quota?: RateQuota }>()({ quota }),
+};
+
+/** The same hint for each of `names`. */
+const hinted = (names: readonly string[], hint: string) =>
+  Object.fromEntries(names.map((name) => [name, hint]));
+
+/** The per-request options (those of list and webhook methods the client does not take), given to the client. */
+const perRequestOnly = {
+  ...hinted(
+    Object.keys({ ...list, ...webhook }).filter((name) => !Object.hasOwn({ ...derived, ...fixed }, name)),
+    'a per-request option: pass it to the method you call',
+  ),
+  headers: 'a per-request option; for every request, use `defaultHeaders`',
+};
+
+/**
+ * Where a name a set of options does not take belongs, by set: the hint its unknown-name message gives
+ * (written beside the compiled checks, as `OPTION_HINTS`).
+ */
+export const OPTION_HINTS = {
+  /** `new CompanyData()`. */
+  client: perRequestOnly,
+  /** `withOptions()`: the options it cannot change too, those the derived client shares with its parent. */
+  withOptions: {
+    ...perRequestOnly,
+    ...hinted(
+      Object.keys(fixed),
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    ),
+  },
+  /** Webhook methods. */
+  webhook: { hedge: 'a webhook is a POST, and only reads (GET) are hedged' },
 };

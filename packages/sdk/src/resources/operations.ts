@@ -28,8 +28,8 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../internal/call-telemetry.js';
 import { checkOptions, parseInput } from '../internal/input-check.js';
 import { endpointWithSchemas } from '../internal/lazy-contract.js';
-import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
-import { belongsIn, checkListBudgets, NEVER_HEDGED, refuseKnown } from '../internal/option-rules.js';
+import { OPTION_CHECKS, OPTION_HINTS } from '../internal/option-checks.generated.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../internal/option-rules.js';
 import type { Exchange, PreparedCall, RequestCore } from '../internal/request-core.js';
 import type { AttemptSlots } from '../internal/request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
@@ -419,7 +419,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
       const fields = operation.bodyNames;
       checkOptions(OPTION_CHECKS.webhook, options, method, () => ({
         ...belongsIn(fields, 'a body field', 'the second argument'),
-        ...NEVER_HEDGED,
+        ...OPTION_HINTS.webhook,
       }));
       const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
       // The body is parsed, not only checked: zod's output (trimmed phone numbers) is what is sent.
