@@ -60,8 +60,8 @@ const checkName = (name: string) => `is${name.charAt(0).toUpperCase()}${name.sli
 
 /**
  * The schema as ajv-errors reads it, each node's `errorMessage` its own (option-schemas.ts): a `required`
- * field's message is its own too (`present`), and a union of types (`true`, `false` or `{ afterMs }`) is
- * one node, whose fields are checked only when the value is an object, as zod reads the branch of its shape.
+ * field's message is its own too (`present`), and a union of distinct types (`true`, `false` or `{ afterMs }`)
+ * is one node, whose fields are checked only when the value is an object, as zod reads the branch of its shape.
  */
 const withMessages = (schema: object): JsonSchema =>
   JSON.parse(JSON.stringify(schema), (_key, node: JsonSchema) => {
@@ -70,8 +70,10 @@ const withMessages = (schema: object): JsonSchema =>
     const properties = rest.properties as Record<string, JsonSchema>;
     if (required)
       rest.present = Object.fromEntries(required.map((name) => [name, properties[name]?.errorMessage]));
-    if (!anyOf?.every((branch) => typeof branch.type === 'string')) return anyOf ? { ...rest, anyOf } : rest;
-    return { ...Object.assign({}, ...anyOf), ...rest, type: anyOf.map((branch) => branch.type) };
+    const types = anyOf?.map((branch) => branch.type) ?? [];
+    const distinct = new Set(types).size === types.length && types.every((type) => typeof type === 'string');
+    if (!anyOf || !distinct) return anyOf ? { ...rest, anyOf } : rest;
+    return { ...Object.assign({}, ...anyOf), ...rest, type: types };
   });
 
 const schemas = Object.fromEntries(

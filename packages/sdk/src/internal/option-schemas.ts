@@ -185,7 +185,7 @@ const fixed = {
   now: aFunction,
   quota,
   gate: withMethods(['wait', 'pause'], 'Expected a rate gate: an object with wait and pause methods'),
-};
+} satisfies { [Name in Exclude<keyof ClientOptions, keyof DerivedClientOptions>]: z.ZodType };
 
 const webhook = { ...call, body: record(z.unknown(), 'Expected an object of body fields') };
 
