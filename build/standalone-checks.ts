@@ -4,6 +4,7 @@
 // module refuses code that would import a runtime helper), so no package gains a dependency.
 import { Ajv, type KeywordDefinition } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import ajvErrors from 'ajv-errors';
 
 /** A JSON Schema node. */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -11,8 +12,8 @@ export type JsonSchema = { [keyword: string]: unknown };
 /** How to compile. */
 export interface StandaloneOptions {
   /**
-   * Collect every problem instead of stopping at the first: for checks whose refusals are described from
-   * the problems they collect (the SDK's options), not for the hot path.
+   * Collect every problem, each with the `errorMessage` of the schema node that refused it (ajv-errors),
+   * instead of stopping at the first: for checks whose refusals list them (the SDK's options), not the hot path.
    */
   readonly allErrors?: boolean;
   /** Keywords beyond JSON Schema, each written as code (ajv's `code` keywords), none looked up at run time. */
@@ -49,7 +50,7 @@ export function standaloneChecks(
     // Lengths and patterns as zod reads them: UTF-16 code units (no helper), a RegExp without the `u` flag.
     unicode: false,
     unicodeRegExp: false,
-    messages: false,
+    messages: options.allErrors ?? false,
     // `unicode: false` is deprecated, yet it is how ajv counts lengths as zod does: hush that notice only.
     logger: {
       log: console.log,
@@ -60,6 +61,7 @@ export function standaloneChecks(
     },
     keywords: [...(options.keywords ?? [])],
   });
+  if (options.allErrors) ajvErrors(ajv);
   for (const [name, schema] of Object.entries(schemas)) {
     ajv.addSchema(openEnumsClosed(refsInlined(schema, schemas)), name);
   }

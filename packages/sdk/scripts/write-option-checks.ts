@@ -1,18 +1,16 @@
 // Writes src/internal/option-checks.generated.ts: a compiled, zod-free check of every set of the SDK's own
-// options (src/internal/option-schemas.ts), with the message each place of a schema shows, compiled the way the
+// options (src/internal/option-schemas.ts), each problem with its schema node's message, compiled the way the
 // contract's checks are (build/standalone-checks.ts, ajv's standalone code). Written by `npm run generate`;
 // `npm run build` fails when the committed file is not what the schemas generate now. A test holds every
 // compiled check equal to its schema.
-import { _, type KeywordDefinition } from 'ajv';
+import { _, type KeywordDefinition, type Name } from 'ajv';
 import { z } from 'zod';
 import { emitGenerated } from '../../../build/generated-file.js';
 import { type JsonSchema, standaloneChecks } from '../../../build/standalone-checks.js';
-import { OPTION_SCHEMAS } from '../src/internal/option-schemas.js';
+import { OPTION_HINTS, OPTION_SCHEMAS } from '../src/internal/option-schemas.js';
 
 /** What JSON cannot say about a value, written as code: no function is looked up at run time. */
 const KEYWORDS: KeywordDefinition[] = [
-  { keyword: 'message', schemaType: 'string' },
-  { keyword: 'unknownKey', schemaType: 'string' },
   {
     keyword: 'isFunction',
     schemaType: 'boolean',
@@ -34,12 +32,25 @@ const KEYWORDS: KeywordDefinition[] = [
   },
   {
     keyword: 'plainObject',
+    type: 'object',
     schemaType: 'boolean',
+    code: (cxt) => cxt.fail(_`![Object.prototype, null].includes(Object.getPrototypeOf(${cxt.data}))`),
+  },
+  {
+    // `required`, a missing field refused at its own path with its own message, after the unknown fields
+    // and before those given (the order a refusal lists them in), not replaced by the object's message.
+    keyword: 'present',
+    type: 'object',
+    schemaType: 'object',
+    before: 'properties',
+    error: { message: ({ params }) => params.message as Name },
     code: (cxt) => {
-      const { data } = cxt;
-      cxt.fail(
-        _`typeof ${data} != "object" || ${data} === null || ![Object.prototype, null].includes(Object.getPrototypeOf(${data}))`,
-      );
+      for (const [name, message] of Object.entries(cxt.schema as Record<string, string>)) {
+        cxt.gen.if(_`${cxt.data}[${name}] === undefined`, () => {
+          cxt.error(false, { message: _`${message}` }, { instancePath: name as never });
+          cxt.gen.code(_`vErrors[errors - 1].keyword = "errorMessage"`);
+        });
+      }
     },
   },
 ];
@@ -48,50 +59,50 @@ const KEYWORDS: KeywordDefinition[] = [
 const checkName = (name: string) => `is${name.charAt(0).toUpperCase()}${name.slice(1)}Options`;
 
 /**
- * The messages of a schema, by where they sit (a JSON pointer, as ajv's errors name the schema's places), in
- * the order a refusal lists them: an object's own message, then its unknown-key message (at its
- * `additionalProperties`), then its properties' and values', then its union's branches', in order.
+ * The schema as ajv-errors reads it, each node's `errorMessage` its own (option-schemas.ts): a `required`
+ * field's message is its own too (`present`), and a union of distinct types (`true`, `false` or `{ afterMs }`)
+ * is one node, whose fields are checked only when the value is an object, as zod reads the branch of its shape.
  */
-function messagesOf(node: JsonSchema, at = '#', found: Record<string, string> = {}): Record<string, string> {
-  if (typeof node.message === 'string') found[at] = node.message;
-  if (node.additionalProperties === false && typeof node.unknownKey === 'string')
-    found[`${at}/additionalProperties`] = node.unknownKey;
-  for (const [name, property] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>))
-    messagesOf(property, `${at}/properties/${name}`, found);
-  if (typeof node.additionalProperties === 'object')
-    messagesOf(node.additionalProperties as JsonSchema, `${at}/additionalProperties`, found);
-  for (const [index, branch] of ((node.anyOf ?? []) as JsonSchema[]).entries())
-    messagesOf(branch, `${at}/anyOf/${index}`, found);
-  return found;
-}
+const withMessages = (schema: object): JsonSchema =>
+  JSON.parse(JSON.stringify(schema), (_key, node: JsonSchema) => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+    const { required, anyOf, ...rest } = node as JsonSchema & { required?: string[]; anyOf?: JsonSchema[] };
+    const properties = rest.properties as Record<string, JsonSchema>;
+    if (required)
+      rest.present = Object.fromEntries(required.map((name) => [name, properties[name]?.errorMessage]));
+    const types = anyOf?.map((branch) => branch.type) ?? [];
+    const distinct = new Set(types).size === types.length && types.every((type) => typeof type === 'string');
+    if (!anyOf || !distinct) return anyOf ? { ...rest, anyOf } : rest;
+    return { ...Object.assign({}, ...anyOf), ...rest, type: types };
+  });
 
 const schemas = Object.fromEntries(
   Object.entries(OPTION_SCHEMAS).map(([name, schema]) => [
     name,
-    z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JsonSchema,
+    withMessages(z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' })),
   ]),
 );
 const checks = standaloneChecks(
   schemas,
   Object.fromEntries(Object.keys(schemas).map((name) => [checkName(name), name])),
-  // A refusal lists every problem: the collecting check runs only for options given, off the hot path.
+  // A refusal lists every problem, each with its message; collecting them costs nothing when there are none.
   { allErrors: true, keywords: KEYWORDS },
 );
 const rows = Object.entries(schemas).map(([name, schema]) => {
   const names = JSON.stringify(Object.keys(schema.properties as object));
-  return `  ${name}: { check: ${checkName(name)}, names: ${names}, messages: ${JSON.stringify(messagesOf(schema))} },`;
+  return `  ${name}: { check: ${checkName(name)}, names: ${names} },`;
 });
 
 const code = `// Generated by packages/sdk/scripts/write-option-checks.ts from src/internal/option-schemas.ts, compiled by
 // ajv's standalone code generation: do not edit. Each check says whether options pass their schema, without
-// zod or ajv, and keeps ajv's errors in \`check.errors\`; a test holds every check equal to its schema.
+// zod or ajv, and keeps each problem, with its message, in \`check.errors\`; a test holds it equal to its schema.
 // Not type-checked: ajv writes JavaScript; the table is typed.
 // @ts-nocheck
 import type { CompiledOptions } from './value-rules.js';
 
 ${checks}
 /**
- * The compiled check of each set of options, with their names and messages.
+ * The compiled check of each set of options, with their names.
  *
  * @example
  * \`\`\`ts
@@ -103,6 +114,9 @@ export const OPTION_CHECKS: Readonly<Record<${Object.keys(schemas)
   .join(' | ')}, CompiledOptions>> = {
 ${rows.join('\n')}
 };
+
+/** Where a name a set of options does not take belongs: the hints of its unknown-name message. */
+export const OPTION_HINTS = ${JSON.stringify(OPTION_HINTS)} as const;
 `;
 
 emitGenerated(new URL('../src/internal/option-checks.generated.ts', import.meta.url), code);

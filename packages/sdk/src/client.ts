@@ -7,13 +7,8 @@ import { SDK_VERSION } from './core/version.js';
 import { HedgeBudget } from './internal/hedge-budget.js';
 import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
 import { createLogger, type SdkLogger } from './internal/logger.js';
-import { OPTION_CHECKS } from './internal/option-checks.generated.js';
-import {
-  DERIVED_OPTIONS,
-  FIXED_FOR_DERIVED,
-  PER_REQUEST_ONLY,
-  QUOTA_WITH_GATE,
-} from './internal/option-rules.js';
+import { OPTION_CHECKS, OPTION_HINTS } from './internal/option-checks.generated.js';
+import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './internal/option-rules.js';
 import { RequestCore } from './internal/request-core.js';
 import { ResponseTimes } from './internal/response-times.js';
 import { runtimeName } from './internal/runtime-env.js';
@@ -95,7 +90,7 @@ export class CompanyData {
   constructor(options: ClientOptions = {}) {
     const inherited = (options as InheritingOptions)[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
-    checkOptions(OPTION_CHECKS.client, options, { noun: 'option', of, elsewhere: PER_REQUEST_ONLY });
+    checkOptions(OPTION_CHECKS.client, options, of, OPTION_HINTS.client);
     const { apiKey, apiKeySource, baseURL } = connectionSettings(options);
     this.baseURL = baseURL;
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
@@ -186,7 +181,7 @@ export class CompanyData {
     refuseUnknownKeys(changes, DERIVED_OPTIONS, {
       noun: 'option',
       of: 'client.withOptions()',
-      elsewhere: { ...PER_REQUEST_ONLY, ...FIXED_FOR_DERIVED },
+      elsewhere: OPTION_HINTS.withOptions,
     });
     const parent = this.#options;
     const derived: InheritingOptions = {

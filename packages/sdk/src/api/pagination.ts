@@ -264,7 +264,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    */
   async toArray(options: { limit?: number } = {}): Promise<Item[]> {
     try {
-      checkOptions(OPTION_CHECKS.toArray, options, { noun: 'option', of: 'toArray()' });
+      checkOptions(OPTION_CHECKS.toArray, options, 'toArray()');
     } catch (error) {
       this.#held = true;
       throw error;

@@ -35,7 +35,7 @@ export class SlidingWindowSlots implements QuotaSlots {
    * each wrong field.
    */
   constructor(quota: RateQuota, now: () => number = Date.now) {
-    checkOptions(OPTION_CHECKS.quota, { quota }, { noun: 'option', of: 'a quota' });
+    checkOptions(OPTION_CHECKS.quota, { quota }, 'a quota');
     this.#requests = quota.requests;
     this.#windowMs = quota.perSeconds * 1000 + (quota.marginMs ?? DEFAULT_QUOTA_MARGIN_MS);
     this.#now = now;

@@ -16,8 +16,9 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 // The SDK's own options, as schemas: the home of their rules and messages. NEVER imported at run time
 // (`new CompanyData()` runs these checks on every start, and loading zod for them would double the SDK's
 // import time): `scripts/write-option-checks.ts` compiles them, as the contract's schemas are compiled, into
-// `option-checks.generated.ts`, which carries each node's `message` beside its check. A message may name the
-// value's type with `{received}`. A test holds every compiled check equal to these schemas.
+// `option-checks.generated.ts`, whose checks record each problem with the `errorMessage` of the node that
+// refused it (ajv-errors). A message may name the value's type with `{received}`. A test holds every
+// compiled check equal to these schemas.
 // Keywords beyond JSON Schema, for what JSON cannot hold: `isFunction`, `instanceOf` (a global class),
 // `methods` (an object with these functions), `plainObject` (no class instance); see the generator.
 
@@ -25,7 +26,11 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** The message a refusal of `schema` shows, wherever it sits. */
-const said = <Schema extends z.ZodType>(schema: Schema, message: string) => schema.meta({ message });
+const said = <Schema extends z.ZodType>(schema: Schema, message: string) =>
+  schema.meta({ errorMessage: message });
+
+/** An object's fields: only these, any other refused with `message` (at the unknown field). */
+const onlyFields = (message: string) => ({ additionalProperties: { not: {}, errorMessage: message } });
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   said(
@@ -55,7 +60,7 @@ const isPlainObject = (value: unknown): boolean => {
 
 /** An object of plain values (no class instance), each passing `item`. */
 const record = (item: z.ZodType, message = 'Invalid input: expected record, received {received}') =>
-  z.record(z.string(), item).refine(isPlainObject).meta({ plainObject: true, message });
+  z.record(z.string(), item).refine(isPlainObject).meta({ plainObject: true, errorMessage: message });
 
 const aFunction = said(
   z.custom((value) => typeof value === 'function').meta({ isFunction: true }),
@@ -116,7 +121,7 @@ const hedge = said(
     z.boolean(),
     z
       .strictObject({ afterMs: milliseconds(1) })
-      .meta({ plainObject: true, unknownKey: 'Unknown hedge field: expected afterMs' }),
+      .meta({ plainObject: true, ...onlyFields('Unknown hedge field: expected afterMs') }),
   ]),
   'Invalid input: expected true, false or { afterMs }, received {received}',
 );
@@ -144,7 +149,7 @@ const quota = said(
     .refine(isPlainObject)
     .meta({
       plainObject: true,
-      unknownKey: 'Unknown quota field: expected requests, perSeconds or marginMs',
+      ...onlyFields('Unknown quota field: expected requests, perSeconds or marginMs'),
     }),
   'Invalid input: expected { requests, perSeconds }, received {received}',
 );
@@ -169,24 +174,28 @@ const derived = {
   random: aFunction,
 } satisfies { [Name in keyof Required<DerivedClientOptions>]: z.ZodType };
 
+/** The options a derived client shares with its parent: those {@link DerivedClientOptions} leaves out. */
+const fixed = {
+  apiKey: typed('string'),
+  baseURL: typed('string'),
+  apiRoot: typed('string'),
+  dispatcher: withMethods(['dispatch'] satisfies (keyof Dispatcher)[], 'Expected an undici Dispatcher'),
+  fetch: aFunction,
+  sleep: aFunction,
+  now: aFunction,
+  quota,
+  gate: withMethods(['wait', 'pause'], 'Expected a rate gate: an object with wait and pause methods'),
+} satisfies { [Name in Exclude<keyof ClientOptions, keyof DerivedClientOptions>]: z.ZodType };
+
+const webhook = { ...call, body: record(z.unknown(), 'Expected an object of body fields') };
+
 /**
  * Every set of options the SDK checks, by the name its compiled check has. The keys of each are the
  * options' names, in the order a refusal lists them.
  */
 export const OPTION_SCHEMAS = {
   /** The options of `new CompanyData()` and `withOptions()`. */
-  client: optionsOf<ClientOptions>()({
-    ...derived,
-    apiKey: typed('string'),
-    baseURL: typed('string'),
-    apiRoot: typed('string'),
-    dispatcher: withMethods(['dispatch'] satisfies (keyof Dispatcher)[], 'Expected an undici Dispatcher'),
-    fetch: aFunction,
-    sleep: aFunction,
-    now: aFunction,
-    quota,
-    gate: withMethods(['wait', 'pause'], 'Expected a rate gate: an object with wait and pause methods'),
-  }),
+  client: optionsOf<ClientOptions>()({ ...derived, ...fixed }),
   /** Per-request options of retrieve and transcript methods. */
   request: optionsOf<RequestOptions>()(request),
   /** Per-request options of list methods. */
@@ -204,12 +213,41 @@ export const OPTION_SCHEMAS = {
     params: record(z.unknown(), 'Expected an object of list parameters'),
   }),
   /** Per-request options of webhook methods. */
-  webhook: optionsOf<WebhookOptions>()({
-    ...call,
-    body: record(z.unknown(), 'Expected an object of body fields'),
-  }),
+  webhook: optionsOf<WebhookOptions>()(webhook),
   /** The options of `toArray()`. */
   toArray: optionsOf<{ limit?: number }>()({ limit: integer(0) }),
   /** What `new RateGate({ quota })` is given, as `{ quota }`. */
   quota: optionsOf<{ quota?: RateQuota }>()({ quota }),
+};
+
+/** The same hint for each of `names`. */
+const hinted = (names: readonly string[], hint: string) =>
+  Object.fromEntries(names.map((name) => [name, hint]));
+
+/** The per-request options (those of list and webhook methods the client does not take), given to the client. */
+const perRequestOnly = {
+  ...hinted(
+    Object.keys({ ...list, ...webhook }).filter((name) => !Object.hasOwn({ ...derived, ...fixed }, name)),
+    'a per-request option: pass it to the method you call',
+  ),
+  headers: 'a per-request option; for every request, use `defaultHeaders`',
+};
+
+/**
+ * Where a name a set of options does not take belongs, by set: the hint its unknown-name message gives
+ * (written beside the compiled checks, as `OPTION_HINTS`).
+ */
+export const OPTION_HINTS = {
+  /** `new CompanyData()`. */
+  client: perRequestOnly,
+  /** `withOptions()`: the options it cannot change too, those the derived client shares with its parent. */
+  withOptions: {
+    ...perRequestOnly,
+    ...hinted(
+      Object.keys(fixed),
+      'shared with the parent client, with its connection pool and rate gate: create a new CompanyData to change it',
+    ),
+  },
+  /** Webhook methods. */
+  webhook: { hedge: 'a webhook is a POST, and only reads (GET) are hedged' },
 };

@@ -2,11 +2,8 @@ import type { z } from 'zod';
 import type { ValidationIssue } from '../core/errors.js';
 
 /**
- * The SDK's issues for zod's: the one place zod's issue type is read, so that no public type names it.
- * An `unrecognized_keys` issue becomes one issue per unknown name, its path ending with the name.
- *
- * @param issues - zod's issues, from a failed `safeParse`.
- * @returns the same problems as {@link ValidationIssue}s, in order.
+ * The SDK's issues for zod's (of a failed `safeParse`): the one place zod's issue type is read, so that no
+ * public type names it. An `unrecognized_keys` issue becomes one per unknown name, its path ending with it.
  */
 export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
   return issues.flatMap((issue): ValidationIssue[] => {

@@ -28,16 +28,8 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../internal/call-telemetry.js';
 import { checkOptions, parseInput } from '../internal/input-check.js';
 import { endpointWithSchemas } from '../internal/lazy-contract.js';
-import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
-import {
-  belongsIn,
-  checkGivenOptions,
-  checkListBudgets,
-  LIST_OPTIONS,
-  NEVER_HEDGED,
-  refuseKnown,
-  WEBHOOK_OPTIONS,
-} from '../internal/option-rules.js';
+import { OPTION_CHECKS, OPTION_HINTS } from '../internal/option-checks.generated.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../internal/option-rules.js';
 import type { Exchange, PreparedCall, RequestCore } from '../internal/request-core.js';
 import type { AttemptSlots } from '../internal/request-slots.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
@@ -181,8 +173,8 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
   let state = emptyState(list, filters);
   let refusal: unknown;
   try {
-    checkOptions(OPTION_CHECKS.sync, options, { noun: 'option', of: method });
-    checkGivenOptions(OPTION_CHECKS.syncRequest, requestOptions, method);
+    checkOptions(OPTION_CHECKS.sync, options, method);
+    checkOptions(OPTION_CHECKS.syncRequest, requestOptions, method);
     checkListBudgets(requestOptions, {}, method);
     if (typeof input.checkpoint === 'string')
       state = decodeCheckpoint(input.checkpoint, list, filters, method);
@@ -264,7 +256,7 @@ function pageRequest(
   options: ListOptions,
   method = methodName(operation),
 ): PageRequest {
-  checkGivenOptions(OPTION_CHECKS.list, options, method, () =>
+  checkOptions(OPTION_CHECKS.list, options, method, () =>
     belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
   );
   checkListBudgets(options, given, method);
@@ -275,7 +267,7 @@ function pageRequest(
     await parseInput(query as z.ZodObject, given, {
       noun: 'parameter',
       of: method,
-      elsewhere: belongsIn(LIST_OPTIONS, 'an option', 'the second argument'),
+      elsewhere: belongsIn(OPTION_CHECKS.list.names, 'an option', 'the second argument'),
       escapeHatch:
         'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
     });
@@ -376,7 +368,7 @@ function retrieveCall(
   options: RequestOptions,
 ): PreparedCall | Promise<PreparedCall> {
   const method = methodName(operation);
-  checkGivenOptions(OPTION_CHECKS.request, options, method);
+  checkOptions(OPTION_CHECKS.request, options, method);
   const params = { id };
   if (PATH_CHECKS[operation.operationId]?.(params)) return addressed(core, operation, params, options);
   return (async () => {
@@ -425,9 +417,9 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
     async () => {
       const method = methodName(operation);
       const fields = operation.bodyNames;
-      checkGivenOptions(OPTION_CHECKS.webhook, options, method, () => ({
+      checkOptions(OPTION_CHECKS.webhook, options, method, () => ({
         ...belongsIn(fields, 'a body field', 'the second argument'),
-        ...NEVER_HEDGED,
+        ...OPTION_HINTS.webhook,
       }));
       const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
       // The body is parsed, not only checked: zod's output (trimmed phone numbers) is what is sent.
@@ -435,7 +427,7 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
       const body = await parseInput(schema as z.ZodObject, input, {
         noun: 'field',
         of: method,
-        elsewhere: belongsIn(WEBHOOK_OPTIONS, 'an option', 'the third argument'),
+        elsewhere: belongsIn(OPTION_CHECKS.webhook.names, 'an option', 'the third argument'),
         escapeHatch:
           'Free-form data the API keeps for you goes in `custom_fields`; to send a field the SDK does not know yet, pass it in the `body` option.',
       });
