@@ -18,6 +18,11 @@ export interface StandaloneOptions {
   readonly allErrors?: boolean;
   /** Keywords beyond JSON Schema, each written as code (ajv's `code` keywords), none looked up at run time. */
   readonly keywords?: readonly KeywordDefinition[];
+  /**
+   * Keep each `$ref` a call of the named schema's own check, written once, instead of inlining a copy where
+   * it is used: for checks that share parts and are not on the hot path (the SDK's option sets).
+   */
+  readonly sharedRefs?: boolean;
 }
 
 /**
@@ -60,10 +65,11 @@ export function standaloneChecks(
       error: console.error,
     },
     keywords: [...(options.keywords ?? [])],
+    inlineRefs: !options.sharedRefs,
   });
   if (options.allErrors) ajvErrors(ajv);
   for (const [name, schema] of Object.entries(schemas)) {
-    ajv.addSchema(openEnumsClosed(refsInlined(schema, schemas)), name);
+    ajv.addSchema(openEnumsClosed(options.sharedRefs ? schema : refsInlined(schema, schemas)), name);
   }
   const code = standaloneCode(ajv, { ...exported })
     .replace(/^"use strict";\n/, '')

@@ -82,11 +82,28 @@ const schemas = Object.fromEntries(
     withMessages(z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' })),
   ]),
 );
+
+/**
+ * Each distinct option, checked by one function that every set taking it calls: the sets share most of
+ * their options (`timeout` is in six), and a copy in each would more than double the checks' code.
+ */
+const options: Record<string, JsonSchema> = {};
+for (const schema of Object.values(schemas)) {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  for (const [name, property] of Object.entries(properties)) {
+    const key = JSON.stringify(property);
+    const shared =
+      Object.keys(options).find((known) => JSON.stringify(options[known]) === key) ??
+      `option${Object.keys(options).length}`;
+    options[shared] = property;
+    properties[name] = { $ref: shared };
+  }
+}
 const checks = standaloneChecks(
-  schemas,
+  { ...schemas, ...options },
   Object.fromEntries(Object.keys(schemas).map((name) => [checkName(name), name])),
   // A refusal lists every problem, each with its message; collecting them costs nothing when there are none.
-  { allErrors: true, keywords: KEYWORDS },
+  { allErrors: true, keywords: KEYWORDS, sharedRefs: true },
 );
 const rows = Object.entries(schemas).map(([name, schema]) => {
   const names = JSON.stringify(Object.keys(schema.properties as object));

@@ -5,155 +5,335 @@
 // @ts-nocheck
 import type { CompiledOptions } from './value-rules.js';
 
-const isClientOptions = validate14;
-const schema16 = {
-  type: 'object',
-  properties: {
-    timeout: {
-      type: 'number',
-      minimum: 1,
-      maximum: 2147483647,
-      errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-    },
-    maxRetries: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 9007199254740991,
-      errorMessage: 'Expected an integer of at least 0',
-    },
-    maxRetryWait: {
-      type: 'number',
-      minimum: 0,
-      maximum: 2147483647,
-      errorMessage: 'Expected a number of milliseconds from 0 to 2147483647',
-    },
-    defaultHeaders: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: { type: 'string', errorMessage: 'Expected header values to be strings' },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    logger: {
-      methods: ['debug', 'info', 'warn', 'error'],
-      errorMessage: 'Expected a logger: an object with debug, info, warn and error methods',
-    },
-    logLevel: {
-      type: 'string',
-      enum: ['debug', 'info', 'warn', 'error', 'off'],
-      errorMessage: 'Invalid option: expected one of "debug"|"info"|"warn"|"error"|"off"',
-    },
-    validate: { type: 'boolean', errorMessage: 'Invalid input: expected boolean, received {received}' },
-    hedge: {
-      type: ['boolean', 'object'],
-      properties: {
-        afterMs: {
-          type: 'number',
-          minimum: 1,
-          maximum: 2147483647,
-          errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-        },
-      },
-      additionalProperties: { not: {}, errorMessage: 'Unknown hedge field: expected afterMs' },
-      plainObject: true,
-      present: { afterMs: 'Expected a number of milliseconds from 1 to 2147483647' },
-      errorMessage: 'Invalid input: expected true, false or { afterMs }, received {received}',
-    },
-    onRateLimit: { isFunction: true, errorMessage: 'Expected a function' },
-    onRetry: { isFunction: true, errorMessage: 'Expected a function' },
-    random: { isFunction: true, errorMessage: 'Expected a function' },
-    apiKey: { type: 'string', errorMessage: 'Invalid input: expected string, received {received}' },
-    baseURL: { type: 'string', errorMessage: 'Invalid input: expected string, received {received}' },
-    apiRoot: { type: 'string', errorMessage: 'Invalid input: expected string, received {received}' },
-    dispatcher: { methods: ['dispatch'], errorMessage: 'Expected an undici Dispatcher' },
-    fetch: { isFunction: true, errorMessage: 'Expected a function' },
-    sleep: { isFunction: true, errorMessage: 'Expected a function' },
-    now: { isFunction: true, errorMessage: 'Expected a function' },
-    quota: {
-      type: 'object',
-      properties: {
-        requests: {
-          type: 'integer',
-          minimum: 1,
-          maximum: 9007199254740991,
-          errorMessage: 'Expected an integer of at least 1',
-        },
-        perSeconds: {
-          type: 'number',
-          exclusiveMinimum: 0,
-          errorMessage: 'Expected a number of seconds above 0',
-        },
-        marginMs: {
-          type: 'number',
-          minimum: 0,
-          maximum: 2147483647,
-          errorMessage: 'Expected a number of milliseconds from 0 to 2147483647',
-        },
-      },
-      additionalProperties: {
-        not: {},
-        errorMessage: 'Unknown quota field: expected requests, perSeconds or marginMs',
-      },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected { requests, perSeconds }, received {received}',
-      present: {
-        requests: 'Expected an integer of at least 1',
-        perSeconds: 'Expected a number of seconds above 0',
-      },
-    },
-    gate: {
-      methods: ['wait', 'pause'],
-      errorMessage: 'Expected a rate gate: an object with wait and pause methods',
-    },
-  },
-  additionalProperties: {},
-  errorMessage: 'Invalid input: expected object, received {received}',
-};
+const isClientOptions = validate30;
 
-function validate14(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate31(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data == 'number' && isFinite(data)) {
+    if (data > 2147483647 || isNaN(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 2147483647 },
+        message: 'must be <= 2147483647',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data < 1 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 1 },
+        message: 'must be >= 1',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'number' },
+      message: 'must be number',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err3 of vErrors) {
+      if (
+        err3.keyword !== 'errorMessage' &&
+        !err3.emUsed &&
+        (err3.instancePath === instancePath ||
+          (err3.instancePath.indexOf(instancePath) === 0 &&
+            err3.instancePath[instancePath.length] === '/')) &&
+        err3.schemaPath.indexOf('#') === 0 &&
+        err3.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err3);
+        err3.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected a number of milliseconds from 1 to 2147483647',
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err5 of vErrors) {
+      if (!err5.emUsed) {
+        emErrs1.push(err5);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate31.errors = vErrors;
+  return errors === 0;
+}
+
+function validate33(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(typeof data == 'number' && !(data % 1) && !isNaN(data) && isFinite(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data == 'number' && isFinite(data)) {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < 0 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 0 },
+        message: 'must be >= 0',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err3 of vErrors) {
+      if (
+        err3.keyword !== 'errorMessage' &&
+        !err3.emUsed &&
+        (err3.instancePath === instancePath ||
+          (err3.instancePath.indexOf(instancePath) === 0 &&
+            err3.instancePath[instancePath.length] === '/')) &&
+        err3.schemaPath.indexOf('#') === 0 &&
+        err3.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err3);
+        err3.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected an integer of at least 0',
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err5 of vErrors) {
+      if (!err5.emUsed) {
+        emErrs1.push(err5);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate33.errors = vErrors;
+  return errors === 0;
+}
+
+function validate35(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data == 'number' && isFinite(data)) {
+    if (data > 2147483647 || isNaN(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 2147483647 },
+        message: 'must be <= 2147483647',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data < 0 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 0 },
+        message: 'must be >= 0',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'number' },
+      message: 'must be number',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err3 of vErrors) {
+      if (
+        err3.keyword !== 'errorMessage' &&
+        !err3.emUsed &&
+        (err3.instancePath === instancePath ||
+          (err3.instancePath.indexOf(instancePath) === 0 &&
+            err3.instancePath[instancePath.length] === '/')) &&
+        err3.schemaPath.indexOf('#') === 0 &&
+        err3.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err3);
+        err3.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected a number of milliseconds from 0 to 2147483647',
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err5 of vErrors) {
+      if (!err5.emUsed) {
+        emErrs1.push(err5);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate35.errors = vErrors;
+  return errors === 0;
+}
+
+function validate37(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.timeout !== undefined) {
-      let data0 = data.timeout;
-      if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 > 2147483647 || isNaN(data0)) {
-          const err0 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 2147483647 },
-            message: 'must be <= 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        if (data0 < 1 || isNaN(data0)) {
-          const err1 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      } else {
-        const err2 = {
-          instancePath: instancePath + '/timeout',
-          schemaPath: '#/properties/timeout/type',
+    for (const key0 in data) {
+      const _errs1 = errors;
+      if (typeof key0 !== 'string') {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/propertyNames/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
+          params: { type: 'string' },
+          message: 'must be string',
+          propertyName: key0,
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      var valid0 = _errs1 === errors;
+      if (!valid0) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/propertyNames',
+          keyword: 'propertyNames',
+          params: { propertyName: key0 },
+          message: 'property name must be valid',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    for (const key1 in data) {
+      if (typeof data[key1] !== 'string') {
+        const err2 = {
+          instancePath: instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+          schemaPath: '#/additionalProperties/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
         };
         if (vErrors === null) {
           vErrors = [err2];
@@ -168,11 +348,15 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
           if (
             err3.keyword !== 'errorMessage' &&
             !err3.emUsed &&
-            (err3.instancePath === instancePath + '/timeout' ||
-              (err3.instancePath.indexOf(instancePath + '/timeout') === 0 &&
-                err3.instancePath[instancePath + '/timeout'.length] === '/')) &&
-            err3.schemaPath.indexOf('#/properties/timeout') === 0 &&
-            err3.schemaPath['#/properties/timeout'.length] === '/'
+            (err3.instancePath === instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1') ||
+              (err3.instancePath.indexOf(
+                instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+              ) === 0 &&
+                err3.instancePath[
+                  instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1').length
+                ] === '/')) &&
+            err3.schemaPath.indexOf('#/additionalProperties') === 0 &&
+            err3.schemaPath['#/additionalProperties'.length] === '/'
           ) {
             emErrs0.push(err3);
             err3.emUsed = true;
@@ -180,11 +364,11 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
         }
         if (emErrs0.length) {
           const err4 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/errorMessage',
+            instancePath: instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+            schemaPath: '#/additionalProperties/errorMessage',
             keyword: 'errorMessage',
             params: { errors: emErrs0 },
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
+            message: 'Expected header values to be strings',
           };
           if (vErrors === null) {
             vErrors = [err4];
@@ -203,31 +387,484 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
         errors = emErrs1.length;
       }
     }
-    if (data.maxRetries !== undefined) {
-      let data1 = data.maxRetries;
-      if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-        const err6 = {
-          instancePath: instancePath + '/maxRetries',
-          schemaPath: '#/properties/maxRetries/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
+    if (![Object.prototype, null].includes(Object.getPrototypeOf(data))) {
+      const err6 = {
+        instancePath,
+        schemaPath: '#/plainObject',
+        keyword: 'plainObject',
+        params: {},
+        message: 'must pass "plainObject" keyword validation',
+      };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+  } else {
+    const err7 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs2 = [];
+    for (const err8 of vErrors) {
+      if (
+        err8.keyword !== 'errorMessage' &&
+        !err8.emUsed &&
+        (err8.instancePath === instancePath ||
+          (err8.instancePath.indexOf(instancePath) === 0 &&
+            err8.instancePath[instancePath.length] === '/')) &&
+        err8.schemaPath.indexOf('#') === 0 &&
+        err8.schemaPath['#'.length] === '/'
+      ) {
+        emErrs2.push(err8);
+        err8.emUsed = true;
+      }
+    }
+    if (emErrs2.length) {
+      const err9 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs2 },
+        message: 'Invalid input: expected record, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err9];
+      } else {
+        vErrors.push(err9);
+      }
+      errors++;
+    }
+    const emErrs3 = [];
+    for (const err10 of vErrors) {
+      if (!err10.emUsed) {
+        emErrs3.push(err10);
+      }
+    }
+    vErrors = emErrs3;
+    errors = emErrs3.length;
+  }
+  validate37.errors = vErrors;
+  return errors === 0;
+}
+
+function validate39(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data != 'object' || data === null) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data?.['debug'] != 'function') {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  if (typeof data?.['info'] != 'function') {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  if (typeof data?.['warn'] != 'function') {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  if (typeof data?.['error'] != 'function') {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err5 of vErrors) {
+      if (
+        err5.keyword !== 'errorMessage' &&
+        !err5.emUsed &&
+        (err5.instancePath === instancePath ||
+          (err5.instancePath.indexOf(instancePath) === 0 &&
+            err5.instancePath[instancePath.length] === '/')) &&
+        err5.schemaPath.indexOf('#') === 0 &&
+        err5.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err5);
+        err5.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err6 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected a logger: an object with debug, info, warn and error methods',
+      };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err7 of vErrors) {
+      if (!err7.emUsed) {
+        emErrs1.push(err7);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate39.errors = vErrors;
+  return errors === 0;
+}
+
+const schema16 = {
+  type: 'string',
+  enum: ['debug', 'info', 'warn', 'error', 'off'],
+  errorMessage: 'Invalid option: expected one of "debug"|"info"|"warn"|"error"|"off"',
+};
+
+function validate41(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (!(data === 'debug' || data === 'info' || data === 'warn' || data === 'error' || data === 'off')) {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/enum',
+      keyword: 'enum',
+      params: { allowedValues: schema16.enum },
+      message: 'must be equal to one of the allowed values',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err2 of vErrors) {
+      if (
+        err2.keyword !== 'errorMessage' &&
+        !err2.emUsed &&
+        (err2.instancePath === instancePath ||
+          (err2.instancePath.indexOf(instancePath) === 0 &&
+            err2.instancePath[instancePath.length] === '/')) &&
+        err2.schemaPath.indexOf('#') === 0 &&
+        err2.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err2);
+        err2.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid option: expected one of "debug"|"info"|"warn"|"error"|"off"',
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err4 of vErrors) {
+      if (!err4.emUsed) {
+        emErrs1.push(err4);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate41.errors = vErrors;
+  return errors === 0;
+}
+
+function validate43(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== 'boolean') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'boolean' },
+      message: 'must be boolean',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected boolean, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+
+const schema18 = {
+  type: ['boolean', 'object'],
+  properties: {
+    afterMs: {
+      type: 'number',
+      minimum: 1,
+      maximum: 2147483647,
+      errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
+    },
+  },
+  additionalProperties: { not: {}, errorMessage: 'Unknown hedge field: expected afterMs' },
+  plainObject: true,
+  present: { afterMs: 'Expected a number of milliseconds from 1 to 2147483647' },
+  errorMessage: 'Invalid input: expected true, false or { afterMs }, received {received}',
+};
+
+function validate45(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== 'boolean' && !(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: schema18.type },
+      message: 'must be boolean,object',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === 'afterMs')) {
+        const err1 = {
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          schemaPath: '#/additionalProperties/not',
+          keyword: 'not',
+          params: {},
+          message: 'must NOT be valid',
         };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err1];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err1);
         }
         errors++;
+        if (errors > 0) {
+          const emErrs0 = [];
+          for (const err2 of vErrors) {
+            if (
+              err2.keyword !== 'errorMessage' &&
+              !err2.emUsed &&
+              (err2.instancePath === instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1') ||
+                (err2.instancePath.indexOf(
+                  instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+                ) === 0 &&
+                  err2.instancePath[
+                    instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1').length
+                  ] === '/')) &&
+              err2.schemaPath.indexOf('#/additionalProperties') === 0 &&
+              err2.schemaPath['#/additionalProperties'.length] === '/'
+            ) {
+              emErrs0.push(err2);
+              err2.emUsed = true;
+            }
+          }
+          if (emErrs0.length) {
+            const err3 = {
+              instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/additionalProperties/errorMessage',
+              keyword: 'errorMessage',
+              params: { errors: emErrs0 },
+              message: 'Unknown hedge field: expected afterMs',
+            };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+          const emErrs1 = [];
+          for (const err4 of vErrors) {
+            if (!err4.emUsed) {
+              emErrs1.push(err4);
+            }
+          }
+          vErrors = emErrs1;
+          errors = emErrs1.length;
+        }
       }
+    }
+    if (data['afterMs'] === undefined) {
+      const err5 = {
+        instancePath: instancePath + '/afterMs',
+        schemaPath: '#/present',
+        keyword: 'present',
+        params: {},
+        message: 'Expected a number of milliseconds from 1 to 2147483647',
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+      vErrors[errors - 1].keyword = 'errorMessage';
+    }
+    if (data.afterMs !== undefined) {
+      let data1 = data.afterMs;
       if (typeof data1 == 'number' && isFinite(data1)) {
-        if (data1 > 9007199254740991 || isNaN(data1)) {
-          const err7 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/maximum',
+        if (data1 > 2147483647 || isNaN(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/afterMs',
+            schemaPath: '#/properties/afterMs/maximum',
             keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
+            params: { comparison: '<=', limit: 2147483647 },
+            message: 'must be <= 2147483647',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (data1 < 1 || isNaN(data1)) {
+          const err7 = {
+            instancePath: instancePath + '/afterMs',
+            schemaPath: '#/properties/afterMs/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
           };
           if (vErrors === null) {
             vErrors = [err7];
@@ -236,21 +873,20 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1 < 0 || isNaN(data1)) {
-          const err8 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/afterMs',
+          schemaPath: '#/properties/afterMs/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
         }
+        errors++;
       }
       if (errors > 0) {
         const emErrs2 = [];
@@ -258,11 +894,11 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
           if (
             err9.keyword !== 'errorMessage' &&
             !err9.emUsed &&
-            (err9.instancePath === instancePath + '/maxRetries' ||
-              (err9.instancePath.indexOf(instancePath + '/maxRetries') === 0 &&
-                err9.instancePath[instancePath + '/maxRetries'.length] === '/')) &&
-            err9.schemaPath.indexOf('#/properties/maxRetries') === 0 &&
-            err9.schemaPath['#/properties/maxRetries'.length] === '/'
+            (err9.instancePath === instancePath + '/afterMs' ||
+              (err9.instancePath.indexOf(instancePath + '/afterMs') === 0 &&
+                err9.instancePath[instancePath + '/afterMs'.length] === '/')) &&
+            err9.schemaPath.indexOf('#/properties/afterMs') === 0 &&
+            err9.schemaPath['#/properties/afterMs'.length] === '/'
           ) {
             emErrs2.push(err9);
             err9.emUsed = true;
@@ -270,11 +906,11 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
         }
         if (emErrs2.length) {
           const err10 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/errorMessage',
+            instancePath: instancePath + '/afterMs',
+            schemaPath: '#/properties/afterMs/errorMessage',
             keyword: 'errorMessage',
             params: { errors: emErrs2 },
-            message: 'Expected an integer of at least 0',
+            message: 'Expected a number of milliseconds from 1 to 2147483647',
           };
           if (vErrors === null) {
             vErrors = [err10];
@@ -293,1979 +929,279 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
         errors = emErrs3.length;
       }
     }
-    if (data.maxRetryWait !== undefined) {
-      let data2 = data.maxRetryWait;
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 2147483647 || isNaN(data2)) {
-          const err12 = {
-            instancePath: instancePath + '/maxRetryWait',
-            schemaPath: '#/properties/maxRetryWait/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 2147483647 },
-            message: 'must be <= 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-        if (data2 < 0 || isNaN(data2)) {
-          const err13 = {
-            instancePath: instancePath + '/maxRetryWait',
-            schemaPath: '#/properties/maxRetryWait/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
+    if (![Object.prototype, null].includes(Object.getPrototypeOf(data))) {
+      const err12 = {
+        instancePath,
+        schemaPath: '#/plainObject',
+        keyword: 'plainObject',
+        params: {},
+        message: 'must pass "plainObject" keyword validation',
+      };
+      if (vErrors === null) {
+        vErrors = [err12];
       } else {
-        const err14 = {
-          instancePath: instancePath + '/maxRetryWait',
-          schemaPath: '#/properties/maxRetryWait/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
+        vErrors.push(err12);
       }
-      if (errors > 0) {
-        const emErrs4 = [];
-        for (const err15 of vErrors) {
-          if (
-            err15.keyword !== 'errorMessage' &&
-            !err15.emUsed &&
-            (err15.instancePath === instancePath + '/maxRetryWait' ||
-              (err15.instancePath.indexOf(instancePath + '/maxRetryWait') === 0 &&
-                err15.instancePath[instancePath + '/maxRetryWait'.length] === '/')) &&
-            err15.schemaPath.indexOf('#/properties/maxRetryWait') === 0 &&
-            err15.schemaPath['#/properties/maxRetryWait'.length] === '/'
-          ) {
-            emErrs4.push(err15);
-            err15.emUsed = true;
-          }
-        }
-        if (emErrs4.length) {
-          const err16 = {
-            instancePath: instancePath + '/maxRetryWait',
-            schemaPath: '#/properties/maxRetryWait/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs4 },
-            message: 'Expected a number of milliseconds from 0 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-        const emErrs5 = [];
-        for (const err17 of vErrors) {
-          if (!err17.emUsed) {
-            emErrs5.push(err17);
-          }
-        }
-        vErrors = emErrs5;
-        errors = emErrs5.length;
-      }
+      errors++;
     }
-    if (data.defaultHeaders !== undefined) {
-      let data3 = data.defaultHeaders;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-        for (const key0 in data3) {
-          const _errs10 = errors;
-          if (typeof key0 !== 'string') {
-            const err18 = {
-              instancePath: instancePath + '/defaultHeaders',
-              schemaPath: '#/properties/defaultHeaders/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key0,
-            };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-          var valid1 = _errs10 === errors;
-          if (!valid1) {
-            const err19 = {
-              instancePath: instancePath + '/defaultHeaders',
-              schemaPath: '#/properties/defaultHeaders/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key0 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-        }
-        for (const key1 in data3) {
-          if (typeof data3[key1] !== 'string') {
-            const err20 = {
-              instancePath: instancePath + '/defaultHeaders/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/defaultHeaders/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs6 = [];
-            for (const err21 of vErrors) {
-              if (
-                err21.keyword !== 'errorMessage' &&
-                !err21.emUsed &&
-                (err21.instancePath ===
-                  instancePath + '/defaultHeaders/' + key1.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err21.instancePath.indexOf(
-                    instancePath + '/defaultHeaders/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err21.instancePath[
-                      instancePath + '/defaultHeaders/' + key1.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err21.schemaPath.indexOf('#/properties/defaultHeaders/additionalProperties') === 0 &&
-                err21.schemaPath['#/properties/defaultHeaders/additionalProperties'.length] === '/'
-              ) {
-                emErrs6.push(err21);
-                err21.emUsed = true;
-              }
-            }
-            if (emErrs6.length) {
-              const err22 = {
-                instancePath:
-                  instancePath + '/defaultHeaders/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/defaultHeaders/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs6 },
-                message: 'Expected header values to be strings',
-              };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-            const emErrs7 = [];
-            for (const err23 of vErrors) {
-              if (!err23.emUsed) {
-                emErrs7.push(err23);
-              }
-            }
-            vErrors = emErrs7;
-            errors = emErrs7.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data3))) {
-          const err24 = {
-            instancePath: instancePath + '/defaultHeaders',
-            schemaPath: '#/properties/defaultHeaders/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
-      } else {
-        const err25 = {
-          instancePath: instancePath + '/defaultHeaders',
-          schemaPath: '#/properties/defaultHeaders/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs8 = [];
-        for (const err26 of vErrors) {
-          if (
-            err26.keyword !== 'errorMessage' &&
-            !err26.emUsed &&
-            (err26.instancePath === instancePath + '/defaultHeaders' ||
-              (err26.instancePath.indexOf(instancePath + '/defaultHeaders') === 0 &&
-                err26.instancePath[instancePath + '/defaultHeaders'.length] === '/')) &&
-            err26.schemaPath.indexOf('#/properties/defaultHeaders') === 0 &&
-            err26.schemaPath['#/properties/defaultHeaders'.length] === '/'
-          ) {
-            emErrs8.push(err26);
-            err26.emUsed = true;
-          }
-        }
-        if (emErrs8.length) {
-          const err27 = {
-            instancePath: instancePath + '/defaultHeaders',
-            schemaPath: '#/properties/defaultHeaders/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs8 },
-            message: 'Invalid input: expected record, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err27];
-          } else {
-            vErrors.push(err27);
-          }
-          errors++;
-        }
-        const emErrs9 = [];
-        for (const err28 of vErrors) {
-          if (!err28.emUsed) {
-            emErrs9.push(err28);
-          }
-        }
-        vErrors = emErrs9;
-        errors = emErrs9.length;
-      }
-    }
-    if (data.logger !== undefined) {
-      let data5 = data.logger;
-      if (typeof data5 != 'object' || data5 === null) {
-        const err29 = {
-          instancePath: instancePath + '/logger',
-          schemaPath: '#/properties/logger/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      }
-      if (typeof data5?.['debug'] != 'function') {
-        const err30 = {
-          instancePath: instancePath + '/logger',
-          schemaPath: '#/properties/logger/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-      if (typeof data5?.['info'] != 'function') {
-        const err31 = {
-          instancePath: instancePath + '/logger',
-          schemaPath: '#/properties/logger/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
-        }
-        errors++;
-      }
-      if (typeof data5?.['warn'] != 'function') {
-        const err32 = {
-          instancePath: instancePath + '/logger',
-          schemaPath: '#/properties/logger/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-      if (typeof data5?.['error'] != 'function') {
-        const err33 = {
-          instancePath: instancePath + '/logger',
-          schemaPath: '#/properties/logger/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs10 = [];
-        for (const err34 of vErrors) {
-          if (
-            err34.keyword !== 'errorMessage' &&
-            !err34.emUsed &&
-            (err34.instancePath === instancePath + '/logger' ||
-              (err34.instancePath.indexOf(instancePath + '/logger') === 0 &&
-                err34.instancePath[instancePath + '/logger'.length] === '/')) &&
-            err34.schemaPath.indexOf('#/properties/logger') === 0 &&
-            err34.schemaPath['#/properties/logger'.length] === '/'
-          ) {
-            emErrs10.push(err34);
-            err34.emUsed = true;
-          }
-        }
-        if (emErrs10.length) {
-          const err35 = {
-            instancePath: instancePath + '/logger',
-            schemaPath: '#/properties/logger/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs10 },
-            message: 'Expected a logger: an object with debug, info, warn and error methods',
-          };
-          if (vErrors === null) {
-            vErrors = [err35];
-          } else {
-            vErrors.push(err35);
-          }
-          errors++;
-        }
-        const emErrs11 = [];
-        for (const err36 of vErrors) {
-          if (!err36.emUsed) {
-            emErrs11.push(err36);
-          }
-        }
-        vErrors = emErrs11;
-        errors = emErrs11.length;
-      }
-    }
-    if (data.logLevel !== undefined) {
-      let data6 = data.logLevel;
-      if (typeof data6 !== 'string') {
-        const err37 = {
-          instancePath: instancePath + '/logLevel',
-          schemaPath: '#/properties/logLevel/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err37];
-        } else {
-          vErrors.push(err37);
-        }
-        errors++;
-      }
+  }
+  if (errors > 0) {
+    const emErrs4 = [];
+    for (const err13 of vErrors) {
       if (
-        !(data6 === 'debug' || data6 === 'info' || data6 === 'warn' || data6 === 'error' || data6 === 'off')
+        err13.keyword !== 'errorMessage' &&
+        !err13.emUsed &&
+        (err13.instancePath === instancePath ||
+          (err13.instancePath.indexOf(instancePath) === 0 &&
+            err13.instancePath[instancePath.length] === '/')) &&
+        err13.schemaPath.indexOf('#') === 0 &&
+        err13.schemaPath['#'.length] === '/'
       ) {
-        const err38 = {
-          instancePath: instancePath + '/logLevel',
-          schemaPath: '#/properties/logLevel/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema16.properties.logLevel.enum },
-          message: 'must be equal to one of the allowed values',
-        };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs12 = [];
-        for (const err39 of vErrors) {
-          if (
-            err39.keyword !== 'errorMessage' &&
-            !err39.emUsed &&
-            (err39.instancePath === instancePath + '/logLevel' ||
-              (err39.instancePath.indexOf(instancePath + '/logLevel') === 0 &&
-                err39.instancePath[instancePath + '/logLevel'.length] === '/')) &&
-            err39.schemaPath.indexOf('#/properties/logLevel') === 0 &&
-            err39.schemaPath['#/properties/logLevel'.length] === '/'
-          ) {
-            emErrs12.push(err39);
-            err39.emUsed = true;
-          }
-        }
-        if (emErrs12.length) {
-          const err40 = {
-            instancePath: instancePath + '/logLevel',
-            schemaPath: '#/properties/logLevel/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs12 },
-            message: 'Invalid option: expected one of "debug"|"info"|"warn"|"error"|"off"',
-          };
-          if (vErrors === null) {
-            vErrors = [err40];
-          } else {
-            vErrors.push(err40);
-          }
-          errors++;
-        }
-        const emErrs13 = [];
-        for (const err41 of vErrors) {
-          if (!err41.emUsed) {
-            emErrs13.push(err41);
-          }
-        }
-        vErrors = emErrs13;
-        errors = emErrs13.length;
+        emErrs4.push(err13);
+        err13.emUsed = true;
       }
     }
-    if (data.validate !== undefined) {
-      if (typeof data.validate !== 'boolean') {
-        const err42 = {
-          instancePath: instancePath + '/validate',
-          schemaPath: '#/properties/validate/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err42];
-        } else {
-          vErrors.push(err42);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs14 = [];
-        for (const err43 of vErrors) {
-          if (
-            err43.keyword !== 'errorMessage' &&
-            !err43.emUsed &&
-            (err43.instancePath === instancePath + '/validate' ||
-              (err43.instancePath.indexOf(instancePath + '/validate') === 0 &&
-                err43.instancePath[instancePath + '/validate'.length] === '/')) &&
-            err43.schemaPath.indexOf('#/properties/validate') === 0 &&
-            err43.schemaPath['#/properties/validate'.length] === '/'
-          ) {
-            emErrs14.push(err43);
-            err43.emUsed = true;
-          }
-        }
-        if (emErrs14.length) {
-          const err44 = {
-            instancePath: instancePath + '/validate',
-            schemaPath: '#/properties/validate/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs14 },
-            message: 'Invalid input: expected boolean, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err44];
-          } else {
-            vErrors.push(err44);
-          }
-          errors++;
-        }
-        const emErrs15 = [];
-        for (const err45 of vErrors) {
-          if (!err45.emUsed) {
-            emErrs15.push(err45);
-          }
-        }
-        vErrors = emErrs15;
-        errors = emErrs15.length;
-      }
-    }
-    if (data.hedge !== undefined) {
-      let data8 = data.hedge;
-      if (typeof data8 !== 'boolean' && !(data8 && typeof data8 == 'object' && !Array.isArray(data8))) {
-        const err46 = {
-          instancePath: instancePath + '/hedge',
-          schemaPath: '#/properties/hedge/type',
-          keyword: 'type',
-          params: { type: schema16.properties.hedge.type },
-          message: 'must be boolean,object',
-        };
-        if (vErrors === null) {
-          vErrors = [err46];
-        } else {
-          vErrors.push(err46);
-        }
-        errors++;
-      }
-      if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-        for (const key2 in data8) {
-          if (!(key2 === 'afterMs')) {
-            const err47 = {
-              instancePath: instancePath + '/hedge/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/hedge/additionalProperties/not',
-              keyword: 'not',
-              params: {},
-              message: 'must NOT be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err47];
-            } else {
-              vErrors.push(err47);
-            }
-            errors++;
-            if (errors > 0) {
-              const emErrs16 = [];
-              for (const err48 of vErrors) {
-                if (
-                  err48.keyword !== 'errorMessage' &&
-                  !err48.emUsed &&
-                  (err48.instancePath ===
-                    instancePath + '/hedge/' + key2.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                    (err48.instancePath.indexOf(
-                      instancePath + '/hedge/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    ) === 0 &&
-                      err48.instancePath[
-                        instancePath + '/hedge/' + key2.replace(/~/g, '~0').replace(/\//g, '~1').length
-                      ] === '/')) &&
-                  err48.schemaPath.indexOf('#/properties/hedge/additionalProperties') === 0 &&
-                  err48.schemaPath['#/properties/hedge/additionalProperties'.length] === '/'
-                ) {
-                  emErrs16.push(err48);
-                  err48.emUsed = true;
-                }
-              }
-              if (emErrs16.length) {
-                const err49 = {
-                  instancePath: instancePath + '/hedge/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/hedge/additionalProperties/errorMessage',
-                  keyword: 'errorMessage',
-                  params: { errors: emErrs16 },
-                  message: 'Unknown hedge field: expected afterMs',
-                };
-                if (vErrors === null) {
-                  vErrors = [err49];
-                } else {
-                  vErrors.push(err49);
-                }
-                errors++;
-              }
-              const emErrs17 = [];
-              for (const err50 of vErrors) {
-                if (!err50.emUsed) {
-                  emErrs17.push(err50);
-                }
-              }
-              vErrors = emErrs17;
-              errors = emErrs17.length;
-            }
-          }
-        }
-        if (data8['afterMs'] === undefined) {
-          const err51 = {
-            instancePath: instancePath + '/hedge/afterMs',
-            schemaPath: '#/properties/hedge/present',
-            keyword: 'present',
-            params: {},
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err51];
-          } else {
-            vErrors.push(err51);
-          }
-          errors++;
-          vErrors[errors - 1].keyword = 'errorMessage';
-        }
-        if (data8.afterMs !== undefined) {
-          let data10 = data8.afterMs;
-          if (typeof data10 == 'number' && isFinite(data10)) {
-            if (data10 > 2147483647 || isNaN(data10)) {
-              const err52 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 2147483647 },
-                message: 'must be <= 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err52];
-              } else {
-                vErrors.push(err52);
-              }
-              errors++;
-            }
-            if (data10 < 1 || isNaN(data10)) {
-              const err53 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err53];
-              } else {
-                vErrors.push(err53);
-              }
-              errors++;
-            }
-          } else {
-            const err54 = {
-              instancePath: instancePath + '/hedge/afterMs',
-              schemaPath: '#/properties/hedge/properties/afterMs/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err54];
-            } else {
-              vErrors.push(err54);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs18 = [];
-            for (const err55 of vErrors) {
-              if (
-                err55.keyword !== 'errorMessage' &&
-                !err55.emUsed &&
-                (err55.instancePath === instancePath + '/hedge/afterMs' ||
-                  (err55.instancePath.indexOf(instancePath + '/hedge/afterMs') === 0 &&
-                    err55.instancePath[instancePath + '/hedge/afterMs'.length] === '/')) &&
-                err55.schemaPath.indexOf('#/properties/hedge/properties/afterMs') === 0 &&
-                err55.schemaPath['#/properties/hedge/properties/afterMs'.length] === '/'
-              ) {
-                emErrs18.push(err55);
-                err55.emUsed = true;
-              }
-            }
-            if (emErrs18.length) {
-              const err56 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs18 },
-                message: 'Expected a number of milliseconds from 1 to 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err56];
-              } else {
-                vErrors.push(err56);
-              }
-              errors++;
-            }
-            const emErrs19 = [];
-            for (const err57 of vErrors) {
-              if (!err57.emUsed) {
-                emErrs19.push(err57);
-              }
-            }
-            vErrors = emErrs19;
-            errors = emErrs19.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data8))) {
-          const err58 = {
-            instancePath: instancePath + '/hedge',
-            schemaPath: '#/properties/hedge/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err58];
-          } else {
-            vErrors.push(err58);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs20 = [];
-        for (const err59 of vErrors) {
-          if (
-            err59.keyword !== 'errorMessage' &&
-            !err59.emUsed &&
-            (err59.instancePath === instancePath + '/hedge' ||
-              (err59.instancePath.indexOf(instancePath + '/hedge') === 0 &&
-                err59.instancePath[instancePath + '/hedge'.length] === '/')) &&
-            err59.schemaPath.indexOf('#/properties/hedge') === 0 &&
-            err59.schemaPath['#/properties/hedge'.length] === '/'
-          ) {
-            emErrs20.push(err59);
-            err59.emUsed = true;
-          }
-        }
-        if (emErrs20.length) {
-          const err60 = {
-            instancePath: instancePath + '/hedge',
-            schemaPath: '#/properties/hedge/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs20 },
-            message: 'Invalid input: expected true, false or { afterMs }, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err60];
-          } else {
-            vErrors.push(err60);
-          }
-          errors++;
-        }
-        const emErrs21 = [];
-        for (const err61 of vErrors) {
-          if (!err61.emUsed) {
-            emErrs21.push(err61);
-          }
-        }
-        vErrors = emErrs21;
-        errors = emErrs21.length;
-      }
-    }
-    if (data.onRateLimit !== undefined) {
-      if (typeof data.onRateLimit != 'function') {
-        const err62 = {
-          instancePath: instancePath + '/onRateLimit',
-          schemaPath: '#/properties/onRateLimit/isFunction',
-          keyword: 'isFunction',
-          params: {},
-          message: 'must pass "isFunction" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err62];
-        } else {
-          vErrors.push(err62);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs22 = [];
-        for (const err63 of vErrors) {
-          if (
-            err63.keyword !== 'errorMessage' &&
-            !err63.emUsed &&
-            (err63.instancePath === instancePath + '/onRateLimit' ||
-              (err63.instancePath.indexOf(instancePath + '/onRateLimit') === 0 &&
-                err63.instancePath[instancePath + '/onRateLimit'.length] === '/')) &&
-            err63.schemaPath.indexOf('#/properties/onRateLimit') === 0 &&
-            err63.schemaPath['#/properties/onRateLimit'.length] === '/'
-          ) {
-            emErrs22.push(err63);
-            err63.emUsed = true;
-          }
-        }
-        if (emErrs22.length) {
-          const err64 = {
-            instancePath: instancePath + '/onRateLimit',
-            schemaPath: '#/properties/onRateLimit/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs22 },
-            message: 'Expected a function',
-          };
-          if (vErrors === null) {
-            vErrors = [err64];
-          } else {
-            vErrors.push(err64);
-          }
-          errors++;
-        }
-        const emErrs23 = [];
-        for (const err65 of vErrors) {
-          if (!err65.emUsed) {
-            emErrs23.push(err65);
-          }
-        }
-        vErrors = emErrs23;
-        errors = emErrs23.length;
-      }
-    }
-    if (data.onRetry !== undefined) {
-      if (typeof data.onRetry != 'function') {
-        const err66 = {
-          instancePath: instancePath + '/onRetry',
-          schemaPath: '#/properties/onRetry/isFunction',
-          keyword: 'isFunction',
-          params: {},
-          message: 'must pass "isFunction" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err66];
-        } else {
-          vErrors.push(err66);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs24 = [];
-        for (const err67 of vErrors) {
-          if (
-            err67.keyword !== 'errorMessage' &&
-            !err67.emUsed &&
-            (err67.instancePath === instancePath + '/onRetry' ||
-              (err67.instancePath.indexOf(instancePath + '/onRetry') === 0 &&
-                err67.instancePath[instancePath + '/onRetry'.length] === '/')) &&
-            err67.schemaPath.indexOf('#/properties/onRetry') === 0 &&
-            err67.schemaPath['#/properties/onRetry'.length] === '/'
-          ) {
-            emErrs24.push(err67);
-            err67.emUsed = true;
-          }
-        }
-        if (emErrs24.length) {
-          const err68 = {
-            instancePath: instancePath + '/onRetry',
-            schemaPath: '#/properties/onRetry/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs24 },
-            message: 'Expected a function',
-          };
-          if (vErrors === null) {
-            vErrors = [err68];
-          } else {
-            vErrors.push(err68);
-          }
-          errors++;
-        }
-        const emErrs25 = [];
-        for (const err69 of vErrors) {
-          if (!err69.emUsed) {
-            emErrs25.push(err69);
-          }
-        }
-        vErrors = emErrs25;
-        errors = emErrs25.length;
-      }
-    }
-    if (data.random !== undefined) {
-      if (typeof data.random != 'function') {
-        const err70 = {
-          instancePath: instancePath + '/random',
-          schemaPath: '#/properties/random/isFunction',
-          keyword: 'isFunction',
-          params: {},
-          message: 'must pass "isFunction" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err70];
-        } else {
-          vErrors.push(err70);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs26 = [];
-        for (const err71 of vErrors) {
-          if (
-            err71.keyword !== 'errorMessage' &&
-            !err71.emUsed &&
-            (err71.instancePath === instancePath + '/random' ||
-              (err71.instancePath.indexOf(instancePath + '/random') === 0 &&
-                err71.instancePath[instancePath + '/random'.length] === '/')) &&
-            err71.schemaPath.indexOf('#/properties/random') === 0 &&
-            err71.schemaPath['#/properties/random'.length] === '/'
-          ) {
-            emErrs26.push(err71);
-            err71.emUsed = true;
-          }
-        }
-        if (emErrs26.length) {
-          const err72 = {
-            instancePath: instancePath + '/random',
-            schemaPath: '#/properties/random/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs26 },
-            message: 'Expected a function',
-          };
-          if (vErrors === null) {
-            vErrors = [err72];
-          } else {
-            vErrors.push(err72);
-          }
-          errors++;
-        }
-        const emErrs27 = [];
-        for (const err73 of vErrors) {
-          if (!err73.emUsed) {
-            emErrs27.push(err73);
-          }
-        }
-        vErrors = emErrs27;
-        errors = emErrs27.length;
-      }
-    }
-    if (data.apiKey !== undefined) {
-      if (typeof data.apiKey !== 'string') {
-        const err74 = {
-          instancePath: instancePath + '/apiKey',
-          schemaPath: '#/properties/apiKey/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err74];
-        } else {
-          vErrors.push(err74);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs28 = [];
-        for (const err75 of vErrors) {
-          if (
-            err75.keyword !== 'errorMessage' &&
-            !err75.emUsed &&
-            (err75.instancePath === instancePath + '/apiKey' ||
-              (err75.instancePath.indexOf(instancePath + '/apiKey') === 0 &&
-                err75.instancePath[instancePath + '/apiKey'.length] === '/')) &&
-            err75.schemaPath.indexOf('#/properties/apiKey') === 0 &&
-            err75.schemaPath['#/properties/apiKey'.length] === '/'
-          ) {
-            emErrs28.push(err75);
-            err75.emUsed = true;
-          }
-        }
-        if (emErrs28.length) {
-          const err76 = {
-            instancePath: instancePath + '/apiKey',
-            schemaPath: '#/properties/apiKey/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs28 },
-            message: 'Invalid input: expected string, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err76];
-          } else {
-            vErrors.push(err76);
-          }
-          errors++;
-        }
-        const emErrs29 = [];
-        for (const err77 of vErrors) {
-          if (!err77.emUsed) {
-            emErrs29.push(err77);
-          }
-        }
-        vErrors = emErrs29;
-        errors = emErrs29.length;
-      }
-    }
-    if (data.baseURL !== undefined) {
-      if (typeof data.baseURL !== 'string') {
-        const err78 = {
-          instancePath: instancePath + '/baseURL',
-          schemaPath: '#/properties/baseURL/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err78];
-        } else {
-          vErrors.push(err78);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs30 = [];
-        for (const err79 of vErrors) {
-          if (
-            err79.keyword !== 'errorMessage' &&
-            !err79.emUsed &&
-            (err79.instancePath === instancePath + '/baseURL' ||
-              (err79.instancePath.indexOf(instancePath + '/baseURL') === 0 &&
-                err79.instancePath[instancePath + '/baseURL'.length] === '/')) &&
-            err79.schemaPath.indexOf('#/properties/baseURL') === 0 &&
-            err79.schemaPath['#/properties/baseURL'.length] === '/'
-          ) {
-            emErrs30.push(err79);
-            err79.emUsed = true;
-          }
-        }
-        if (emErrs30.length) {
-          const err80 = {
-            instancePath: instancePath + '/baseURL',
-            schemaPath: '#/properties/baseURL/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs30 },
-            message: 'Invalid input: expected string, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err80];
-          } else {
-            vErrors.push(err80);
-          }
-          errors++;
-        }
-        const emErrs31 = [];
-        for (const err81 of vErrors) {
-          if (!err81.emUsed) {
-            emErrs31.push(err81);
-          }
-        }
-        vErrors = emErrs31;
-        errors = emErrs31.length;
-      }
-    }
-    if (data.apiRoot !== undefined) {
-      if (typeof data.apiRoot !== 'string') {
-        const err82 = {
-          instancePath: instancePath + '/apiRoot',
-          schemaPath: '#/properties/apiRoot/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err82];
-        } else {
-          vErrors.push(err82);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs32 = [];
-        for (const err83 of vErrors) {
-          if (
-            err83.keyword !== 'errorMessage' &&
-            !err83.emUsed &&
-            (err83.instancePath === instancePath + '/apiRoot' ||
-              (err83.instancePath.indexOf(instancePath + '/apiRoot') === 0 &&
-                err83.instancePath[instancePath + '/apiRoot'.length] === '/')) &&
-            err83.schemaPath.indexOf('#/properties/apiRoot') === 0 &&
-            err83.schemaPath['#/properties/apiRoot'.length] === '/'
-          ) {
-            emErrs32.push(err83);
-            err83.emUsed = true;
-          }
-        }
-        if (emErrs32.length) {
-          const err84 = {
-            instancePath: instancePath + '/apiRoot',
-            schemaPath: '#/properties/apiRoot/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs32 },
-            message: 'Invalid input: expected string, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err84];
-          } else {
-            vErrors.push(err84);
-          }
-          errors++;
-        }
-        const emErrs33 = [];
-        for (const err85 of vErrors) {
-          if (!err85.emUsed) {
-            emErrs33.push(err85);
-          }
-        }
-        vErrors = emErrs33;
-        errors = emErrs33.length;
-      }
-    }
-    if (data.dispatcher !== undefined) {
-      let data17 = data.dispatcher;
-      if (typeof data17 != 'object' || data17 === null) {
-        const err86 = {
-          instancePath: instancePath + '/dispatcher',
-          schemaPath: '#/properties/dispatcher/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err86];
-        } else {
-          vErrors.push(err86);
-        }
-        errors++;
-      }
-      if (typeof data17?.['dispatch'] != 'function') {
-        const err87 = {
-          instancePath: instancePath + '/dispatcher',
-          schemaPath: '#/properties/dispatcher/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err87];
-        } else {
-          vErrors.push(err87);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs34 = [];
-        for (const err88 of vErrors) {
-          if (
-            err88.keyword !== 'errorMessage' &&
-            !err88.emUsed &&
-            (err88.instancePath === instancePath + '/dispatcher' ||
-              (err88.instancePath.indexOf(instancePath + '/dispatcher') === 0 &&
-                err88.instancePath[instancePath + '/dispatcher'.length] === '/')) &&
-            err88.schemaPath.indexOf('#/properties/dispatcher') === 0 &&
-            err88.schemaPath['#/properties/dispatcher'.length] === '/'
-          ) {
-            emErrs34.push(err88);
-            err88.emUsed = true;
-          }
-        }
-        if (emErrs34.length) {
-          const err89 = {
-            instancePath: instancePath + '/dispatcher',
-            schemaPath: '#/properties/dispatcher/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs34 },
-            message: 'Expected an undici Dispatcher',
-          };
-          if (vErrors === null) {
-            vErrors = [err89];
-          } else {
-            vErrors.push(err89);
-          }
-          errors++;
-        }
-        const emErrs35 = [];
-        for (const err90 of vErrors) {
-          if (!err90.emUsed) {
-            emErrs35.push(err90);
-          }
-        }
-        vErrors = emErrs35;
-        errors = emErrs35.length;
-      }
-    }
-    if (data.fetch !== undefined) {
-      if (typeof data.fetch != 'function') {
-        const err91 = {
-          instancePath: instancePath + '/fetch',
-          schemaPath: '#/properties/fetch/isFunction',
-          keyword: 'isFunction',
-          params: {},
-          message: 'must pass "isFunction" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err91];
-        } else {
-          vErrors.push(err91);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs36 = [];
-        for (const err92 of vErrors) {
-          if (
-            err92.keyword !== 'errorMessage' &&
-            !err92.emUsed &&
-            (err92.instancePath === instancePath + '/fetch' ||
-              (err92.instancePath.indexOf(instancePath + '/fetch') === 0 &&
-                err92.instancePath[instancePath + '/fetch'.length] === '/')) &&
-            err92.schemaPath.indexOf('#/properties/fetch') === 0 &&
-            err92.schemaPath['#/properties/fetch'.length] === '/'
-          ) {
-            emErrs36.push(err92);
-            err92.emUsed = true;
-          }
-        }
-        if (emErrs36.length) {
-          const err93 = {
-            instancePath: instancePath + '/fetch',
-            schemaPath: '#/properties/fetch/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs36 },
-            message: 'Expected a function',
-          };
-          if (vErrors === null) {
-            vErrors = [err93];
-          } else {
-            vErrors.push(err93);
-          }
-          errors++;
-        }
-        const emErrs37 = [];
-        for (const err94 of vErrors) {
-          if (!err94.emUsed) {
-            emErrs37.push(err94);
-          }
-        }
-        vErrors = emErrs37;
-        errors = emErrs37.length;
-      }
-    }
-    if (data.sleep !== undefined) {
-      if (typeof data.sleep != 'function') {
-        const err95 = {
-          instancePath: instancePath + '/sleep',
-          schemaPath: '#/properties/sleep/isFunction',
-          keyword: 'isFunction',
-          params: {},
-          message: 'must pass "isFunction" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err95];
-        } else {
-          vErrors.push(err95);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs38 = [];
-        for (const err96 of vErrors) {
-          if (
-            err96.keyword !== 'errorMessage' &&
-            !err96.emUsed &&
-            (err96.instancePath === instancePath + '/sleep' ||
-              (err96.instancePath.indexOf(instancePath + '/sleep') === 0 &&
-                err96.instancePath[instancePath + '/sleep'.length] === '/')) &&
-            err96.schemaPath.indexOf('#/properties/sleep') === 0 &&
-            err96.schemaPath['#/properties/sleep'.length] === '/'
-          ) {
-            emErrs38.push(err96);
-            err96.emUsed = true;
-          }
-        }
-        if (emErrs38.length) {
-          const err97 = {
-            instancePath: instancePath + '/sleep',
-            schemaPath: '#/properties/sleep/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs38 },
-            message: 'Expected a function',
-          };
-          if (vErrors === null) {
-            vErrors = [err97];
-          } else {
-            vErrors.push(err97);
-          }
-          errors++;
-        }
-        const emErrs39 = [];
-        for (const err98 of vErrors) {
-          if (!err98.emUsed) {
-            emErrs39.push(err98);
-          }
-        }
-        vErrors = emErrs39;
-        errors = emErrs39.length;
-      }
-    }
-    if (data.now !== undefined) {
-      if (typeof data.now != 'function') {
-        const err99 = {
-          instancePath: instancePath + '/now',
-          schemaPath: '#/properties/now/isFunction',
-          keyword: 'isFunction',
-          params: {},
-          message: 'must pass "isFunction" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err99];
-        } else {
-          vErrors.push(err99);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs40 = [];
-        for (const err100 of vErrors) {
-          if (
-            err100.keyword !== 'errorMessage' &&
-            !err100.emUsed &&
-            (err100.instancePath === instancePath + '/now' ||
-              (err100.instancePath.indexOf(instancePath + '/now') === 0 &&
-                err100.instancePath[instancePath + '/now'.length] === '/')) &&
-            err100.schemaPath.indexOf('#/properties/now') === 0 &&
-            err100.schemaPath['#/properties/now'.length] === '/'
-          ) {
-            emErrs40.push(err100);
-            err100.emUsed = true;
-          }
-        }
-        if (emErrs40.length) {
-          const err101 = {
-            instancePath: instancePath + '/now',
-            schemaPath: '#/properties/now/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs40 },
-            message: 'Expected a function',
-          };
-          if (vErrors === null) {
-            vErrors = [err101];
-          } else {
-            vErrors.push(err101);
-          }
-          errors++;
-        }
-        const emErrs41 = [];
-        for (const err102 of vErrors) {
-          if (!err102.emUsed) {
-            emErrs41.push(err102);
-          }
-        }
-        vErrors = emErrs41;
-        errors = emErrs41.length;
-      }
-    }
-    if (data.quota !== undefined) {
-      let data21 = data.quota;
-      if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
-        for (const key3 in data21) {
-          if (!(key3 === 'requests' || key3 === 'perSeconds' || key3 === 'marginMs')) {
-            const err103 = {
-              instancePath: instancePath + '/quota/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/quota/additionalProperties/not',
-              keyword: 'not',
-              params: {},
-              message: 'must NOT be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err103];
-            } else {
-              vErrors.push(err103);
-            }
-            errors++;
-            if (errors > 0) {
-              const emErrs42 = [];
-              for (const err104 of vErrors) {
-                if (
-                  err104.keyword !== 'errorMessage' &&
-                  !err104.emUsed &&
-                  (err104.instancePath ===
-                    instancePath + '/quota/' + key3.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                    (err104.instancePath.indexOf(
-                      instancePath + '/quota/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    ) === 0 &&
-                      err104.instancePath[
-                        instancePath + '/quota/' + key3.replace(/~/g, '~0').replace(/\//g, '~1').length
-                      ] === '/')) &&
-                  err104.schemaPath.indexOf('#/properties/quota/additionalProperties') === 0 &&
-                  err104.schemaPath['#/properties/quota/additionalProperties'.length] === '/'
-                ) {
-                  emErrs42.push(err104);
-                  err104.emUsed = true;
-                }
-              }
-              if (emErrs42.length) {
-                const err105 = {
-                  instancePath: instancePath + '/quota/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/quota/additionalProperties/errorMessage',
-                  keyword: 'errorMessage',
-                  params: { errors: emErrs42 },
-                  message: 'Unknown quota field: expected requests, perSeconds or marginMs',
-                };
-                if (vErrors === null) {
-                  vErrors = [err105];
-                } else {
-                  vErrors.push(err105);
-                }
-                errors++;
-              }
-              const emErrs43 = [];
-              for (const err106 of vErrors) {
-                if (!err106.emUsed) {
-                  emErrs43.push(err106);
-                }
-              }
-              vErrors = emErrs43;
-              errors = emErrs43.length;
-            }
-          }
-        }
-        if (data21['requests'] === undefined) {
-          const err107 = {
-            instancePath: instancePath + '/quota/requests',
-            schemaPath: '#/properties/quota/present',
-            keyword: 'present',
-            params: {},
-            message: 'Expected an integer of at least 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err107];
-          } else {
-            vErrors.push(err107);
-          }
-          errors++;
-          vErrors[errors - 1].keyword = 'errorMessage';
-        }
-        if (data21['perSeconds'] === undefined) {
-          const err108 = {
-            instancePath: instancePath + '/quota/perSeconds',
-            schemaPath: '#/properties/quota/present',
-            keyword: 'present',
-            params: {},
-            message: 'Expected a number of seconds above 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err108];
-          } else {
-            vErrors.push(err108);
-          }
-          errors++;
-          vErrors[errors - 1].keyword = 'errorMessage';
-        }
-        if (data21.requests !== undefined) {
-          let data23 = data21.requests;
-          if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
-            const err109 = {
-              instancePath: instancePath + '/quota/requests',
-              schemaPath: '#/properties/quota/properties/requests/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err109];
-            } else {
-              vErrors.push(err109);
-            }
-            errors++;
-          }
-          if (typeof data23 == 'number' && isFinite(data23)) {
-            if (data23 > 9007199254740991 || isNaN(data23)) {
-              const err110 = {
-                instancePath: instancePath + '/quota/requests',
-                schemaPath: '#/properties/quota/properties/requests/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 9007199254740991 },
-                message: 'must be <= 9007199254740991',
-              };
-              if (vErrors === null) {
-                vErrors = [err110];
-              } else {
-                vErrors.push(err110);
-              }
-              errors++;
-            }
-            if (data23 < 1 || isNaN(data23)) {
-              const err111 = {
-                instancePath: instancePath + '/quota/requests',
-                schemaPath: '#/properties/quota/properties/requests/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err111];
-              } else {
-                vErrors.push(err111);
-              }
-              errors++;
-            }
-          }
-          if (errors > 0) {
-            const emErrs44 = [];
-            for (const err112 of vErrors) {
-              if (
-                err112.keyword !== 'errorMessage' &&
-                !err112.emUsed &&
-                (err112.instancePath === instancePath + '/quota/requests' ||
-                  (err112.instancePath.indexOf(instancePath + '/quota/requests') === 0 &&
-                    err112.instancePath[instancePath + '/quota/requests'.length] === '/')) &&
-                err112.schemaPath.indexOf('#/properties/quota/properties/requests') === 0 &&
-                err112.schemaPath['#/properties/quota/properties/requests'.length] === '/'
-              ) {
-                emErrs44.push(err112);
-                err112.emUsed = true;
-              }
-            }
-            if (emErrs44.length) {
-              const err113 = {
-                instancePath: instancePath + '/quota/requests',
-                schemaPath: '#/properties/quota/properties/requests/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs44 },
-                message: 'Expected an integer of at least 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err113];
-              } else {
-                vErrors.push(err113);
-              }
-              errors++;
-            }
-            const emErrs45 = [];
-            for (const err114 of vErrors) {
-              if (!err114.emUsed) {
-                emErrs45.push(err114);
-              }
-            }
-            vErrors = emErrs45;
-            errors = emErrs45.length;
-          }
-        }
-        if (data21.perSeconds !== undefined) {
-          let data24 = data21.perSeconds;
-          if (typeof data24 == 'number' && isFinite(data24)) {
-            if (data24 <= 0 || isNaN(data24)) {
-              const err115 = {
-                instancePath: instancePath + '/quota/perSeconds',
-                schemaPath: '#/properties/quota/properties/perSeconds/exclusiveMinimum',
-                keyword: 'exclusiveMinimum',
-                params: { comparison: '>', limit: 0 },
-                message: 'must be > 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err115];
-              } else {
-                vErrors.push(err115);
-              }
-              errors++;
-            }
-          } else {
-            const err116 = {
-              instancePath: instancePath + '/quota/perSeconds',
-              schemaPath: '#/properties/quota/properties/perSeconds/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err116];
-            } else {
-              vErrors.push(err116);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs46 = [];
-            for (const err117 of vErrors) {
-              if (
-                err117.keyword !== 'errorMessage' &&
-                !err117.emUsed &&
-                (err117.instancePath === instancePath + '/quota/perSeconds' ||
-                  (err117.instancePath.indexOf(instancePath + '/quota/perSeconds') === 0 &&
-                    err117.instancePath[instancePath + '/quota/perSeconds'.length] === '/')) &&
-                err117.schemaPath.indexOf('#/properties/quota/properties/perSeconds') === 0 &&
-                err117.schemaPath['#/properties/quota/properties/perSeconds'.length] === '/'
-              ) {
-                emErrs46.push(err117);
-                err117.emUsed = true;
-              }
-            }
-            if (emErrs46.length) {
-              const err118 = {
-                instancePath: instancePath + '/quota/perSeconds',
-                schemaPath: '#/properties/quota/properties/perSeconds/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs46 },
-                message: 'Expected a number of seconds above 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err118];
-              } else {
-                vErrors.push(err118);
-              }
-              errors++;
-            }
-            const emErrs47 = [];
-            for (const err119 of vErrors) {
-              if (!err119.emUsed) {
-                emErrs47.push(err119);
-              }
-            }
-            vErrors = emErrs47;
-            errors = emErrs47.length;
-          }
-        }
-        if (data21.marginMs !== undefined) {
-          let data25 = data21.marginMs;
-          if (typeof data25 == 'number' && isFinite(data25)) {
-            if (data25 > 2147483647 || isNaN(data25)) {
-              const err120 = {
-                instancePath: instancePath + '/quota/marginMs',
-                schemaPath: '#/properties/quota/properties/marginMs/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 2147483647 },
-                message: 'must be <= 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err120];
-              } else {
-                vErrors.push(err120);
-              }
-              errors++;
-            }
-            if (data25 < 0 || isNaN(data25)) {
-              const err121 = {
-                instancePath: instancePath + '/quota/marginMs',
-                schemaPath: '#/properties/quota/properties/marginMs/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err121];
-              } else {
-                vErrors.push(err121);
-              }
-              errors++;
-            }
-          } else {
-            const err122 = {
-              instancePath: instancePath + '/quota/marginMs',
-              schemaPath: '#/properties/quota/properties/marginMs/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err122];
-            } else {
-              vErrors.push(err122);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs48 = [];
-            for (const err123 of vErrors) {
-              if (
-                err123.keyword !== 'errorMessage' &&
-                !err123.emUsed &&
-                (err123.instancePath === instancePath + '/quota/marginMs' ||
-                  (err123.instancePath.indexOf(instancePath + '/quota/marginMs') === 0 &&
-                    err123.instancePath[instancePath + '/quota/marginMs'.length] === '/')) &&
-                err123.schemaPath.indexOf('#/properties/quota/properties/marginMs') === 0 &&
-                err123.schemaPath['#/properties/quota/properties/marginMs'.length] === '/'
-              ) {
-                emErrs48.push(err123);
-                err123.emUsed = true;
-              }
-            }
-            if (emErrs48.length) {
-              const err124 = {
-                instancePath: instancePath + '/quota/marginMs',
-                schemaPath: '#/properties/quota/properties/marginMs/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs48 },
-                message: 'Expected a number of milliseconds from 0 to 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err124];
-              } else {
-                vErrors.push(err124);
-              }
-              errors++;
-            }
-            const emErrs49 = [];
-            for (const err125 of vErrors) {
-              if (!err125.emUsed) {
-                emErrs49.push(err125);
-              }
-            }
-            vErrors = emErrs49;
-            errors = emErrs49.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data21))) {
-          const err126 = {
-            instancePath: instancePath + '/quota',
-            schemaPath: '#/properties/quota/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err126];
-          } else {
-            vErrors.push(err126);
-          }
-          errors++;
-        }
+    if (emErrs4.length) {
+      const err14 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs4 },
+        message: 'Invalid input: expected true, false or { afterMs }, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err14];
       } else {
-        const err127 = {
-          instancePath: instancePath + '/quota',
-          schemaPath: '#/properties/quota/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err127];
-        } else {
-          vErrors.push(err127);
-        }
-        errors++;
+        vErrors.push(err14);
       }
-      if (errors > 0) {
-        const emErrs50 = [];
-        for (const err128 of vErrors) {
-          if (
-            err128.keyword !== 'errorMessage' &&
-            !err128.emUsed &&
-            (err128.instancePath === instancePath + '/quota' ||
-              (err128.instancePath.indexOf(instancePath + '/quota') === 0 &&
-                err128.instancePath[instancePath + '/quota'.length] === '/')) &&
-            err128.schemaPath.indexOf('#/properties/quota') === 0 &&
-            err128.schemaPath['#/properties/quota'.length] === '/'
-          ) {
-            emErrs50.push(err128);
-            err128.emUsed = true;
-          }
-        }
-        if (emErrs50.length) {
-          const err129 = {
-            instancePath: instancePath + '/quota',
-            schemaPath: '#/properties/quota/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs50 },
-            message: 'Invalid input: expected { requests, perSeconds }, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err129];
-          } else {
-            vErrors.push(err129);
-          }
-          errors++;
-        }
-        const emErrs51 = [];
-        for (const err130 of vErrors) {
-          if (!err130.emUsed) {
-            emErrs51.push(err130);
-          }
-        }
-        vErrors = emErrs51;
-        errors = emErrs51.length;
+      errors++;
+    }
+    const emErrs5 = [];
+    for (const err15 of vErrors) {
+      if (!err15.emUsed) {
+        emErrs5.push(err15);
       }
     }
-    if (data.gate !== undefined) {
-      let data26 = data.gate;
-      if (typeof data26 != 'object' || data26 === null) {
-        const err131 = {
-          instancePath: instancePath + '/gate',
-          schemaPath: '#/properties/gate/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err131];
-        } else {
-          vErrors.push(err131);
-        }
-        errors++;
-      }
-      if (typeof data26?.['wait'] != 'function') {
-        const err132 = {
-          instancePath: instancePath + '/gate',
-          schemaPath: '#/properties/gate/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err132];
-        } else {
-          vErrors.push(err132);
-        }
-        errors++;
-      }
-      if (typeof data26?.['pause'] != 'function') {
-        const err133 = {
-          instancePath: instancePath + '/gate',
-          schemaPath: '#/properties/gate/methods',
-          keyword: 'methods',
-          params: {},
-          message: 'must pass "methods" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err133];
-        } else {
-          vErrors.push(err133);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs52 = [];
-        for (const err134 of vErrors) {
-          if (
-            err134.keyword !== 'errorMessage' &&
-            !err134.emUsed &&
-            (err134.instancePath === instancePath + '/gate' ||
-              (err134.instancePath.indexOf(instancePath + '/gate') === 0 &&
-                err134.instancePath[instancePath + '/gate'.length] === '/')) &&
-            err134.schemaPath.indexOf('#/properties/gate') === 0 &&
-            err134.schemaPath['#/properties/gate'.length] === '/'
-          ) {
-            emErrs52.push(err134);
-            err134.emUsed = true;
-          }
-        }
-        if (emErrs52.length) {
-          const err135 = {
-            instancePath: instancePath + '/gate',
-            schemaPath: '#/properties/gate/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs52 },
-            message: 'Expected a rate gate: an object with wait and pause methods',
-          };
-          if (vErrors === null) {
-            vErrors = [err135];
-          } else {
-            vErrors.push(err135);
-          }
-          errors++;
-        }
-        const emErrs53 = [];
-        for (const err136 of vErrors) {
-          if (!err136.emUsed) {
-            emErrs53.push(err136);
-          }
-        }
-        vErrors = emErrs53;
-        errors = emErrs53.length;
-      }
-    }
-  } else {
-    const err137 = {
+    vErrors = emErrs5;
+    errors = emErrs5.length;
+  }
+  validate45.errors = vErrors;
+  return errors === 0;
+}
+
+function validate47(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data != 'function') {
+    const err0 = {
       instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
+      schemaPath: '#/isFunction',
+      keyword: 'isFunction',
+      params: {},
+      message: 'must pass "isFunction" keyword validation',
     };
     if (vErrors === null) {
-      vErrors = [err137];
+      vErrors = [err0];
     } else {
-      vErrors.push(err137);
+      vErrors.push(err0);
     }
     errors++;
   }
   if (errors > 0) {
-    const emErrs54 = [];
-    for (const err138 of vErrors) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
       if (
-        err138.keyword !== 'errorMessage' &&
-        !err138.emUsed &&
-        (err138.instancePath === instancePath ||
-          (err138.instancePath.indexOf(instancePath) === 0 &&
-            err138.instancePath[instancePath.length] === '/')) &&
-        err138.schemaPath.indexOf('#') === 0 &&
-        err138.schemaPath['#'.length] === '/'
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
       ) {
-        emErrs54.push(err138);
-        err138.emUsed = true;
+        emErrs0.push(err1);
+        err1.emUsed = true;
       }
     }
-    if (emErrs54.length) {
-      const err139 = {
+    if (emErrs0.length) {
+      const err2 = {
         instancePath,
         schemaPath: '#/errorMessage',
         keyword: 'errorMessage',
-        params: { errors: emErrs54 },
-        message: 'Invalid input: expected object, received {received}',
+        params: { errors: emErrs0 },
+        message: 'Expected a function',
       };
       if (vErrors === null) {
-        vErrors = [err139];
+        vErrors = [err2];
       } else {
-        vErrors.push(err139);
+        vErrors.push(err2);
       }
       errors++;
     }
-    const emErrs55 = [];
-    for (const err140 of vErrors) {
-      if (!err140.emUsed) {
-        emErrs55.push(err140);
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
       }
     }
-    vErrors = emErrs55;
-    errors = emErrs55.length;
+    vErrors = emErrs1;
+    errors = emErrs1.length;
   }
-  validate14.errors = vErrors;
+  validate47.errors = vErrors;
   return errors === 0;
 }
 
-const isRequestOptions = validate15;
-const schema17 = {
-  type: 'object',
-  properties: {
-    signal: { instanceOf: 'AbortSignal', errorMessage: 'Expected an AbortSignal' },
-    timeout: {
-      type: 'number',
-      minimum: 1,
-      maximum: 2147483647,
-      errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-    },
-    maxRetries: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 9007199254740991,
-      errorMessage: 'Expected an integer of at least 0',
-    },
-    headers: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: { type: 'string', errorMessage: 'Expected header values to be strings' },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    query: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: {
-        errorMessage: 'Expected a string, number or boolean',
-        type: ['string', 'number', 'boolean'],
-      },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    hedge: {
-      type: ['boolean', 'object'],
-      properties: {
-        afterMs: {
-          type: 'number',
-          minimum: 1,
-          maximum: 2147483647,
-          errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-        },
-      },
-      additionalProperties: { not: {}, errorMessage: 'Unknown hedge field: expected afterMs' },
-      plainObject: true,
-      present: { afterMs: 'Expected a number of milliseconds from 1 to 2147483647' },
-      errorMessage: 'Invalid input: expected true, false or { afterMs }, received {received}',
-    },
-  },
-  additionalProperties: {},
-  errorMessage: 'Invalid input: expected object, received {received}',
-};
+function validate51(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected string, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate51.errors = vErrors;
+  return errors === 0;
+}
 
-function validate15(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate55(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data != 'object' || data === null) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data?.['dispatch'] != 'function') {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err2 of vErrors) {
+      if (
+        err2.keyword !== 'errorMessage' &&
+        !err2.emUsed &&
+        (err2.instancePath === instancePath ||
+          (err2.instancePath.indexOf(instancePath) === 0 &&
+            err2.instancePath[instancePath.length] === '/')) &&
+        err2.schemaPath.indexOf('#') === 0 &&
+        err2.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err2);
+        err2.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected an undici Dispatcher',
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err4 of vErrors) {
+      if (!err4.emUsed) {
+        emErrs1.push(err4);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate55.errors = vErrors;
+  return errors === 0;
+}
+
+function validate60(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.signal !== undefined) {
-      if (!(data.signal instanceof globalThis['AbortSignal'])) {
+    for (const key0 in data) {
+      if (!(key0 === 'requests' || key0 === 'perSeconds' || key0 === 'marginMs')) {
         const err0 = {
-          instancePath: instancePath + '/signal',
-          schemaPath: '#/properties/signal/instanceOf',
-          keyword: 'instanceOf',
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          schemaPath: '#/additionalProperties/not',
+          keyword: 'not',
           params: {},
-          message: 'must pass "instanceOf" keyword validation',
+          message: 'must NOT be valid',
         };
         if (vErrors === null) {
           vErrors = [err0];
@@ -2273,3490 +1209,124 @@ function validate15(data, { instancePath = '', parentData, parentDataProperty, r
           vErrors.push(err0);
         }
         errors++;
-      }
-      if (errors > 0) {
-        const emErrs0 = [];
-        for (const err1 of vErrors) {
-          if (
-            err1.keyword !== 'errorMessage' &&
-            !err1.emUsed &&
-            (err1.instancePath === instancePath + '/signal' ||
-              (err1.instancePath.indexOf(instancePath + '/signal') === 0 &&
-                err1.instancePath[instancePath + '/signal'.length] === '/')) &&
-            err1.schemaPath.indexOf('#/properties/signal') === 0 &&
-            err1.schemaPath['#/properties/signal'.length] === '/'
-          ) {
-            emErrs0.push(err1);
-            err1.emUsed = true;
+        if (errors > 0) {
+          const emErrs0 = [];
+          for (const err1 of vErrors) {
+            if (
+              err1.keyword !== 'errorMessage' &&
+              !err1.emUsed &&
+              (err1.instancePath === instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1') ||
+                (err1.instancePath.indexOf(
+                  instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+                ) === 0 &&
+                  err1.instancePath[
+                    instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1').length
+                  ] === '/')) &&
+              err1.schemaPath.indexOf('#/additionalProperties') === 0 &&
+              err1.schemaPath['#/additionalProperties'.length] === '/'
+            ) {
+              emErrs0.push(err1);
+              err1.emUsed = true;
+            }
           }
-        }
-        if (emErrs0.length) {
-          const err2 = {
-            instancePath: instancePath + '/signal',
-            schemaPath: '#/properties/signal/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs0 },
-            message: 'Expected an AbortSignal',
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        const emErrs1 = [];
-        for (const err3 of vErrors) {
-          if (!err3.emUsed) {
-            emErrs1.push(err3);
-          }
-        }
-        vErrors = emErrs1;
-        errors = emErrs1.length;
-      }
-    }
-    if (data.timeout !== undefined) {
-      let data1 = data.timeout;
-      if (typeof data1 == 'number' && isFinite(data1)) {
-        if (data1 > 2147483647 || isNaN(data1)) {
-          const err4 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 2147483647 },
-            message: 'must be <= 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (data1 < 1 || isNaN(data1)) {
-          const err5 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + '/timeout',
-          schemaPath: '#/properties/timeout/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs2 = [];
-        for (const err7 of vErrors) {
-          if (
-            err7.keyword !== 'errorMessage' &&
-            !err7.emUsed &&
-            (err7.instancePath === instancePath + '/timeout' ||
-              (err7.instancePath.indexOf(instancePath + '/timeout') === 0 &&
-                err7.instancePath[instancePath + '/timeout'.length] === '/')) &&
-            err7.schemaPath.indexOf('#/properties/timeout') === 0 &&
-            err7.schemaPath['#/properties/timeout'.length] === '/'
-          ) {
-            emErrs2.push(err7);
-            err7.emUsed = true;
-          }
-        }
-        if (emErrs2.length) {
-          const err8 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs2 },
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        const emErrs3 = [];
-        for (const err9 of vErrors) {
-          if (!err9.emUsed) {
-            emErrs3.push(err9);
-          }
-        }
-        vErrors = emErrs3;
-        errors = emErrs3.length;
-      }
-    }
-    if (data.maxRetries !== undefined) {
-      let data2 = data.maxRetries;
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err10 = {
-          instancePath: instancePath + '/maxRetries',
-          schemaPath: '#/properties/maxRetries/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err11 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        if (data2 < 0 || isNaN(data2)) {
-          const err12 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs4 = [];
-        for (const err13 of vErrors) {
-          if (
-            err13.keyword !== 'errorMessage' &&
-            !err13.emUsed &&
-            (err13.instancePath === instancePath + '/maxRetries' ||
-              (err13.instancePath.indexOf(instancePath + '/maxRetries') === 0 &&
-                err13.instancePath[instancePath + '/maxRetries'.length] === '/')) &&
-            err13.schemaPath.indexOf('#/properties/maxRetries') === 0 &&
-            err13.schemaPath['#/properties/maxRetries'.length] === '/'
-          ) {
-            emErrs4.push(err13);
-            err13.emUsed = true;
-          }
-        }
-        if (emErrs4.length) {
-          const err14 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs4 },
-            message: 'Expected an integer of at least 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        const emErrs5 = [];
-        for (const err15 of vErrors) {
-          if (!err15.emUsed) {
-            emErrs5.push(err15);
-          }
-        }
-        vErrors = emErrs5;
-        errors = emErrs5.length;
-      }
-    }
-    if (data.headers !== undefined) {
-      let data3 = data.headers;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-        for (const key0 in data3) {
-          const _errs9 = errors;
-          if (typeof key0 !== 'string') {
-            const err16 = {
-              instancePath: instancePath + '/headers',
-              schemaPath: '#/properties/headers/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key0,
+          if (emErrs0.length) {
+            const err2 = {
+              instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/additionalProperties/errorMessage',
+              keyword: 'errorMessage',
+              params: { errors: emErrs0 },
+              message: 'Unknown quota field: expected requests, perSeconds or marginMs',
             };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err2];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err2);
             }
             errors++;
           }
-          var valid1 = _errs9 === errors;
-          if (!valid1) {
-            const err17 = {
-              instancePath: instancePath + '/headers',
-              schemaPath: '#/properties/headers/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key0 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
+          const emErrs1 = [];
+          for (const err3 of vErrors) {
+            if (!err3.emUsed) {
+              emErrs1.push(err3);
             }
-            errors++;
           }
+          vErrors = emErrs1;
+          errors = emErrs1.length;
         }
-        for (const key1 in data3) {
-          if (typeof data3[key1] !== 'string') {
-            const err18 = {
-              instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/headers/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs6 = [];
-            for (const err19 of vErrors) {
-              if (
-                err19.keyword !== 'errorMessage' &&
-                !err19.emUsed &&
-                (err19.instancePath ===
-                  instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err19.instancePath.indexOf(
-                    instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err19.instancePath[
-                      instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err19.schemaPath.indexOf('#/properties/headers/additionalProperties') === 0 &&
-                err19.schemaPath['#/properties/headers/additionalProperties'.length] === '/'
-              ) {
-                emErrs6.push(err19);
-                err19.emUsed = true;
-              }
-            }
-            if (emErrs6.length) {
-              const err20 = {
-                instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/headers/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs6 },
-                message: 'Expected header values to be strings',
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-            const emErrs7 = [];
-            for (const err21 of vErrors) {
-              if (!err21.emUsed) {
-                emErrs7.push(err21);
-              }
-            }
-            vErrors = emErrs7;
-            errors = emErrs7.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data3))) {
-          const err22 = {
-            instancePath: instancePath + '/headers',
-            schemaPath: '#/properties/headers/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-      } else {
-        const err23 = {
-          instancePath: instancePath + '/headers',
-          schemaPath: '#/properties/headers/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs8 = [];
-        for (const err24 of vErrors) {
-          if (
-            err24.keyword !== 'errorMessage' &&
-            !err24.emUsed &&
-            (err24.instancePath === instancePath + '/headers' ||
-              (err24.instancePath.indexOf(instancePath + '/headers') === 0 &&
-                err24.instancePath[instancePath + '/headers'.length] === '/')) &&
-            err24.schemaPath.indexOf('#/properties/headers') === 0 &&
-            err24.schemaPath['#/properties/headers'.length] === '/'
-          ) {
-            emErrs8.push(err24);
-            err24.emUsed = true;
-          }
-        }
-        if (emErrs8.length) {
-          const err25 = {
-            instancePath: instancePath + '/headers',
-            schemaPath: '#/properties/headers/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs8 },
-            message: 'Invalid input: expected record, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-        const emErrs9 = [];
-        for (const err26 of vErrors) {
-          if (!err26.emUsed) {
-            emErrs9.push(err26);
-          }
-        }
-        vErrors = emErrs9;
-        errors = emErrs9.length;
       }
     }
-    if (data.query !== undefined) {
-      let data5 = data.query;
-      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
-        for (const key2 in data5) {
-          const _errs16 = errors;
-          if (typeof key2 !== 'string') {
-            const err27 = {
-              instancePath: instancePath + '/query',
-              schemaPath: '#/properties/query/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key2,
-            };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-          var valid3 = _errs16 === errors;
-          if (!valid3) {
-            const err28 = {
-              instancePath: instancePath + '/query',
-              schemaPath: '#/properties/query/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key2 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-        for (const key3 in data5) {
-          let data6 = data5[key3];
-          if (
-            typeof data6 !== 'string' &&
-            !(typeof data6 == 'number' && isFinite(data6)) &&
-            typeof data6 !== 'boolean'
-          ) {
-            const err29 = {
-              instancePath: instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/query/additionalProperties/type',
-              keyword: 'type',
-              params: { type: schema17.properties.query.additionalProperties.type },
-              message: 'must be string,number,boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs10 = [];
-            for (const err30 of vErrors) {
-              if (
-                err30.keyword !== 'errorMessage' &&
-                !err30.emUsed &&
-                (err30.instancePath ===
-                  instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err30.instancePath.indexOf(
-                    instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err30.instancePath[
-                      instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err30.schemaPath.indexOf('#/properties/query/additionalProperties') === 0 &&
-                err30.schemaPath['#/properties/query/additionalProperties'.length] === '/'
-              ) {
-                emErrs10.push(err30);
-                err30.emUsed = true;
-              }
-            }
-            if (emErrs10.length) {
-              const err31 = {
-                instancePath: instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/query/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs10 },
-                message: 'Expected a string, number or boolean',
-              };
-              if (vErrors === null) {
-                vErrors = [err31];
-              } else {
-                vErrors.push(err31);
-              }
-              errors++;
-            }
-            const emErrs11 = [];
-            for (const err32 of vErrors) {
-              if (!err32.emUsed) {
-                emErrs11.push(err32);
-              }
-            }
-            vErrors = emErrs11;
-            errors = emErrs11.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data5))) {
-          const err33 = {
-            instancePath: instancePath + '/query',
-            schemaPath: '#/properties/query/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-      } else {
-        const err34 = {
-          instancePath: instancePath + '/query',
-          schemaPath: '#/properties/query/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs12 = [];
-        for (const err35 of vErrors) {
-          if (
-            err35.keyword !== 'errorMessage' &&
-            !err35.emUsed &&
-            (err35.instancePath === instancePath + '/query' ||
-              (err35.instancePath.indexOf(instancePath + '/query') === 0 &&
-                err35.instancePath[instancePath + '/query'.length] === '/')) &&
-            err35.schemaPath.indexOf('#/properties/query') === 0 &&
-            err35.schemaPath['#/properties/query'.length] === '/'
-          ) {
-            emErrs12.push(err35);
-            err35.emUsed = true;
-          }
-        }
-        if (emErrs12.length) {
-          const err36 = {
-            instancePath: instancePath + '/query',
-            schemaPath: '#/properties/query/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs12 },
-            message: 'Invalid input: expected record, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err36];
-          } else {
-            vErrors.push(err36);
-          }
-          errors++;
-        }
-        const emErrs13 = [];
-        for (const err37 of vErrors) {
-          if (!err37.emUsed) {
-            emErrs13.push(err37);
-          }
-        }
-        vErrors = emErrs13;
-        errors = emErrs13.length;
-      }
-    }
-    if (data.hedge !== undefined) {
-      let data7 = data.hedge;
-      if (typeof data7 !== 'boolean' && !(data7 && typeof data7 == 'object' && !Array.isArray(data7))) {
-        const err38 = {
-          instancePath: instancePath + '/hedge',
-          schemaPath: '#/properties/hedge/type',
-          keyword: 'type',
-          params: { type: schema17.properties.hedge.type },
-          message: 'must be boolean,object',
-        };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-        for (const key4 in data7) {
-          if (!(key4 === 'afterMs')) {
-            const err39 = {
-              instancePath: instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/hedge/additionalProperties/not',
-              keyword: 'not',
-              params: {},
-              message: 'must NOT be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
-            if (errors > 0) {
-              const emErrs14 = [];
-              for (const err40 of vErrors) {
-                if (
-                  err40.keyword !== 'errorMessage' &&
-                  !err40.emUsed &&
-                  (err40.instancePath ===
-                    instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                    (err40.instancePath.indexOf(
-                      instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    ) === 0 &&
-                      err40.instancePath[
-                        instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1').length
-                      ] === '/')) &&
-                  err40.schemaPath.indexOf('#/properties/hedge/additionalProperties') === 0 &&
-                  err40.schemaPath['#/properties/hedge/additionalProperties'.length] === '/'
-                ) {
-                  emErrs14.push(err40);
-                  err40.emUsed = true;
-                }
-              }
-              if (emErrs14.length) {
-                const err41 = {
-                  instancePath: instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/hedge/additionalProperties/errorMessage',
-                  keyword: 'errorMessage',
-                  params: { errors: emErrs14 },
-                  message: 'Unknown hedge field: expected afterMs',
-                };
-                if (vErrors === null) {
-                  vErrors = [err41];
-                } else {
-                  vErrors.push(err41);
-                }
-                errors++;
-              }
-              const emErrs15 = [];
-              for (const err42 of vErrors) {
-                if (!err42.emUsed) {
-                  emErrs15.push(err42);
-                }
-              }
-              vErrors = emErrs15;
-              errors = emErrs15.length;
-            }
-          }
-        }
-        if (data7['afterMs'] === undefined) {
-          const err43 = {
-            instancePath: instancePath + '/hedge/afterMs',
-            schemaPath: '#/properties/hedge/present',
-            keyword: 'present',
-            params: {},
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err43];
-          } else {
-            vErrors.push(err43);
-          }
-          errors++;
-          vErrors[errors - 1].keyword = 'errorMessage';
-        }
-        if (data7.afterMs !== undefined) {
-          let data9 = data7.afterMs;
-          if (typeof data9 == 'number' && isFinite(data9)) {
-            if (data9 > 2147483647 || isNaN(data9)) {
-              const err44 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 2147483647 },
-                message: 'must be <= 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err44];
-              } else {
-                vErrors.push(err44);
-              }
-              errors++;
-            }
-            if (data9 < 1 || isNaN(data9)) {
-              const err45 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err45];
-              } else {
-                vErrors.push(err45);
-              }
-              errors++;
-            }
-          } else {
-            const err46 = {
-              instancePath: instancePath + '/hedge/afterMs',
-              schemaPath: '#/properties/hedge/properties/afterMs/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs16 = [];
-            for (const err47 of vErrors) {
-              if (
-                err47.keyword !== 'errorMessage' &&
-                !err47.emUsed &&
-                (err47.instancePath === instancePath + '/hedge/afterMs' ||
-                  (err47.instancePath.indexOf(instancePath + '/hedge/afterMs') === 0 &&
-                    err47.instancePath[instancePath + '/hedge/afterMs'.length] === '/')) &&
-                err47.schemaPath.indexOf('#/properties/hedge/properties/afterMs') === 0 &&
-                err47.schemaPath['#/properties/hedge/properties/afterMs'.length] === '/'
-              ) {
-                emErrs16.push(err47);
-                err47.emUsed = true;
-              }
-            }
-            if (emErrs16.length) {
-              const err48 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs16 },
-                message: 'Expected a number of milliseconds from 1 to 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err48];
-              } else {
-                vErrors.push(err48);
-              }
-              errors++;
-            }
-            const emErrs17 = [];
-            for (const err49 of vErrors) {
-              if (!err49.emUsed) {
-                emErrs17.push(err49);
-              }
-            }
-            vErrors = emErrs17;
-            errors = emErrs17.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data7))) {
-          const err50 = {
-            instancePath: instancePath + '/hedge',
-            schemaPath: '#/properties/hedge/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err50];
-          } else {
-            vErrors.push(err50);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs18 = [];
-        for (const err51 of vErrors) {
-          if (
-            err51.keyword !== 'errorMessage' &&
-            !err51.emUsed &&
-            (err51.instancePath === instancePath + '/hedge' ||
-              (err51.instancePath.indexOf(instancePath + '/hedge') === 0 &&
-                err51.instancePath[instancePath + '/hedge'.length] === '/')) &&
-            err51.schemaPath.indexOf('#/properties/hedge') === 0 &&
-            err51.schemaPath['#/properties/hedge'.length] === '/'
-          ) {
-            emErrs18.push(err51);
-            err51.emUsed = true;
-          }
-        }
-        if (emErrs18.length) {
-          const err52 = {
-            instancePath: instancePath + '/hedge',
-            schemaPath: '#/properties/hedge/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs18 },
-            message: 'Invalid input: expected true, false or { afterMs }, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err52];
-          } else {
-            vErrors.push(err52);
-          }
-          errors++;
-        }
-        const emErrs19 = [];
-        for (const err53 of vErrors) {
-          if (!err53.emUsed) {
-            emErrs19.push(err53);
-          }
-        }
-        vErrors = emErrs19;
-        errors = emErrs19.length;
-      }
-    }
-  } else {
-    const err54 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err54];
-    } else {
-      vErrors.push(err54);
-    }
-    errors++;
-  }
-  if (errors > 0) {
-    const emErrs20 = [];
-    for (const err55 of vErrors) {
-      if (
-        err55.keyword !== 'errorMessage' &&
-        !err55.emUsed &&
-        (err55.instancePath === instancePath ||
-          (err55.instancePath.indexOf(instancePath) === 0 &&
-            err55.instancePath[instancePath.length] === '/')) &&
-        err55.schemaPath.indexOf('#') === 0 &&
-        err55.schemaPath['#'.length] === '/'
-      ) {
-        emErrs20.push(err55);
-        err55.emUsed = true;
-      }
-    }
-    if (emErrs20.length) {
-      const err56 = {
-        instancePath,
-        schemaPath: '#/errorMessage',
-        keyword: 'errorMessage',
-        params: { errors: emErrs20 },
-        message: 'Invalid input: expected object, received {received}',
+    if (data['requests'] === undefined) {
+      const err4 = {
+        instancePath: instancePath + '/requests',
+        schemaPath: '#/present',
+        keyword: 'present',
+        params: {},
+        message: 'Expected an integer of at least 1',
       };
       if (vErrors === null) {
-        vErrors = [err56];
+        vErrors = [err4];
       } else {
-        vErrors.push(err56);
+        vErrors.push(err4);
       }
       errors++;
+      vErrors[errors - 1].keyword = 'errorMessage';
     }
-    const emErrs21 = [];
-    for (const err57 of vErrors) {
-      if (!err57.emUsed) {
-        emErrs21.push(err57);
-      }
-    }
-    vErrors = emErrs21;
-    errors = emErrs21.length;
-  }
-  validate15.errors = vErrors;
-  return errors === 0;
-}
-
-const isListOptions = validate16;
-const schema18 = {
-  type: 'object',
-  properties: {
-    signal: { instanceOf: 'AbortSignal', errorMessage: 'Expected an AbortSignal' },
-    timeout: {
-      type: 'number',
-      minimum: 1,
-      maximum: 2147483647,
-      errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-    },
-    maxRetries: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 9007199254740991,
-      errorMessage: 'Expected an integer of at least 0',
-    },
-    headers: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: { type: 'string', errorMessage: 'Expected header values to be strings' },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    query: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: {
-        errorMessage: 'Expected a string, number or boolean',
-        type: ['string', 'number', 'boolean'],
-      },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    hedge: {
-      type: ['boolean', 'object'],
-      properties: {
-        afterMs: {
-          type: 'number',
-          minimum: 1,
-          maximum: 2147483647,
-          errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-        },
-      },
-      additionalProperties: { not: {}, errorMessage: 'Unknown hedge field: expected afterMs' },
-      plainObject: true,
-      present: { afterMs: 'Expected a number of milliseconds from 1 to 2147483647' },
-      errorMessage: 'Invalid input: expected true, false or { afterMs }, received {received}',
-    },
-    concurrency: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 16,
-      errorMessage: 'Expected an integer from 1 to 16',
-    },
-    readAhead: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 1000,
-      errorMessage: 'Expected an integer from 1 to 1000',
-    },
-    ordered: { type: 'boolean', errorMessage: 'Invalid input: expected boolean, received {received}' },
-    lastPage: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-      errorMessage: 'Expected an integer of at least 1',
-    },
-    onCountChange: { isFunction: true, errorMessage: 'Expected a function' },
-  },
-  additionalProperties: {},
-  errorMessage: 'Invalid input: expected object, received {received}',
-};
-
-function validate16(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.signal !== undefined) {
-      if (!(data.signal instanceof globalThis['AbortSignal'])) {
-        const err0 = {
-          instancePath: instancePath + '/signal',
-          schemaPath: '#/properties/signal/instanceOf',
-          keyword: 'instanceOf',
-          params: {},
-          message: 'must pass "instanceOf" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs0 = [];
-        for (const err1 of vErrors) {
-          if (
-            err1.keyword !== 'errorMessage' &&
-            !err1.emUsed &&
-            (err1.instancePath === instancePath + '/signal' ||
-              (err1.instancePath.indexOf(instancePath + '/signal') === 0 &&
-                err1.instancePath[instancePath + '/signal'.length] === '/')) &&
-            err1.schemaPath.indexOf('#/properties/signal') === 0 &&
-            err1.schemaPath['#/properties/signal'.length] === '/'
-          ) {
-            emErrs0.push(err1);
-            err1.emUsed = true;
-          }
-        }
-        if (emErrs0.length) {
-          const err2 = {
-            instancePath: instancePath + '/signal',
-            schemaPath: '#/properties/signal/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs0 },
-            message: 'Expected an AbortSignal',
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        const emErrs1 = [];
-        for (const err3 of vErrors) {
-          if (!err3.emUsed) {
-            emErrs1.push(err3);
-          }
-        }
-        vErrors = emErrs1;
-        errors = emErrs1.length;
-      }
-    }
-    if (data.timeout !== undefined) {
-      let data1 = data.timeout;
-      if (typeof data1 == 'number' && isFinite(data1)) {
-        if (data1 > 2147483647 || isNaN(data1)) {
-          const err4 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 2147483647 },
-            message: 'must be <= 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (data1 < 1 || isNaN(data1)) {
-          const err5 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + '/timeout',
-          schemaPath: '#/properties/timeout/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs2 = [];
-        for (const err7 of vErrors) {
-          if (
-            err7.keyword !== 'errorMessage' &&
-            !err7.emUsed &&
-            (err7.instancePath === instancePath + '/timeout' ||
-              (err7.instancePath.indexOf(instancePath + '/timeout') === 0 &&
-                err7.instancePath[instancePath + '/timeout'.length] === '/')) &&
-            err7.schemaPath.indexOf('#/properties/timeout') === 0 &&
-            err7.schemaPath['#/properties/timeout'.length] === '/'
-          ) {
-            emErrs2.push(err7);
-            err7.emUsed = true;
-          }
-        }
-        if (emErrs2.length) {
-          const err8 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs2 },
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        const emErrs3 = [];
-        for (const err9 of vErrors) {
-          if (!err9.emUsed) {
-            emErrs3.push(err9);
-          }
-        }
-        vErrors = emErrs3;
-        errors = emErrs3.length;
-      }
-    }
-    if (data.maxRetries !== undefined) {
-      let data2 = data.maxRetries;
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err10 = {
-          instancePath: instancePath + '/maxRetries',
-          schemaPath: '#/properties/maxRetries/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err11 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        if (data2 < 0 || isNaN(data2)) {
-          const err12 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs4 = [];
-        for (const err13 of vErrors) {
-          if (
-            err13.keyword !== 'errorMessage' &&
-            !err13.emUsed &&
-            (err13.instancePath === instancePath + '/maxRetries' ||
-              (err13.instancePath.indexOf(instancePath + '/maxRetries') === 0 &&
-                err13.instancePath[instancePath + '/maxRetries'.length] === '/')) &&
-            err13.schemaPath.indexOf('#/properties/maxRetries') === 0 &&
-            err13.schemaPath['#/properties/maxRetries'.length] === '/'
-          ) {
-            emErrs4.push(err13);
-            err13.emUsed = true;
-          }
-        }
-        if (emErrs4.length) {
-          const err14 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs4 },
-            message: 'Expected an integer of at least 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        const emErrs5 = [];
-        for (const err15 of vErrors) {
-          if (!err15.emUsed) {
-            emErrs5.push(err15);
-          }
-        }
-        vErrors = emErrs5;
-        errors = emErrs5.length;
-      }
-    }
-    if (data.headers !== undefined) {
-      let data3 = data.headers;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-        for (const key0 in data3) {
-          const _errs9 = errors;
-          if (typeof key0 !== 'string') {
-            const err16 = {
-              instancePath: instancePath + '/headers',
-              schemaPath: '#/properties/headers/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key0,
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-          var valid1 = _errs9 === errors;
-          if (!valid1) {
-            const err17 = {
-              instancePath: instancePath + '/headers',
-              schemaPath: '#/properties/headers/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key0 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        for (const key1 in data3) {
-          if (typeof data3[key1] !== 'string') {
-            const err18 = {
-              instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/headers/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs6 = [];
-            for (const err19 of vErrors) {
-              if (
-                err19.keyword !== 'errorMessage' &&
-                !err19.emUsed &&
-                (err19.instancePath ===
-                  instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err19.instancePath.indexOf(
-                    instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err19.instancePath[
-                      instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err19.schemaPath.indexOf('#/properties/headers/additionalProperties') === 0 &&
-                err19.schemaPath['#/properties/headers/additionalProperties'.length] === '/'
-              ) {
-                emErrs6.push(err19);
-                err19.emUsed = true;
-              }
-            }
-            if (emErrs6.length) {
-              const err20 = {
-                instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/headers/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs6 },
-                message: 'Expected header values to be strings',
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-            const emErrs7 = [];
-            for (const err21 of vErrors) {
-              if (!err21.emUsed) {
-                emErrs7.push(err21);
-              }
-            }
-            vErrors = emErrs7;
-            errors = emErrs7.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data3))) {
-          const err22 = {
-            instancePath: instancePath + '/headers',
-            schemaPath: '#/properties/headers/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-      } else {
-        const err23 = {
-          instancePath: instancePath + '/headers',
-          schemaPath: '#/properties/headers/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs8 = [];
-        for (const err24 of vErrors) {
-          if (
-            err24.keyword !== 'errorMessage' &&
-            !err24.emUsed &&
-            (err24.instancePath === instancePath + '/headers' ||
-              (err24.instancePath.indexOf(instancePath + '/headers') === 0 &&
-                err24.instancePath[instancePath + '/headers'.length] === '/')) &&
-            err24.schemaPath.indexOf('#/properties/headers') === 0 &&
-            err24.schemaPath['#/properties/headers'.length] === '/'
-          ) {
-            emErrs8.push(err24);
-            err24.emUsed = true;
-          }
-        }
-        if (emErrs8.length) {
-          const err25 = {
-            instancePath: instancePath + '/headers',
-            schemaPath: '#/properties/headers/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs8 },
-            message: 'Invalid input: expected record, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-        const emErrs9 = [];
-        for (const err26 of vErrors) {
-          if (!err26.emUsed) {
-            emErrs9.push(err26);
-          }
-        }
-        vErrors = emErrs9;
-        errors = emErrs9.length;
-      }
-    }
-    if (data.query !== undefined) {
-      let data5 = data.query;
-      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
-        for (const key2 in data5) {
-          const _errs16 = errors;
-          if (typeof key2 !== 'string') {
-            const err27 = {
-              instancePath: instancePath + '/query',
-              schemaPath: '#/properties/query/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key2,
-            };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-          var valid3 = _errs16 === errors;
-          if (!valid3) {
-            const err28 = {
-              instancePath: instancePath + '/query',
-              schemaPath: '#/properties/query/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key2 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-        for (const key3 in data5) {
-          let data6 = data5[key3];
-          if (
-            typeof data6 !== 'string' &&
-            !(typeof data6 == 'number' && isFinite(data6)) &&
-            typeof data6 !== 'boolean'
-          ) {
-            const err29 = {
-              instancePath: instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/query/additionalProperties/type',
-              keyword: 'type',
-              params: { type: schema18.properties.query.additionalProperties.type },
-              message: 'must be string,number,boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs10 = [];
-            for (const err30 of vErrors) {
-              if (
-                err30.keyword !== 'errorMessage' &&
-                !err30.emUsed &&
-                (err30.instancePath ===
-                  instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err30.instancePath.indexOf(
-                    instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err30.instancePath[
-                      instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err30.schemaPath.indexOf('#/properties/query/additionalProperties') === 0 &&
-                err30.schemaPath['#/properties/query/additionalProperties'.length] === '/'
-              ) {
-                emErrs10.push(err30);
-                err30.emUsed = true;
-              }
-            }
-            if (emErrs10.length) {
-              const err31 = {
-                instancePath: instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/query/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs10 },
-                message: 'Expected a string, number or boolean',
-              };
-              if (vErrors === null) {
-                vErrors = [err31];
-              } else {
-                vErrors.push(err31);
-              }
-              errors++;
-            }
-            const emErrs11 = [];
-            for (const err32 of vErrors) {
-              if (!err32.emUsed) {
-                emErrs11.push(err32);
-              }
-            }
-            vErrors = emErrs11;
-            errors = emErrs11.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data5))) {
-          const err33 = {
-            instancePath: instancePath + '/query',
-            schemaPath: '#/properties/query/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-      } else {
-        const err34 = {
-          instancePath: instancePath + '/query',
-          schemaPath: '#/properties/query/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs12 = [];
-        for (const err35 of vErrors) {
-          if (
-            err35.keyword !== 'errorMessage' &&
-            !err35.emUsed &&
-            (err35.instancePath === instancePath + '/query' ||
-              (err35.instancePath.indexOf(instancePath + '/query') === 0 &&
-                err35.instancePath[instancePath + '/query'.length] === '/')) &&
-            err35.schemaPath.indexOf('#/properties/query') === 0 &&
-            err35.schemaPath['#/properties/query'.length] === '/'
-          ) {
-            emErrs12.push(err35);
-            err35.emUsed = true;
-          }
-        }
-        if (emErrs12.length) {
-          const err36 = {
-            instancePath: instancePath + '/query',
-            schemaPath: '#/properties/query/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs12 },
-            message: 'Invalid input: expected record, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err36];
-          } else {
-            vErrors.push(err36);
-          }
-          errors++;
-        }
-        const emErrs13 = [];
-        for (const err37 of vErrors) {
-          if (!err37.emUsed) {
-            emErrs13.push(err37);
-          }
-        }
-        vErrors = emErrs13;
-        errors = emErrs13.length;
-      }
-    }
-    if (data.hedge !== undefined) {
-      let data7 = data.hedge;
-      if (typeof data7 !== 'boolean' && !(data7 && typeof data7 == 'object' && !Array.isArray(data7))) {
-        const err38 = {
-          instancePath: instancePath + '/hedge',
-          schemaPath: '#/properties/hedge/type',
-          keyword: 'type',
-          params: { type: schema18.properties.hedge.type },
-          message: 'must be boolean,object',
-        };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-        for (const key4 in data7) {
-          if (!(key4 === 'afterMs')) {
-            const err39 = {
-              instancePath: instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/hedge/additionalProperties/not',
-              keyword: 'not',
-              params: {},
-              message: 'must NOT be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
-            if (errors > 0) {
-              const emErrs14 = [];
-              for (const err40 of vErrors) {
-                if (
-                  err40.keyword !== 'errorMessage' &&
-                  !err40.emUsed &&
-                  (err40.instancePath ===
-                    instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                    (err40.instancePath.indexOf(
-                      instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    ) === 0 &&
-                      err40.instancePath[
-                        instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1').length
-                      ] === '/')) &&
-                  err40.schemaPath.indexOf('#/properties/hedge/additionalProperties') === 0 &&
-                  err40.schemaPath['#/properties/hedge/additionalProperties'.length] === '/'
-                ) {
-                  emErrs14.push(err40);
-                  err40.emUsed = true;
-                }
-              }
-              if (emErrs14.length) {
-                const err41 = {
-                  instancePath: instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/hedge/additionalProperties/errorMessage',
-                  keyword: 'errorMessage',
-                  params: { errors: emErrs14 },
-                  message: 'Unknown hedge field: expected afterMs',
-                };
-                if (vErrors === null) {
-                  vErrors = [err41];
-                } else {
-                  vErrors.push(err41);
-                }
-                errors++;
-              }
-              const emErrs15 = [];
-              for (const err42 of vErrors) {
-                if (!err42.emUsed) {
-                  emErrs15.push(err42);
-                }
-              }
-              vErrors = emErrs15;
-              errors = emErrs15.length;
-            }
-          }
-        }
-        if (data7['afterMs'] === undefined) {
-          const err43 = {
-            instancePath: instancePath + '/hedge/afterMs',
-            schemaPath: '#/properties/hedge/present',
-            keyword: 'present',
-            params: {},
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err43];
-          } else {
-            vErrors.push(err43);
-          }
-          errors++;
-          vErrors[errors - 1].keyword = 'errorMessage';
-        }
-        if (data7.afterMs !== undefined) {
-          let data9 = data7.afterMs;
-          if (typeof data9 == 'number' && isFinite(data9)) {
-            if (data9 > 2147483647 || isNaN(data9)) {
-              const err44 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 2147483647 },
-                message: 'must be <= 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err44];
-              } else {
-                vErrors.push(err44);
-              }
-              errors++;
-            }
-            if (data9 < 1 || isNaN(data9)) {
-              const err45 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err45];
-              } else {
-                vErrors.push(err45);
-              }
-              errors++;
-            }
-          } else {
-            const err46 = {
-              instancePath: instancePath + '/hedge/afterMs',
-              schemaPath: '#/properties/hedge/properties/afterMs/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs16 = [];
-            for (const err47 of vErrors) {
-              if (
-                err47.keyword !== 'errorMessage' &&
-                !err47.emUsed &&
-                (err47.instancePath === instancePath + '/hedge/afterMs' ||
-                  (err47.instancePath.indexOf(instancePath + '/hedge/afterMs') === 0 &&
-                    err47.instancePath[instancePath + '/hedge/afterMs'.length] === '/')) &&
-                err47.schemaPath.indexOf('#/properties/hedge/properties/afterMs') === 0 &&
-                err47.schemaPath['#/properties/hedge/properties/afterMs'.length] === '/'
-              ) {
-                emErrs16.push(err47);
-                err47.emUsed = true;
-              }
-            }
-            if (emErrs16.length) {
-              const err48 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs16 },
-                message: 'Expected a number of milliseconds from 1 to 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err48];
-              } else {
-                vErrors.push(err48);
-              }
-              errors++;
-            }
-            const emErrs17 = [];
-            for (const err49 of vErrors) {
-              if (!err49.emUsed) {
-                emErrs17.push(err49);
-              }
-            }
-            vErrors = emErrs17;
-            errors = emErrs17.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data7))) {
-          const err50 = {
-            instancePath: instancePath + '/hedge',
-            schemaPath: '#/properties/hedge/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err50];
-          } else {
-            vErrors.push(err50);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs18 = [];
-        for (const err51 of vErrors) {
-          if (
-            err51.keyword !== 'errorMessage' &&
-            !err51.emUsed &&
-            (err51.instancePath === instancePath + '/hedge' ||
-              (err51.instancePath.indexOf(instancePath + '/hedge') === 0 &&
-                err51.instancePath[instancePath + '/hedge'.length] === '/')) &&
-            err51.schemaPath.indexOf('#/properties/hedge') === 0 &&
-            err51.schemaPath['#/properties/hedge'.length] === '/'
-          ) {
-            emErrs18.push(err51);
-            err51.emUsed = true;
-          }
-        }
-        if (emErrs18.length) {
-          const err52 = {
-            instancePath: instancePath + '/hedge',
-            schemaPath: '#/properties/hedge/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs18 },
-            message: 'Invalid input: expected true, false or { afterMs }, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err52];
-          } else {
-            vErrors.push(err52);
-          }
-          errors++;
-        }
-        const emErrs19 = [];
-        for (const err53 of vErrors) {
-          if (!err53.emUsed) {
-            emErrs19.push(err53);
-          }
-        }
-        vErrors = emErrs19;
-        errors = emErrs19.length;
-      }
-    }
-    if (data.concurrency !== undefined) {
-      let data10 = data.concurrency;
-      if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
-        const err54 = {
-          instancePath: instancePath + '/concurrency',
-          schemaPath: '#/properties/concurrency/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err54];
-        } else {
-          vErrors.push(err54);
-        }
-        errors++;
-      }
-      if (typeof data10 == 'number' && isFinite(data10)) {
-        if (data10 > 16 || isNaN(data10)) {
-          const err55 = {
-            instancePath: instancePath + '/concurrency',
-            schemaPath: '#/properties/concurrency/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 16 },
-            message: 'must be <= 16',
-          };
-          if (vErrors === null) {
-            vErrors = [err55];
-          } else {
-            vErrors.push(err55);
-          }
-          errors++;
-        }
-        if (data10 < 1 || isNaN(data10)) {
-          const err56 = {
-            instancePath: instancePath + '/concurrency',
-            schemaPath: '#/properties/concurrency/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err56];
-          } else {
-            vErrors.push(err56);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs20 = [];
-        for (const err57 of vErrors) {
-          if (
-            err57.keyword !== 'errorMessage' &&
-            !err57.emUsed &&
-            (err57.instancePath === instancePath + '/concurrency' ||
-              (err57.instancePath.indexOf(instancePath + '/concurrency') === 0 &&
-                err57.instancePath[instancePath + '/concurrency'.length] === '/')) &&
-            err57.schemaPath.indexOf('#/properties/concurrency') === 0 &&
-            err57.schemaPath['#/properties/concurrency'.length] === '/'
-          ) {
-            emErrs20.push(err57);
-            err57.emUsed = true;
-          }
-        }
-        if (emErrs20.length) {
-          const err58 = {
-            instancePath: instancePath + '/concurrency',
-            schemaPath: '#/properties/concurrency/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs20 },
-            message: 'Expected an integer from 1 to 16',
-          };
-          if (vErrors === null) {
-            vErrors = [err58];
-          } else {
-            vErrors.push(err58);
-          }
-          errors++;
-        }
-        const emErrs21 = [];
-        for (const err59 of vErrors) {
-          if (!err59.emUsed) {
-            emErrs21.push(err59);
-          }
-        }
-        vErrors = emErrs21;
-        errors = emErrs21.length;
-      }
-    }
-    if (data.readAhead !== undefined) {
-      let data11 = data.readAhead;
-      if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
-        const err60 = {
-          instancePath: instancePath + '/readAhead',
-          schemaPath: '#/properties/readAhead/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err60];
-        } else {
-          vErrors.push(err60);
-        }
-        errors++;
-      }
-      if (typeof data11 == 'number' && isFinite(data11)) {
-        if (data11 > 1000 || isNaN(data11)) {
-          const err61 = {
-            instancePath: instancePath + '/readAhead',
-            schemaPath: '#/properties/readAhead/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1000 },
-            message: 'must be <= 1000',
-          };
-          if (vErrors === null) {
-            vErrors = [err61];
-          } else {
-            vErrors.push(err61);
-          }
-          errors++;
-        }
-        if (data11 < 1 || isNaN(data11)) {
-          const err62 = {
-            instancePath: instancePath + '/readAhead',
-            schemaPath: '#/properties/readAhead/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err62];
-          } else {
-            vErrors.push(err62);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs22 = [];
-        for (const err63 of vErrors) {
-          if (
-            err63.keyword !== 'errorMessage' &&
-            !err63.emUsed &&
-            (err63.instancePath === instancePath + '/readAhead' ||
-              (err63.instancePath.indexOf(instancePath + '/readAhead') === 0 &&
-                err63.instancePath[instancePath + '/readAhead'.length] === '/')) &&
-            err63.schemaPath.indexOf('#/properties/readAhead') === 0 &&
-            err63.schemaPath['#/properties/readAhead'.length] === '/'
-          ) {
-            emErrs22.push(err63);
-            err63.emUsed = true;
-          }
-        }
-        if (emErrs22.length) {
-          const err64 = {
-            instancePath: instancePath + '/readAhead',
-            schemaPath: '#/properties/readAhead/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs22 },
-            message: 'Expected an integer from 1 to 1000',
-          };
-          if (vErrors === null) {
-            vErrors = [err64];
-          } else {
-            vErrors.push(err64);
-          }
-          errors++;
-        }
-        const emErrs23 = [];
-        for (const err65 of vErrors) {
-          if (!err65.emUsed) {
-            emErrs23.push(err65);
-          }
-        }
-        vErrors = emErrs23;
-        errors = emErrs23.length;
-      }
-    }
-    if (data.ordered !== undefined) {
-      if (typeof data.ordered !== 'boolean') {
-        const err66 = {
-          instancePath: instancePath + '/ordered',
-          schemaPath: '#/properties/ordered/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err66];
-        } else {
-          vErrors.push(err66);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs24 = [];
-        for (const err67 of vErrors) {
-          if (
-            err67.keyword !== 'errorMessage' &&
-            !err67.emUsed &&
-            (err67.instancePath === instancePath + '/ordered' ||
-              (err67.instancePath.indexOf(instancePath + '/ordered') === 0 &&
-                err67.instancePath[instancePath + '/ordered'.length] === '/')) &&
-            err67.schemaPath.indexOf('#/properties/ordered') === 0 &&
-            err67.schemaPath['#/properties/ordered'.length] === '/'
-          ) {
-            emErrs24.push(err67);
-            err67.emUsed = true;
-          }
-        }
-        if (emErrs24.length) {
-          const err68 = {
-            instancePath: instancePath + '/ordered',
-            schemaPath: '#/properties/ordered/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs24 },
-            message: 'Invalid input: expected boolean, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err68];
-          } else {
-            vErrors.push(err68);
-          }
-          errors++;
-        }
-        const emErrs25 = [];
-        for (const err69 of vErrors) {
-          if (!err69.emUsed) {
-            emErrs25.push(err69);
-          }
-        }
-        vErrors = emErrs25;
-        errors = emErrs25.length;
-      }
-    }
-    if (data.lastPage !== undefined) {
-      let data13 = data.lastPage;
-      if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-        const err70 = {
-          instancePath: instancePath + '/lastPage',
-          schemaPath: '#/properties/lastPage/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err70];
-        } else {
-          vErrors.push(err70);
-        }
-        errors++;
-      }
-      if (typeof data13 == 'number' && isFinite(data13)) {
-        if (data13 > 9007199254740991 || isNaN(data13)) {
-          const err71 = {
-            instancePath: instancePath + '/lastPage',
-            schemaPath: '#/properties/lastPage/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          };
-          if (vErrors === null) {
-            vErrors = [err71];
-          } else {
-            vErrors.push(err71);
-          }
-          errors++;
-        }
-        if (data13 < 1 || isNaN(data13)) {
-          const err72 = {
-            instancePath: instancePath + '/lastPage',
-            schemaPath: '#/properties/lastPage/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err72];
-          } else {
-            vErrors.push(err72);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs26 = [];
-        for (const err73 of vErrors) {
-          if (
-            err73.keyword !== 'errorMessage' &&
-            !err73.emUsed &&
-            (err73.instancePath === instancePath + '/lastPage' ||
-              (err73.instancePath.indexOf(instancePath + '/lastPage') === 0 &&
-                err73.instancePath[instancePath + '/lastPage'.length] === '/')) &&
-            err73.schemaPath.indexOf('#/properties/lastPage') === 0 &&
-            err73.schemaPath['#/properties/lastPage'.length] === '/'
-          ) {
-            emErrs26.push(err73);
-            err73.emUsed = true;
-          }
-        }
-        if (emErrs26.length) {
-          const err74 = {
-            instancePath: instancePath + '/lastPage',
-            schemaPath: '#/properties/lastPage/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs26 },
-            message: 'Expected an integer of at least 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err74];
-          } else {
-            vErrors.push(err74);
-          }
-          errors++;
-        }
-        const emErrs27 = [];
-        for (const err75 of vErrors) {
-          if (!err75.emUsed) {
-            emErrs27.push(err75);
-          }
-        }
-        vErrors = emErrs27;
-        errors = emErrs27.length;
-      }
-    }
-    if (data.onCountChange !== undefined) {
-      if (typeof data.onCountChange != 'function') {
-        const err76 = {
-          instancePath: instancePath + '/onCountChange',
-          schemaPath: '#/properties/onCountChange/isFunction',
-          keyword: 'isFunction',
-          params: {},
-          message: 'must pass "isFunction" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err76];
-        } else {
-          vErrors.push(err76);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs28 = [];
-        for (const err77 of vErrors) {
-          if (
-            err77.keyword !== 'errorMessage' &&
-            !err77.emUsed &&
-            (err77.instancePath === instancePath + '/onCountChange' ||
-              (err77.instancePath.indexOf(instancePath + '/onCountChange') === 0 &&
-                err77.instancePath[instancePath + '/onCountChange'.length] === '/')) &&
-            err77.schemaPath.indexOf('#/properties/onCountChange') === 0 &&
-            err77.schemaPath['#/properties/onCountChange'.length] === '/'
-          ) {
-            emErrs28.push(err77);
-            err77.emUsed = true;
-          }
-        }
-        if (emErrs28.length) {
-          const err78 = {
-            instancePath: instancePath + '/onCountChange',
-            schemaPath: '#/properties/onCountChange/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs28 },
-            message: 'Expected a function',
-          };
-          if (vErrors === null) {
-            vErrors = [err78];
-          } else {
-            vErrors.push(err78);
-          }
-          errors++;
-        }
-        const emErrs29 = [];
-        for (const err79 of vErrors) {
-          if (!err79.emUsed) {
-            emErrs29.push(err79);
-          }
-        }
-        vErrors = emErrs29;
-        errors = emErrs29.length;
-      }
-    }
-  } else {
-    const err80 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err80];
-    } else {
-      vErrors.push(err80);
-    }
-    errors++;
-  }
-  if (errors > 0) {
-    const emErrs30 = [];
-    for (const err81 of vErrors) {
-      if (
-        err81.keyword !== 'errorMessage' &&
-        !err81.emUsed &&
-        (err81.instancePath === instancePath ||
-          (err81.instancePath.indexOf(instancePath) === 0 &&
-            err81.instancePath[instancePath.length] === '/')) &&
-        err81.schemaPath.indexOf('#') === 0 &&
-        err81.schemaPath['#'.length] === '/'
-      ) {
-        emErrs30.push(err81);
-        err81.emUsed = true;
-      }
-    }
-    if (emErrs30.length) {
-      const err82 = {
-        instancePath,
-        schemaPath: '#/errorMessage',
-        keyword: 'errorMessage',
-        params: { errors: emErrs30 },
-        message: 'Invalid input: expected object, received {received}',
+    if (data['perSeconds'] === undefined) {
+      const err5 = {
+        instancePath: instancePath + '/perSeconds',
+        schemaPath: '#/present',
+        keyword: 'present',
+        params: {},
+        message: 'Expected a number of seconds above 0',
       };
       if (vErrors === null) {
-        vErrors = [err82];
+        vErrors = [err5];
       } else {
-        vErrors.push(err82);
+        vErrors.push(err5);
       }
       errors++;
+      vErrors[errors - 1].keyword = 'errorMessage';
     }
-    const emErrs31 = [];
-    for (const err83 of vErrors) {
-      if (!err83.emUsed) {
-        emErrs31.push(err83);
-      }
-    }
-    vErrors = emErrs31;
-    errors = emErrs31.length;
-  }
-  validate16.errors = vErrors;
-  return errors === 0;
-}
-
-const isSyncRequestOptions = validate17;
-const schema19 = {
-  type: 'object',
-  properties: {
-    signal: { instanceOf: 'AbortSignal', errorMessage: 'Expected an AbortSignal' },
-    timeout: {
-      type: 'number',
-      minimum: 1,
-      maximum: 2147483647,
-      errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-    },
-    maxRetries: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 9007199254740991,
-      errorMessage: 'Expected an integer of at least 0',
-    },
-    headers: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: { type: 'string', errorMessage: 'Expected header values to be strings' },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    query: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: {
-        errorMessage: 'Expected a string, number or boolean',
-        type: ['string', 'number', 'boolean'],
-      },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    hedge: {
-      type: ['boolean', 'object'],
-      properties: {
-        afterMs: {
-          type: 'number',
-          minimum: 1,
-          maximum: 2147483647,
-          errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-        },
-      },
-      additionalProperties: { not: {}, errorMessage: 'Unknown hedge field: expected afterMs' },
-      plainObject: true,
-      present: { afterMs: 'Expected a number of milliseconds from 1 to 2147483647' },
-      errorMessage: 'Invalid input: expected true, false or { afterMs }, received {received}',
-    },
-    concurrency: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 16,
-      errorMessage: 'Expected an integer from 1 to 16',
-    },
-    readAhead: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 1000,
-      errorMessage: 'Expected an integer from 1 to 1000',
-    },
-  },
-  additionalProperties: {},
-  errorMessage: 'Invalid input: expected object, received {received}',
-};
-
-function validate17(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.signal !== undefined) {
-      if (!(data.signal instanceof globalThis['AbortSignal'])) {
-        const err0 = {
-          instancePath: instancePath + '/signal',
-          schemaPath: '#/properties/signal/instanceOf',
-          keyword: 'instanceOf',
-          params: {},
-          message: 'must pass "instanceOf" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs0 = [];
-        for (const err1 of vErrors) {
-          if (
-            err1.keyword !== 'errorMessage' &&
-            !err1.emUsed &&
-            (err1.instancePath === instancePath + '/signal' ||
-              (err1.instancePath.indexOf(instancePath + '/signal') === 0 &&
-                err1.instancePath[instancePath + '/signal'.length] === '/')) &&
-            err1.schemaPath.indexOf('#/properties/signal') === 0 &&
-            err1.schemaPath['#/properties/signal'.length] === '/'
-          ) {
-            emErrs0.push(err1);
-            err1.emUsed = true;
-          }
-        }
-        if (emErrs0.length) {
-          const err2 = {
-            instancePath: instancePath + '/signal',
-            schemaPath: '#/properties/signal/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs0 },
-            message: 'Expected an AbortSignal',
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        const emErrs1 = [];
-        for (const err3 of vErrors) {
-          if (!err3.emUsed) {
-            emErrs1.push(err3);
-          }
-        }
-        vErrors = emErrs1;
-        errors = emErrs1.length;
-      }
-    }
-    if (data.timeout !== undefined) {
-      let data1 = data.timeout;
-      if (typeof data1 == 'number' && isFinite(data1)) {
-        if (data1 > 2147483647 || isNaN(data1)) {
-          const err4 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 2147483647 },
-            message: 'must be <= 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (data1 < 1 || isNaN(data1)) {
-          const err5 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + '/timeout',
-          schemaPath: '#/properties/timeout/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs2 = [];
-        for (const err7 of vErrors) {
-          if (
-            err7.keyword !== 'errorMessage' &&
-            !err7.emUsed &&
-            (err7.instancePath === instancePath + '/timeout' ||
-              (err7.instancePath.indexOf(instancePath + '/timeout') === 0 &&
-                err7.instancePath[instancePath + '/timeout'.length] === '/')) &&
-            err7.schemaPath.indexOf('#/properties/timeout') === 0 &&
-            err7.schemaPath['#/properties/timeout'.length] === '/'
-          ) {
-            emErrs2.push(err7);
-            err7.emUsed = true;
-          }
-        }
-        if (emErrs2.length) {
-          const err8 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs2 },
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        const emErrs3 = [];
-        for (const err9 of vErrors) {
-          if (!err9.emUsed) {
-            emErrs3.push(err9);
-          }
-        }
-        vErrors = emErrs3;
-        errors = emErrs3.length;
-      }
-    }
-    if (data.maxRetries !== undefined) {
-      let data2 = data.maxRetries;
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err10 = {
-          instancePath: instancePath + '/maxRetries',
-          schemaPath: '#/properties/maxRetries/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err11 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        if (data2 < 0 || isNaN(data2)) {
-          const err12 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs4 = [];
-        for (const err13 of vErrors) {
-          if (
-            err13.keyword !== 'errorMessage' &&
-            !err13.emUsed &&
-            (err13.instancePath === instancePath + '/maxRetries' ||
-              (err13.instancePath.indexOf(instancePath + '/maxRetries') === 0 &&
-                err13.instancePath[instancePath + '/maxRetries'.length] === '/')) &&
-            err13.schemaPath.indexOf('#/properties/maxRetries') === 0 &&
-            err13.schemaPath['#/properties/maxRetries'.length] === '/'
-          ) {
-            emErrs4.push(err13);
-            err13.emUsed = true;
-          }
-        }
-        if (emErrs4.length) {
-          const err14 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs4 },
-            message: 'Expected an integer of at least 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        const emErrs5 = [];
-        for (const err15 of vErrors) {
-          if (!err15.emUsed) {
-            emErrs5.push(err15);
-          }
-        }
-        vErrors = emErrs5;
-        errors = emErrs5.length;
-      }
-    }
-    if (data.headers !== undefined) {
-      let data3 = data.headers;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-        for (const key0 in data3) {
-          const _errs9 = errors;
-          if (typeof key0 !== 'string') {
-            const err16 = {
-              instancePath: instancePath + '/headers',
-              schemaPath: '#/properties/headers/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key0,
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-          var valid1 = _errs9 === errors;
-          if (!valid1) {
-            const err17 = {
-              instancePath: instancePath + '/headers',
-              schemaPath: '#/properties/headers/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key0 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        for (const key1 in data3) {
-          if (typeof data3[key1] !== 'string') {
-            const err18 = {
-              instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/headers/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs6 = [];
-            for (const err19 of vErrors) {
-              if (
-                err19.keyword !== 'errorMessage' &&
-                !err19.emUsed &&
-                (err19.instancePath ===
-                  instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err19.instancePath.indexOf(
-                    instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err19.instancePath[
-                      instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err19.schemaPath.indexOf('#/properties/headers/additionalProperties') === 0 &&
-                err19.schemaPath['#/properties/headers/additionalProperties'.length] === '/'
-              ) {
-                emErrs6.push(err19);
-                err19.emUsed = true;
-              }
-            }
-            if (emErrs6.length) {
-              const err20 = {
-                instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/headers/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs6 },
-                message: 'Expected header values to be strings',
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-            const emErrs7 = [];
-            for (const err21 of vErrors) {
-              if (!err21.emUsed) {
-                emErrs7.push(err21);
-              }
-            }
-            vErrors = emErrs7;
-            errors = emErrs7.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data3))) {
-          const err22 = {
-            instancePath: instancePath + '/headers',
-            schemaPath: '#/properties/headers/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-      } else {
-        const err23 = {
-          instancePath: instancePath + '/headers',
-          schemaPath: '#/properties/headers/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs8 = [];
-        for (const err24 of vErrors) {
-          if (
-            err24.keyword !== 'errorMessage' &&
-            !err24.emUsed &&
-            (err24.instancePath === instancePath + '/headers' ||
-              (err24.instancePath.indexOf(instancePath + '/headers') === 0 &&
-                err24.instancePath[instancePath + '/headers'.length] === '/')) &&
-            err24.schemaPath.indexOf('#/properties/headers') === 0 &&
-            err24.schemaPath['#/properties/headers'.length] === '/'
-          ) {
-            emErrs8.push(err24);
-            err24.emUsed = true;
-          }
-        }
-        if (emErrs8.length) {
-          const err25 = {
-            instancePath: instancePath + '/headers',
-            schemaPath: '#/properties/headers/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs8 },
-            message: 'Invalid input: expected record, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-        const emErrs9 = [];
-        for (const err26 of vErrors) {
-          if (!err26.emUsed) {
-            emErrs9.push(err26);
-          }
-        }
-        vErrors = emErrs9;
-        errors = emErrs9.length;
-      }
-    }
-    if (data.query !== undefined) {
-      let data5 = data.query;
-      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
-        for (const key2 in data5) {
-          const _errs16 = errors;
-          if (typeof key2 !== 'string') {
-            const err27 = {
-              instancePath: instancePath + '/query',
-              schemaPath: '#/properties/query/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key2,
-            };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-          var valid3 = _errs16 === errors;
-          if (!valid3) {
-            const err28 = {
-              instancePath: instancePath + '/query',
-              schemaPath: '#/properties/query/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key2 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-        for (const key3 in data5) {
-          let data6 = data5[key3];
-          if (
-            typeof data6 !== 'string' &&
-            !(typeof data6 == 'number' && isFinite(data6)) &&
-            typeof data6 !== 'boolean'
-          ) {
-            const err29 = {
-              instancePath: instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/query/additionalProperties/type',
-              keyword: 'type',
-              params: { type: schema19.properties.query.additionalProperties.type },
-              message: 'must be string,number,boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs10 = [];
-            for (const err30 of vErrors) {
-              if (
-                err30.keyword !== 'errorMessage' &&
-                !err30.emUsed &&
-                (err30.instancePath ===
-                  instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err30.instancePath.indexOf(
-                    instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err30.instancePath[
-                      instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err30.schemaPath.indexOf('#/properties/query/additionalProperties') === 0 &&
-                err30.schemaPath['#/properties/query/additionalProperties'.length] === '/'
-              ) {
-                emErrs10.push(err30);
-                err30.emUsed = true;
-              }
-            }
-            if (emErrs10.length) {
-              const err31 = {
-                instancePath: instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/query/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs10 },
-                message: 'Expected a string, number or boolean',
-              };
-              if (vErrors === null) {
-                vErrors = [err31];
-              } else {
-                vErrors.push(err31);
-              }
-              errors++;
-            }
-            const emErrs11 = [];
-            for (const err32 of vErrors) {
-              if (!err32.emUsed) {
-                emErrs11.push(err32);
-              }
-            }
-            vErrors = emErrs11;
-            errors = emErrs11.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data5))) {
-          const err33 = {
-            instancePath: instancePath + '/query',
-            schemaPath: '#/properties/query/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-      } else {
-        const err34 = {
-          instancePath: instancePath + '/query',
-          schemaPath: '#/properties/query/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs12 = [];
-        for (const err35 of vErrors) {
-          if (
-            err35.keyword !== 'errorMessage' &&
-            !err35.emUsed &&
-            (err35.instancePath === instancePath + '/query' ||
-              (err35.instancePath.indexOf(instancePath + '/query') === 0 &&
-                err35.instancePath[instancePath + '/query'.length] === '/')) &&
-            err35.schemaPath.indexOf('#/properties/query') === 0 &&
-            err35.schemaPath['#/properties/query'.length] === '/'
-          ) {
-            emErrs12.push(err35);
-            err35.emUsed = true;
-          }
-        }
-        if (emErrs12.length) {
-          const err36 = {
-            instancePath: instancePath + '/query',
-            schemaPath: '#/properties/query/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs12 },
-            message: 'Invalid input: expected record, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err36];
-          } else {
-            vErrors.push(err36);
-          }
-          errors++;
-        }
-        const emErrs13 = [];
-        for (const err37 of vErrors) {
-          if (!err37.emUsed) {
-            emErrs13.push(err37);
-          }
-        }
-        vErrors = emErrs13;
-        errors = emErrs13.length;
-      }
-    }
-    if (data.hedge !== undefined) {
-      let data7 = data.hedge;
-      if (typeof data7 !== 'boolean' && !(data7 && typeof data7 == 'object' && !Array.isArray(data7))) {
-        const err38 = {
-          instancePath: instancePath + '/hedge',
-          schemaPath: '#/properties/hedge/type',
-          keyword: 'type',
-          params: { type: schema19.properties.hedge.type },
-          message: 'must be boolean,object',
-        };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-        for (const key4 in data7) {
-          if (!(key4 === 'afterMs')) {
-            const err39 = {
-              instancePath: instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/hedge/additionalProperties/not',
-              keyword: 'not',
-              params: {},
-              message: 'must NOT be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
-            if (errors > 0) {
-              const emErrs14 = [];
-              for (const err40 of vErrors) {
-                if (
-                  err40.keyword !== 'errorMessage' &&
-                  !err40.emUsed &&
-                  (err40.instancePath ===
-                    instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                    (err40.instancePath.indexOf(
-                      instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    ) === 0 &&
-                      err40.instancePath[
-                        instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1').length
-                      ] === '/')) &&
-                  err40.schemaPath.indexOf('#/properties/hedge/additionalProperties') === 0 &&
-                  err40.schemaPath['#/properties/hedge/additionalProperties'.length] === '/'
-                ) {
-                  emErrs14.push(err40);
-                  err40.emUsed = true;
-                }
-              }
-              if (emErrs14.length) {
-                const err41 = {
-                  instancePath: instancePath + '/hedge/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/hedge/additionalProperties/errorMessage',
-                  keyword: 'errorMessage',
-                  params: { errors: emErrs14 },
-                  message: 'Unknown hedge field: expected afterMs',
-                };
-                if (vErrors === null) {
-                  vErrors = [err41];
-                } else {
-                  vErrors.push(err41);
-                }
-                errors++;
-              }
-              const emErrs15 = [];
-              for (const err42 of vErrors) {
-                if (!err42.emUsed) {
-                  emErrs15.push(err42);
-                }
-              }
-              vErrors = emErrs15;
-              errors = emErrs15.length;
-            }
-          }
-        }
-        if (data7['afterMs'] === undefined) {
-          const err43 = {
-            instancePath: instancePath + '/hedge/afterMs',
-            schemaPath: '#/properties/hedge/present',
-            keyword: 'present',
-            params: {},
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err43];
-          } else {
-            vErrors.push(err43);
-          }
-          errors++;
-          vErrors[errors - 1].keyword = 'errorMessage';
-        }
-        if (data7.afterMs !== undefined) {
-          let data9 = data7.afterMs;
-          if (typeof data9 == 'number' && isFinite(data9)) {
-            if (data9 > 2147483647 || isNaN(data9)) {
-              const err44 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 2147483647 },
-                message: 'must be <= 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err44];
-              } else {
-                vErrors.push(err44);
-              }
-              errors++;
-            }
-            if (data9 < 1 || isNaN(data9)) {
-              const err45 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err45];
-              } else {
-                vErrors.push(err45);
-              }
-              errors++;
-            }
-          } else {
-            const err46 = {
-              instancePath: instancePath + '/hedge/afterMs',
-              schemaPath: '#/properties/hedge/properties/afterMs/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs16 = [];
-            for (const err47 of vErrors) {
-              if (
-                err47.keyword !== 'errorMessage' &&
-                !err47.emUsed &&
-                (err47.instancePath === instancePath + '/hedge/afterMs' ||
-                  (err47.instancePath.indexOf(instancePath + '/hedge/afterMs') === 0 &&
-                    err47.instancePath[instancePath + '/hedge/afterMs'.length] === '/')) &&
-                err47.schemaPath.indexOf('#/properties/hedge/properties/afterMs') === 0 &&
-                err47.schemaPath['#/properties/hedge/properties/afterMs'.length] === '/'
-              ) {
-                emErrs16.push(err47);
-                err47.emUsed = true;
-              }
-            }
-            if (emErrs16.length) {
-              const err48 = {
-                instancePath: instancePath + '/hedge/afterMs',
-                schemaPath: '#/properties/hedge/properties/afterMs/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs16 },
-                message: 'Expected a number of milliseconds from 1 to 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err48];
-              } else {
-                vErrors.push(err48);
-              }
-              errors++;
-            }
-            const emErrs17 = [];
-            for (const err49 of vErrors) {
-              if (!err49.emUsed) {
-                emErrs17.push(err49);
-              }
-            }
-            vErrors = emErrs17;
-            errors = emErrs17.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data7))) {
-          const err50 = {
-            instancePath: instancePath + '/hedge',
-            schemaPath: '#/properties/hedge/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err50];
-          } else {
-            vErrors.push(err50);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs18 = [];
-        for (const err51 of vErrors) {
-          if (
-            err51.keyword !== 'errorMessage' &&
-            !err51.emUsed &&
-            (err51.instancePath === instancePath + '/hedge' ||
-              (err51.instancePath.indexOf(instancePath + '/hedge') === 0 &&
-                err51.instancePath[instancePath + '/hedge'.length] === '/')) &&
-            err51.schemaPath.indexOf('#/properties/hedge') === 0 &&
-            err51.schemaPath['#/properties/hedge'.length] === '/'
-          ) {
-            emErrs18.push(err51);
-            err51.emUsed = true;
-          }
-        }
-        if (emErrs18.length) {
-          const err52 = {
-            instancePath: instancePath + '/hedge',
-            schemaPath: '#/properties/hedge/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs18 },
-            message: 'Invalid input: expected true, false or { afterMs }, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err52];
-          } else {
-            vErrors.push(err52);
-          }
-          errors++;
-        }
-        const emErrs19 = [];
-        for (const err53 of vErrors) {
-          if (!err53.emUsed) {
-            emErrs19.push(err53);
-          }
-        }
-        vErrors = emErrs19;
-        errors = emErrs19.length;
-      }
-    }
-    if (data.concurrency !== undefined) {
-      let data10 = data.concurrency;
-      if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
-        const err54 = {
-          instancePath: instancePath + '/concurrency',
-          schemaPath: '#/properties/concurrency/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err54];
-        } else {
-          vErrors.push(err54);
-        }
-        errors++;
-      }
-      if (typeof data10 == 'number' && isFinite(data10)) {
-        if (data10 > 16 || isNaN(data10)) {
-          const err55 = {
-            instancePath: instancePath + '/concurrency',
-            schemaPath: '#/properties/concurrency/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 16 },
-            message: 'must be <= 16',
-          };
-          if (vErrors === null) {
-            vErrors = [err55];
-          } else {
-            vErrors.push(err55);
-          }
-          errors++;
-        }
-        if (data10 < 1 || isNaN(data10)) {
-          const err56 = {
-            instancePath: instancePath + '/concurrency',
-            schemaPath: '#/properties/concurrency/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err56];
-          } else {
-            vErrors.push(err56);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs20 = [];
-        for (const err57 of vErrors) {
-          if (
-            err57.keyword !== 'errorMessage' &&
-            !err57.emUsed &&
-            (err57.instancePath === instancePath + '/concurrency' ||
-              (err57.instancePath.indexOf(instancePath + '/concurrency') === 0 &&
-                err57.instancePath[instancePath + '/concurrency'.length] === '/')) &&
-            err57.schemaPath.indexOf('#/properties/concurrency') === 0 &&
-            err57.schemaPath['#/properties/concurrency'.length] === '/'
-          ) {
-            emErrs20.push(err57);
-            err57.emUsed = true;
-          }
-        }
-        if (emErrs20.length) {
-          const err58 = {
-            instancePath: instancePath + '/concurrency',
-            schemaPath: '#/properties/concurrency/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs20 },
-            message: 'Expected an integer from 1 to 16',
-          };
-          if (vErrors === null) {
-            vErrors = [err58];
-          } else {
-            vErrors.push(err58);
-          }
-          errors++;
-        }
-        const emErrs21 = [];
-        for (const err59 of vErrors) {
-          if (!err59.emUsed) {
-            emErrs21.push(err59);
-          }
-        }
-        vErrors = emErrs21;
-        errors = emErrs21.length;
-      }
-    }
-    if (data.readAhead !== undefined) {
-      let data11 = data.readAhead;
-      if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
-        const err60 = {
-          instancePath: instancePath + '/readAhead',
-          schemaPath: '#/properties/readAhead/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err60];
-        } else {
-          vErrors.push(err60);
-        }
-        errors++;
-      }
-      if (typeof data11 == 'number' && isFinite(data11)) {
-        if (data11 > 1000 || isNaN(data11)) {
-          const err61 = {
-            instancePath: instancePath + '/readAhead',
-            schemaPath: '#/properties/readAhead/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1000 },
-            message: 'must be <= 1000',
-          };
-          if (vErrors === null) {
-            vErrors = [err61];
-          } else {
-            vErrors.push(err61);
-          }
-          errors++;
-        }
-        if (data11 < 1 || isNaN(data11)) {
-          const err62 = {
-            instancePath: instancePath + '/readAhead',
-            schemaPath: '#/properties/readAhead/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err62];
-          } else {
-            vErrors.push(err62);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs22 = [];
-        for (const err63 of vErrors) {
-          if (
-            err63.keyword !== 'errorMessage' &&
-            !err63.emUsed &&
-            (err63.instancePath === instancePath + '/readAhead' ||
-              (err63.instancePath.indexOf(instancePath + '/readAhead') === 0 &&
-                err63.instancePath[instancePath + '/readAhead'.length] === '/')) &&
-            err63.schemaPath.indexOf('#/properties/readAhead') === 0 &&
-            err63.schemaPath['#/properties/readAhead'.length] === '/'
-          ) {
-            emErrs22.push(err63);
-            err63.emUsed = true;
-          }
-        }
-        if (emErrs22.length) {
-          const err64 = {
-            instancePath: instancePath + '/readAhead',
-            schemaPath: '#/properties/readAhead/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs22 },
-            message: 'Expected an integer from 1 to 1000',
-          };
-          if (vErrors === null) {
-            vErrors = [err64];
-          } else {
-            vErrors.push(err64);
-          }
-          errors++;
-        }
-        const emErrs23 = [];
-        for (const err65 of vErrors) {
-          if (!err65.emUsed) {
-            emErrs23.push(err65);
-          }
-        }
-        vErrors = emErrs23;
-        errors = emErrs23.length;
-      }
-    }
-  } else {
-    const err66 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err66];
-    } else {
-      vErrors.push(err66);
-    }
-    errors++;
-  }
-  if (errors > 0) {
-    const emErrs24 = [];
-    for (const err67 of vErrors) {
-      if (
-        err67.keyword !== 'errorMessage' &&
-        !err67.emUsed &&
-        (err67.instancePath === instancePath ||
-          (err67.instancePath.indexOf(instancePath) === 0 &&
-            err67.instancePath[instancePath.length] === '/')) &&
-        err67.schemaPath.indexOf('#') === 0 &&
-        err67.schemaPath['#'.length] === '/'
-      ) {
-        emErrs24.push(err67);
-        err67.emUsed = true;
-      }
-    }
-    if (emErrs24.length) {
-      const err68 = {
-        instancePath,
-        schemaPath: '#/errorMessage',
-        keyword: 'errorMessage',
-        params: { errors: emErrs24 },
-        message: 'Invalid input: expected object, received {received}',
-      };
-      if (vErrors === null) {
-        vErrors = [err68];
-      } else {
-        vErrors.push(err68);
-      }
-      errors++;
-    }
-    const emErrs25 = [];
-    for (const err69 of vErrors) {
-      if (!err69.emUsed) {
-        emErrs25.push(err69);
-      }
-    }
-    vErrors = emErrs25;
-    errors = emErrs25.length;
-  }
-  validate17.errors = vErrors;
-  return errors === 0;
-}
-
-const isSyncOptions = validate18;
-
-function validate18(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.checkpoint !== undefined) {
-      if (typeof data.checkpoint !== 'string') {
-        const err0 = {
-          instancePath: instancePath + '/checkpoint',
-          schemaPath: '#/properties/checkpoint/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs0 = [];
-        for (const err1 of vErrors) {
-          if (
-            err1.keyword !== 'errorMessage' &&
-            !err1.emUsed &&
-            (err1.instancePath === instancePath + '/checkpoint' ||
-              (err1.instancePath.indexOf(instancePath + '/checkpoint') === 0 &&
-                err1.instancePath[instancePath + '/checkpoint'.length] === '/')) &&
-            err1.schemaPath.indexOf('#/properties/checkpoint') === 0 &&
-            err1.schemaPath['#/properties/checkpoint'.length] === '/'
-          ) {
-            emErrs0.push(err1);
-            err1.emUsed = true;
-          }
-        }
-        if (emErrs0.length) {
-          const err2 = {
-            instancePath: instancePath + '/checkpoint',
-            schemaPath: '#/properties/checkpoint/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs0 },
-            message: 'Invalid input: expected string, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        const emErrs1 = [];
-        for (const err3 of vErrors) {
-          if (!err3.emUsed) {
-            emErrs1.push(err3);
-          }
-        }
-        vErrors = emErrs1;
-        errors = emErrs1.length;
-      }
-    }
-    if (data.lookBack !== undefined) {
-      let data1 = data.lookBack;
+    if (data.requests !== undefined) {
+      let data1 = data.requests;
       if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-        const err4 = {
-          instancePath: instancePath + '/lookBack',
-          schemaPath: '#/properties/lookBack/type',
+        const err6 = {
+          instancePath: instancePath + '/requests',
+          schemaPath: '#/properties/requests/type',
           keyword: 'type',
           params: { type: 'integer' },
           message: 'must be integer',
         };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err6];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err6);
         }
         errors++;
       }
       if (typeof data1 == 'number' && isFinite(data1)) {
         if (data1 > 9007199254740991 || isNaN(data1)) {
-          const err5 = {
-            instancePath: instancePath + '/lookBack',
-            schemaPath: '#/properties/lookBack/maximum',
+          const err7 = {
+            instancePath: instancePath + '/requests',
+            schemaPath: '#/properties/requests/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
             message: 'must be <= 9007199254740991',
           };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err7];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err7);
           }
           errors++;
         }
-        if (data1 < 0 || isNaN(data1)) {
-          const err6 = {
-            instancePath: instancePath + '/lookBack',
-            schemaPath: '#/properties/lookBack/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs2 = [];
-        for (const err7 of vErrors) {
-          if (
-            err7.keyword !== 'errorMessage' &&
-            !err7.emUsed &&
-            (err7.instancePath === instancePath + '/lookBack' ||
-              (err7.instancePath.indexOf(instancePath + '/lookBack') === 0 &&
-                err7.instancePath[instancePath + '/lookBack'.length] === '/')) &&
-            err7.schemaPath.indexOf('#/properties/lookBack') === 0 &&
-            err7.schemaPath['#/properties/lookBack'.length] === '/'
-          ) {
-            emErrs2.push(err7);
-            err7.emUsed = true;
-          }
-        }
-        if (emErrs2.length) {
+        if (data1 < 1 || isNaN(data1)) {
           const err8 = {
-            instancePath: instancePath + '/lookBack',
-            schemaPath: '#/properties/lookBack/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs2 },
-            message: 'Expected a whole number of milliseconds of at least 0',
+            instancePath: instancePath + '/requests',
+            schemaPath: '#/properties/requests/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
           };
           if (vErrors === null) {
             vErrors = [err8];
@@ -5765,61 +1335,58 @@ function validate18(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const emErrs3 = [];
+      }
+      if (errors > 0) {
+        const emErrs2 = [];
         for (const err9 of vErrors) {
-          if (!err9.emUsed) {
-            emErrs3.push(err9);
+          if (
+            err9.keyword !== 'errorMessage' &&
+            !err9.emUsed &&
+            (err9.instancePath === instancePath + '/requests' ||
+              (err9.instancePath.indexOf(instancePath + '/requests') === 0 &&
+                err9.instancePath[instancePath + '/requests'.length] === '/')) &&
+            err9.schemaPath.indexOf('#/properties/requests') === 0 &&
+            err9.schemaPath['#/properties/requests'.length] === '/'
+          ) {
+            emErrs2.push(err9);
+            err9.emUsed = true;
+          }
+        }
+        if (emErrs2.length) {
+          const err10 = {
+            instancePath: instancePath + '/requests',
+            schemaPath: '#/properties/requests/errorMessage',
+            keyword: 'errorMessage',
+            params: { errors: emErrs2 },
+            message: 'Expected an integer of at least 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        const emErrs3 = [];
+        for (const err11 of vErrors) {
+          if (!err11.emUsed) {
+            emErrs3.push(err11);
           }
         }
         vErrors = emErrs3;
         errors = emErrs3.length;
       }
     }
-    if (data.params !== undefined) {
-      let data2 = data.params;
-      if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
-        for (const key0 in data2) {
-          const _errs8 = errors;
-          if (typeof key0 !== 'string') {
-            const err10 = {
-              instancePath: instancePath + '/params',
-              schemaPath: '#/properties/params/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key0,
-            };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-          var valid1 = _errs8 === errors;
-          if (!valid1) {
-            const err11 = {
-              instancePath: instancePath + '/params',
-              schemaPath: '#/properties/params/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key0 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data2))) {
+    if (data.perSeconds !== undefined) {
+      let data2 = data.perSeconds;
+      if (typeof data2 == 'number' && isFinite(data2)) {
+        if (data2 <= 0 || isNaN(data2)) {
           const err12 = {
-            instancePath: instancePath + '/params',
-            schemaPath: '#/properties/params/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
+            instancePath: instancePath + '/perSeconds',
+            schemaPath: '#/properties/perSeconds/exclusiveMinimum',
+            keyword: 'exclusiveMinimum',
+            params: { comparison: '>', limit: 0 },
+            message: 'must be > 0',
           };
           if (vErrors === null) {
             vErrors = [err12];
@@ -5830,11 +1397,11 @@ function validate18(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err13 = {
-          instancePath: instancePath + '/params',
-          schemaPath: '#/properties/params/type',
+          instancePath: instancePath + '/perSeconds',
+          schemaPath: '#/properties/perSeconds/type',
           keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
+          params: { type: 'number' },
+          message: 'must be number',
         };
         if (vErrors === null) {
           vErrors = [err13];
@@ -5849,11 +1416,11 @@ function validate18(data, { instancePath = '', parentData, parentDataProperty, r
           if (
             err14.keyword !== 'errorMessage' &&
             !err14.emUsed &&
-            (err14.instancePath === instancePath + '/params' ||
-              (err14.instancePath.indexOf(instancePath + '/params') === 0 &&
-                err14.instancePath[instancePath + '/params'.length] === '/')) &&
-            err14.schemaPath.indexOf('#/properties/params') === 0 &&
-            err14.schemaPath['#/properties/params'.length] === '/'
+            (err14.instancePath === instancePath + '/perSeconds' ||
+              (err14.instancePath.indexOf(instancePath + '/perSeconds') === 0 &&
+                err14.instancePath[instancePath + '/perSeconds'.length] === '/')) &&
+            err14.schemaPath.indexOf('#/properties/perSeconds') === 0 &&
+            err14.schemaPath['#/properties/perSeconds'.length] === '/'
           ) {
             emErrs4.push(err14);
             err14.emUsed = true;
@@ -5861,11 +1428,11 @@ function validate18(data, { instancePath = '', parentData, parentDataProperty, r
         }
         if (emErrs4.length) {
           const err15 = {
-            instancePath: instancePath + '/params',
-            schemaPath: '#/properties/params/errorMessage',
+            instancePath: instancePath + '/perSeconds',
+            schemaPath: '#/properties/perSeconds/errorMessage',
             keyword: 'errorMessage',
             params: { errors: emErrs4 },
-            message: 'Expected an object of list parameters',
+            message: 'Expected a number of seconds above 0',
           };
           if (vErrors === null) {
             vErrors = [err15];
@@ -5884,809 +1451,112 @@ function validate18(data, { instancePath = '', parentData, parentDataProperty, r
         errors = emErrs5.length;
       }
     }
-  } else {
-    const err17 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err17];
-    } else {
-      vErrors.push(err17);
-    }
-    errors++;
-  }
-  if (errors > 0) {
-    const emErrs6 = [];
-    for (const err18 of vErrors) {
-      if (
-        err18.keyword !== 'errorMessage' &&
-        !err18.emUsed &&
-        (err18.instancePath === instancePath ||
-          (err18.instancePath.indexOf(instancePath) === 0 &&
-            err18.instancePath[instancePath.length] === '/')) &&
-        err18.schemaPath.indexOf('#') === 0 &&
-        err18.schemaPath['#'.length] === '/'
-      ) {
-        emErrs6.push(err18);
-        err18.emUsed = true;
-      }
-    }
-    if (emErrs6.length) {
-      const err19 = {
-        instancePath,
-        schemaPath: '#/errorMessage',
-        keyword: 'errorMessage',
-        params: { errors: emErrs6 },
-        message: 'Invalid input: expected object, received {received}',
-      };
-      if (vErrors === null) {
-        vErrors = [err19];
-      } else {
-        vErrors.push(err19);
-      }
-      errors++;
-    }
-    const emErrs7 = [];
-    for (const err20 of vErrors) {
-      if (!err20.emUsed) {
-        emErrs7.push(err20);
-      }
-    }
-    vErrors = emErrs7;
-    errors = emErrs7.length;
-  }
-  validate18.errors = vErrors;
-  return errors === 0;
-}
-
-const isWebhookOptions = validate19;
-const schema21 = {
-  type: 'object',
-  properties: {
-    signal: { instanceOf: 'AbortSignal', errorMessage: 'Expected an AbortSignal' },
-    timeout: {
-      type: 'number',
-      minimum: 1,
-      maximum: 2147483647,
-      errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
-    },
-    maxRetries: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 9007199254740991,
-      errorMessage: 'Expected an integer of at least 0',
-    },
-    headers: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: { type: 'string', errorMessage: 'Expected header values to be strings' },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    query: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: {
-        errorMessage: 'Expected a string, number or boolean',
-        type: ['string', 'number', 'boolean'],
-      },
-      plainObject: true,
-      errorMessage: 'Invalid input: expected record, received {received}',
-    },
-    body: {
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: {},
-      plainObject: true,
-      errorMessage: 'Expected an object of body fields',
-    },
-  },
-  additionalProperties: {},
-  errorMessage: 'Invalid input: expected object, received {received}',
-};
-
-function validate19(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.signal !== undefined) {
-      if (!(data.signal instanceof globalThis['AbortSignal'])) {
-        const err0 = {
-          instancePath: instancePath + '/signal',
-          schemaPath: '#/properties/signal/instanceOf',
-          keyword: 'instanceOf',
-          params: {},
-          message: 'must pass "instanceOf" keyword validation',
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs0 = [];
-        for (const err1 of vErrors) {
-          if (
-            err1.keyword !== 'errorMessage' &&
-            !err1.emUsed &&
-            (err1.instancePath === instancePath + '/signal' ||
-              (err1.instancePath.indexOf(instancePath + '/signal') === 0 &&
-                err1.instancePath[instancePath + '/signal'.length] === '/')) &&
-            err1.schemaPath.indexOf('#/properties/signal') === 0 &&
-            err1.schemaPath['#/properties/signal'.length] === '/'
-          ) {
-            emErrs0.push(err1);
-            err1.emUsed = true;
-          }
-        }
-        if (emErrs0.length) {
-          const err2 = {
-            instancePath: instancePath + '/signal',
-            schemaPath: '#/properties/signal/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs0 },
-            message: 'Expected an AbortSignal',
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        const emErrs1 = [];
-        for (const err3 of vErrors) {
-          if (!err3.emUsed) {
-            emErrs1.push(err3);
-          }
-        }
-        vErrors = emErrs1;
-        errors = emErrs1.length;
-      }
-    }
-    if (data.timeout !== undefined) {
-      let data1 = data.timeout;
-      if (typeof data1 == 'number' && isFinite(data1)) {
-        if (data1 > 2147483647 || isNaN(data1)) {
-          const err4 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/maximum',
+    if (data.marginMs !== undefined) {
+      let data3 = data.marginMs;
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 > 2147483647 || isNaN(data3)) {
+          const err17 = {
+            instancePath: instancePath + '/marginMs',
+            schemaPath: '#/properties/marginMs/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 2147483647 },
             message: 'must be <= 2147483647',
           };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err17];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err17);
           }
           errors++;
         }
-        if (data1 < 1 || isNaN(data1)) {
-          const err5 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + '/timeout',
-          schemaPath: '#/properties/timeout/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs2 = [];
-        for (const err7 of vErrors) {
-          if (
-            err7.keyword !== 'errorMessage' &&
-            !err7.emUsed &&
-            (err7.instancePath === instancePath + '/timeout' ||
-              (err7.instancePath.indexOf(instancePath + '/timeout') === 0 &&
-                err7.instancePath[instancePath + '/timeout'.length] === '/')) &&
-            err7.schemaPath.indexOf('#/properties/timeout') === 0 &&
-            err7.schemaPath['#/properties/timeout'.length] === '/'
-          ) {
-            emErrs2.push(err7);
-            err7.emUsed = true;
-          }
-        }
-        if (emErrs2.length) {
-          const err8 = {
-            instancePath: instancePath + '/timeout',
-            schemaPath: '#/properties/timeout/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs2 },
-            message: 'Expected a number of milliseconds from 1 to 2147483647',
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        const emErrs3 = [];
-        for (const err9 of vErrors) {
-          if (!err9.emUsed) {
-            emErrs3.push(err9);
-          }
-        }
-        vErrors = emErrs3;
-        errors = emErrs3.length;
-      }
-    }
-    if (data.maxRetries !== undefined) {
-      let data2 = data.maxRetries;
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err10 = {
-          instancePath: instancePath + '/maxRetries',
-          schemaPath: '#/properties/maxRetries/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err11 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        if (data2 < 0 || isNaN(data2)) {
-          const err12 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/minimum',
+        if (data3 < 0 || isNaN(data3)) {
+          const err18 = {
+            instancePath: instancePath + '/marginMs',
+            schemaPath: '#/properties/marginMs/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 0 },
             message: 'must be >= 0',
           };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err18];
           } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      }
-      if (errors > 0) {
-        const emErrs4 = [];
-        for (const err13 of vErrors) {
-          if (
-            err13.keyword !== 'errorMessage' &&
-            !err13.emUsed &&
-            (err13.instancePath === instancePath + '/maxRetries' ||
-              (err13.instancePath.indexOf(instancePath + '/maxRetries') === 0 &&
-                err13.instancePath[instancePath + '/maxRetries'.length] === '/')) &&
-            err13.schemaPath.indexOf('#/properties/maxRetries') === 0 &&
-            err13.schemaPath['#/properties/maxRetries'.length] === '/'
-          ) {
-            emErrs4.push(err13);
-            err13.emUsed = true;
-          }
-        }
-        if (emErrs4.length) {
-          const err14 = {
-            instancePath: instancePath + '/maxRetries',
-            schemaPath: '#/properties/maxRetries/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs4 },
-            message: 'Expected an integer of at least 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        const emErrs5 = [];
-        for (const err15 of vErrors) {
-          if (!err15.emUsed) {
-            emErrs5.push(err15);
-          }
-        }
-        vErrors = emErrs5;
-        errors = emErrs5.length;
-      }
-    }
-    if (data.headers !== undefined) {
-      let data3 = data.headers;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-        for (const key0 in data3) {
-          const _errs9 = errors;
-          if (typeof key0 !== 'string') {
-            const err16 = {
-              instancePath: instancePath + '/headers',
-              schemaPath: '#/properties/headers/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key0,
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-          var valid1 = _errs9 === errors;
-          if (!valid1) {
-            const err17 = {
-              instancePath: instancePath + '/headers',
-              schemaPath: '#/properties/headers/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key0 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        for (const key1 in data3) {
-          if (typeof data3[key1] !== 'string') {
-            const err18 = {
-              instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/headers/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs6 = [];
-            for (const err19 of vErrors) {
-              if (
-                err19.keyword !== 'errorMessage' &&
-                !err19.emUsed &&
-                (err19.instancePath ===
-                  instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err19.instancePath.indexOf(
-                    instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err19.instancePath[
-                      instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err19.schemaPath.indexOf('#/properties/headers/additionalProperties') === 0 &&
-                err19.schemaPath['#/properties/headers/additionalProperties'.length] === '/'
-              ) {
-                emErrs6.push(err19);
-                err19.emUsed = true;
-              }
-            }
-            if (emErrs6.length) {
-              const err20 = {
-                instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/headers/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs6 },
-                message: 'Expected header values to be strings',
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-            const emErrs7 = [];
-            for (const err21 of vErrors) {
-              if (!err21.emUsed) {
-                emErrs7.push(err21);
-              }
-            }
-            vErrors = emErrs7;
-            errors = emErrs7.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data3))) {
-          const err22 = {
-            instancePath: instancePath + '/headers',
-            schemaPath: '#/properties/headers/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
+            vErrors.push(err18);
           }
           errors++;
         }
       } else {
-        const err23 = {
-          instancePath: instancePath + '/headers',
-          schemaPath: '#/properties/headers/type',
+        const err19 = {
+          instancePath: instancePath + '/marginMs',
+          schemaPath: '#/properties/marginMs/type',
           keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
+          params: { type: 'number' },
+          message: 'must be number',
         };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err19];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err19);
         }
         errors++;
       }
       if (errors > 0) {
-        const emErrs8 = [];
-        for (const err24 of vErrors) {
+        const emErrs6 = [];
+        for (const err20 of vErrors) {
           if (
-            err24.keyword !== 'errorMessage' &&
-            !err24.emUsed &&
-            (err24.instancePath === instancePath + '/headers' ||
-              (err24.instancePath.indexOf(instancePath + '/headers') === 0 &&
-                err24.instancePath[instancePath + '/headers'.length] === '/')) &&
-            err24.schemaPath.indexOf('#/properties/headers') === 0 &&
-            err24.schemaPath['#/properties/headers'.length] === '/'
+            err20.keyword !== 'errorMessage' &&
+            !err20.emUsed &&
+            (err20.instancePath === instancePath + '/marginMs' ||
+              (err20.instancePath.indexOf(instancePath + '/marginMs') === 0 &&
+                err20.instancePath[instancePath + '/marginMs'.length] === '/')) &&
+            err20.schemaPath.indexOf('#/properties/marginMs') === 0 &&
+            err20.schemaPath['#/properties/marginMs'.length] === '/'
           ) {
-            emErrs8.push(err24);
-            err24.emUsed = true;
+            emErrs6.push(err20);
+            err20.emUsed = true;
           }
         }
-        if (emErrs8.length) {
-          const err25 = {
-            instancePath: instancePath + '/headers',
-            schemaPath: '#/properties/headers/errorMessage',
+        if (emErrs6.length) {
+          const err21 = {
+            instancePath: instancePath + '/marginMs',
+            schemaPath: '#/properties/marginMs/errorMessage',
             keyword: 'errorMessage',
-            params: { errors: emErrs8 },
-            message: 'Invalid input: expected record, received {received}',
+            params: { errors: emErrs6 },
+            message: 'Expected a number of milliseconds from 0 to 2147483647',
           };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err21];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err21);
           }
           errors++;
         }
-        const emErrs9 = [];
-        for (const err26 of vErrors) {
-          if (!err26.emUsed) {
-            emErrs9.push(err26);
+        const emErrs7 = [];
+        for (const err22 of vErrors) {
+          if (!err22.emUsed) {
+            emErrs7.push(err22);
           }
         }
-        vErrors = emErrs9;
-        errors = emErrs9.length;
+        vErrors = emErrs7;
+        errors = emErrs7.length;
       }
     }
-    if (data.query !== undefined) {
-      let data5 = data.query;
-      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
-        for (const key2 in data5) {
-          const _errs16 = errors;
-          if (typeof key2 !== 'string') {
-            const err27 = {
-              instancePath: instancePath + '/query',
-              schemaPath: '#/properties/query/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key2,
-            };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-          var valid3 = _errs16 === errors;
-          if (!valid3) {
-            const err28 = {
-              instancePath: instancePath + '/query',
-              schemaPath: '#/properties/query/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key2 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-        for (const key3 in data5) {
-          let data6 = data5[key3];
-          if (
-            typeof data6 !== 'string' &&
-            !(typeof data6 == 'number' && isFinite(data6)) &&
-            typeof data6 !== 'boolean'
-          ) {
-            const err29 = {
-              instancePath: instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/query/additionalProperties/type',
-              keyword: 'type',
-              params: { type: schema21.properties.query.additionalProperties.type },
-              message: 'must be string,number,boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs10 = [];
-            for (const err30 of vErrors) {
-              if (
-                err30.keyword !== 'errorMessage' &&
-                !err30.emUsed &&
-                (err30.instancePath ===
-                  instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                  (err30.instancePath.indexOf(
-                    instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  ) === 0 &&
-                    err30.instancePath[
-                      instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1').length
-                    ] === '/')) &&
-                err30.schemaPath.indexOf('#/properties/query/additionalProperties') === 0 &&
-                err30.schemaPath['#/properties/query/additionalProperties'.length] === '/'
-              ) {
-                emErrs10.push(err30);
-                err30.emUsed = true;
-              }
-            }
-            if (emErrs10.length) {
-              const err31 = {
-                instancePath: instancePath + '/query/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/query/additionalProperties/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs10 },
-                message: 'Expected a string, number or boolean',
-              };
-              if (vErrors === null) {
-                vErrors = [err31];
-              } else {
-                vErrors.push(err31);
-              }
-              errors++;
-            }
-            const emErrs11 = [];
-            for (const err32 of vErrors) {
-              if (!err32.emUsed) {
-                emErrs11.push(err32);
-              }
-            }
-            vErrors = emErrs11;
-            errors = emErrs11.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data5))) {
-          const err33 = {
-            instancePath: instancePath + '/query',
-            schemaPath: '#/properties/query/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
+    if (![Object.prototype, null].includes(Object.getPrototypeOf(data))) {
+      const err23 = {
+        instancePath,
+        schemaPath: '#/plainObject',
+        keyword: 'plainObject',
+        params: {},
+        message: 'must pass "plainObject" keyword validation',
+      };
+      if (vErrors === null) {
+        vErrors = [err23];
       } else {
-        const err34 = {
-          instancePath: instancePath + '/query',
-          schemaPath: '#/properties/query/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
+        vErrors.push(err23);
       }
-      if (errors > 0) {
-        const emErrs12 = [];
-        for (const err35 of vErrors) {
-          if (
-            err35.keyword !== 'errorMessage' &&
-            !err35.emUsed &&
-            (err35.instancePath === instancePath + '/query' ||
-              (err35.instancePath.indexOf(instancePath + '/query') === 0 &&
-                err35.instancePath[instancePath + '/query'.length] === '/')) &&
-            err35.schemaPath.indexOf('#/properties/query') === 0 &&
-            err35.schemaPath['#/properties/query'.length] === '/'
-          ) {
-            emErrs12.push(err35);
-            err35.emUsed = true;
-          }
-        }
-        if (emErrs12.length) {
-          const err36 = {
-            instancePath: instancePath + '/query',
-            schemaPath: '#/properties/query/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs12 },
-            message: 'Invalid input: expected record, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err36];
-          } else {
-            vErrors.push(err36);
-          }
-          errors++;
-        }
-        const emErrs13 = [];
-        for (const err37 of vErrors) {
-          if (!err37.emUsed) {
-            emErrs13.push(err37);
-          }
-        }
-        vErrors = emErrs13;
-        errors = emErrs13.length;
-      }
-    }
-    if (data.body !== undefined) {
-      let data7 = data.body;
-      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-        for (const key4 in data7) {
-          const _errs23 = errors;
-          if (typeof key4 !== 'string') {
-            const err38 = {
-              instancePath: instancePath + '/body',
-              schemaPath: '#/properties/body/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key4,
-            };
-            if (vErrors === null) {
-              vErrors = [err38];
-            } else {
-              vErrors.push(err38);
-            }
-            errors++;
-          }
-          var valid5 = _errs23 === errors;
-          if (!valid5) {
-            const err39 = {
-              instancePath: instancePath + '/body',
-              schemaPath: '#/properties/body/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key4 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data7))) {
-          const err40 = {
-            instancePath: instancePath + '/body',
-            schemaPath: '#/properties/body/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err40];
-          } else {
-            vErrors.push(err40);
-          }
-          errors++;
-        }
-      } else {
-        const err41 = {
-          instancePath: instancePath + '/body',
-          schemaPath: '#/properties/body/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-      if (errors > 0) {
-        const emErrs14 = [];
-        for (const err42 of vErrors) {
-          if (
-            err42.keyword !== 'errorMessage' &&
-            !err42.emUsed &&
-            (err42.instancePath === instancePath + '/body' ||
-              (err42.instancePath.indexOf(instancePath + '/body') === 0 &&
-                err42.instancePath[instancePath + '/body'.length] === '/')) &&
-            err42.schemaPath.indexOf('#/properties/body') === 0 &&
-            err42.schemaPath['#/properties/body'.length] === '/'
-          ) {
-            emErrs14.push(err42);
-            err42.emUsed = true;
-          }
-        }
-        if (emErrs14.length) {
-          const err43 = {
-            instancePath: instancePath + '/body',
-            schemaPath: '#/properties/body/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs14 },
-            message: 'Expected an object of body fields',
-          };
-          if (vErrors === null) {
-            vErrors = [err43];
-          } else {
-            vErrors.push(err43);
-          }
-          errors++;
-        }
-        const emErrs15 = [];
-        for (const err44 of vErrors) {
-          if (!err44.emUsed) {
-            emErrs15.push(err44);
-          }
-        }
-        vErrors = emErrs15;
-        errors = emErrs15.length;
-      }
+      errors++;
     }
   } else {
-    const err45 = {
+    const err24 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6694,71 +1564,560 @@ function validate19(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err45];
+      vErrors = [err24];
     } else {
-      vErrors.push(err45);
+      vErrors.push(err24);
     }
     errors++;
   }
   if (errors > 0) {
-    const emErrs16 = [];
-    for (const err46 of vErrors) {
+    const emErrs8 = [];
+    for (const err25 of vErrors) {
       if (
-        err46.keyword !== 'errorMessage' &&
-        !err46.emUsed &&
-        (err46.instancePath === instancePath ||
-          (err46.instancePath.indexOf(instancePath) === 0 &&
-            err46.instancePath[instancePath.length] === '/')) &&
-        err46.schemaPath.indexOf('#') === 0 &&
-        err46.schemaPath['#'.length] === '/'
+        err25.keyword !== 'errorMessage' &&
+        !err25.emUsed &&
+        (err25.instancePath === instancePath ||
+          (err25.instancePath.indexOf(instancePath) === 0 &&
+            err25.instancePath[instancePath.length] === '/')) &&
+        err25.schemaPath.indexOf('#') === 0 &&
+        err25.schemaPath['#'.length] === '/'
       ) {
-        emErrs16.push(err46);
-        err46.emUsed = true;
+        emErrs8.push(err25);
+        err25.emUsed = true;
       }
     }
-    if (emErrs16.length) {
-      const err47 = {
+    if (emErrs8.length) {
+      const err26 = {
         instancePath,
         schemaPath: '#/errorMessage',
         keyword: 'errorMessage',
-        params: { errors: emErrs16 },
-        message: 'Invalid input: expected object, received {received}',
+        params: { errors: emErrs8 },
+        message: 'Invalid input: expected { requests, perSeconds }, received {received}',
       };
       if (vErrors === null) {
-        vErrors = [err47];
+        vErrors = [err26];
       } else {
-        vErrors.push(err47);
+        vErrors.push(err26);
       }
       errors++;
     }
-    const emErrs17 = [];
-    for (const err48 of vErrors) {
-      if (!err48.emUsed) {
-        emErrs17.push(err48);
+    const emErrs9 = [];
+    for (const err27 of vErrors) {
+      if (!err27.emUsed) {
+        emErrs9.push(err27);
       }
     }
-    vErrors = emErrs17;
-    errors = emErrs17.length;
+    vErrors = emErrs9;
+    errors = emErrs9.length;
   }
-  validate19.errors = vErrors;
+  validate60.errors = vErrors;
   return errors === 0;
 }
 
-const isToArrayOptions = validate20;
+function validate62(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data != 'object' || data === null) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data?.['wait'] != 'function') {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  if (typeof data?.['pause'] != 'function') {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/methods',
+      keyword: 'methods',
+      params: {},
+      message: 'must pass "methods" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err3 of vErrors) {
+      if (
+        err3.keyword !== 'errorMessage' &&
+        !err3.emUsed &&
+        (err3.instancePath === instancePath ||
+          (err3.instancePath.indexOf(instancePath) === 0 &&
+            err3.instancePath[instancePath.length] === '/')) &&
+        err3.schemaPath.indexOf('#') === 0 &&
+        err3.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err3);
+        err3.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected a rate gate: an object with wait and pause methods',
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err5 of vErrors) {
+      if (!err5.emUsed) {
+        emErrs1.push(err5);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate62.errors = vErrors;
+  return errors === 0;
+}
 
-function validate20(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate30(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.limit !== undefined) {
-      let data0 = data.limit;
-      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
+    if (data.timeout !== undefined) {
+      if (
+        !validate31(data.timeout, {
+          instancePath: instancePath + '/timeout',
+          parentData: data,
+          parentDataProperty: 'timeout',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.maxRetries !== undefined) {
+      if (
+        !validate33(data.maxRetries, {
+          instancePath: instancePath + '/maxRetries',
+          parentData: data,
+          parentDataProperty: 'maxRetries',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.maxRetryWait !== undefined) {
+      if (
+        !validate35(data.maxRetryWait, {
+          instancePath: instancePath + '/maxRetryWait',
+          parentData: data,
+          parentDataProperty: 'maxRetryWait',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.defaultHeaders !== undefined) {
+      if (
+        !validate37(data.defaultHeaders, {
+          instancePath: instancePath + '/defaultHeaders',
+          parentData: data,
+          parentDataProperty: 'defaultHeaders',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.logger !== undefined) {
+      if (
+        !validate39(data.logger, {
+          instancePath: instancePath + '/logger',
+          parentData: data,
+          parentDataProperty: 'logger',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.logLevel !== undefined) {
+      if (
+        !validate41(data.logLevel, {
+          instancePath: instancePath + '/logLevel',
+          parentData: data,
+          parentDataProperty: 'logLevel',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.validate !== undefined) {
+      if (
+        !validate43(data.validate, {
+          instancePath: instancePath + '/validate',
+          parentData: data,
+          parentDataProperty: 'validate',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.hedge !== undefined) {
+      if (
+        !validate45(data.hedge, {
+          instancePath: instancePath + '/hedge',
+          parentData: data,
+          parentDataProperty: 'hedge',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.onRateLimit !== undefined) {
+      if (
+        !validate47(data.onRateLimit, {
+          instancePath: instancePath + '/onRateLimit',
+          parentData: data,
+          parentDataProperty: 'onRateLimit',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.onRetry !== undefined) {
+      if (
+        !validate47(data.onRetry, {
+          instancePath: instancePath + '/onRetry',
+          parentData: data,
+          parentDataProperty: 'onRetry',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.random !== undefined) {
+      if (
+        !validate47(data.random, {
+          instancePath: instancePath + '/random',
+          parentData: data,
+          parentDataProperty: 'random',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.apiKey !== undefined) {
+      if (
+        !validate51(data.apiKey, {
+          instancePath: instancePath + '/apiKey',
+          parentData: data,
+          parentDataProperty: 'apiKey',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.baseURL !== undefined) {
+      if (
+        !validate51(data.baseURL, {
+          instancePath: instancePath + '/baseURL',
+          parentData: data,
+          parentDataProperty: 'baseURL',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.apiRoot !== undefined) {
+      if (
+        !validate51(data.apiRoot, {
+          instancePath: instancePath + '/apiRoot',
+          parentData: data,
+          parentDataProperty: 'apiRoot',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.dispatcher !== undefined) {
+      if (
+        !validate55(data.dispatcher, {
+          instancePath: instancePath + '/dispatcher',
+          parentData: data,
+          parentDataProperty: 'dispatcher',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.fetch !== undefined) {
+      if (
+        !validate47(data.fetch, {
+          instancePath: instancePath + '/fetch',
+          parentData: data,
+          parentDataProperty: 'fetch',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.sleep !== undefined) {
+      if (
+        !validate47(data.sleep, {
+          instancePath: instancePath + '/sleep',
+          parentData: data,
+          parentDataProperty: 'sleep',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.now !== undefined) {
+      if (
+        !validate47(data.now, {
+          instancePath: instancePath + '/now',
+          parentData: data,
+          parentDataProperty: 'now',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.quota !== undefined) {
+      if (
+        !validate60(data.quota, {
+          instancePath: instancePath + '/quota',
+          parentData: data,
+          parentDataProperty: 'quota',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.gate !== undefined) {
+      if (
+        !validate62(data.gate, {
+          instancePath: instancePath + '/gate',
+          parentData: data,
+          parentDataProperty: 'gate',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected object, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+const isRequestOptions = validate64;
+
+function validate65(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data instanceof globalThis['AbortSignal'])) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/instanceOf',
+      keyword: 'instanceOf',
+      params: {},
+      message: 'must pass "instanceOf" keyword validation',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected an AbortSignal',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+
+const schema26 = {
+  type: 'object',
+  propertyNames: { type: 'string' },
+  additionalProperties: {
+    errorMessage: 'Expected a string, number or boolean',
+    type: ['string', 'number', 'boolean'],
+  },
+  plainObject: true,
+  errorMessage: 'Invalid input: expected record, received {received}',
+};
+
+function validate70(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const _errs1 = errors;
+      if (typeof key0 !== 'string') {
         const err0 = {
-          instancePath: instancePath + '/limit',
-          schemaPath: '#/properties/limit/type',
+          instancePath,
+          schemaPath: '#/propertyNames/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
+          params: { type: 'string' },
+          message: 'must be string',
+          propertyName: key0,
         };
         if (vErrors === null) {
           vErrors = [err0];
@@ -6767,37 +2126,43 @@ function validate20(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 > 9007199254740991 || isNaN(data0)) {
-          const err1 = {
-            instancePath: instancePath + '/limit',
-            schemaPath: '#/properties/limit/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
+      var valid0 = _errs1 === errors;
+      if (!valid0) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/propertyNames',
+          keyword: 'propertyNames',
+          params: { propertyName: key0 },
+          message: 'property name must be valid',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
         }
-        if (data0 < 0 || isNaN(data0)) {
-          const err2 = {
-            instancePath: instancePath + '/limit',
-            schemaPath: '#/properties/limit/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
+        errors++;
+      }
+    }
+    for (const key1 in data) {
+      let data0 = data[key1];
+      if (
+        typeof data0 !== 'string' &&
+        !(typeof data0 == 'number' && isFinite(data0)) &&
+        typeof data0 !== 'boolean'
+      ) {
+        const err2 = {
+          instancePath: instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+          schemaPath: '#/additionalProperties/type',
+          keyword: 'type',
+          params: { type: schema26.additionalProperties.type },
+          message: 'must be string,number,boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
         }
+        errors++;
       }
       if (errors > 0) {
         const emErrs0 = [];
@@ -6805,11 +2170,15 @@ function validate20(data, { instancePath = '', parentData, parentDataProperty, r
           if (
             err3.keyword !== 'errorMessage' &&
             !err3.emUsed &&
-            (err3.instancePath === instancePath + '/limit' ||
-              (err3.instancePath.indexOf(instancePath + '/limit') === 0 &&
-                err3.instancePath[instancePath + '/limit'.length] === '/')) &&
-            err3.schemaPath.indexOf('#/properties/limit') === 0 &&
-            err3.schemaPath['#/properties/limit'.length] === '/'
+            (err3.instancePath === instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1') ||
+              (err3.instancePath.indexOf(
+                instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+              ) === 0 &&
+                err3.instancePath[
+                  instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1').length
+                ] === '/')) &&
+            err3.schemaPath.indexOf('#/additionalProperties') === 0 &&
+            err3.schemaPath['#/additionalProperties'.length] === '/'
           ) {
             emErrs0.push(err3);
             err3.emUsed = true;
@@ -6817,11 +2186,11 @@ function validate20(data, { instancePath = '', parentData, parentDataProperty, r
         }
         if (emErrs0.length) {
           const err4 = {
-            instancePath: instancePath + '/limit',
-            schemaPath: '#/properties/limit/errorMessage',
+            instancePath: instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+            schemaPath: '#/additionalProperties/errorMessage',
             keyword: 'errorMessage',
             params: { errors: emErrs0 },
-            message: 'Expected an integer of at least 0',
+            message: 'Expected a string, number or boolean',
           };
           if (vErrors === null) {
             vErrors = [err4];
@@ -6840,8 +2209,23 @@ function validate20(data, { instancePath = '', parentData, parentDataProperty, r
         errors = emErrs1.length;
       }
     }
+    if (![Object.prototype, null].includes(Object.getPrototypeOf(data))) {
+      const err6 = {
+        instancePath,
+        schemaPath: '#/plainObject',
+        keyword: 'plainObject',
+        params: {},
+        message: 'must pass "plainObject" keyword validation',
+      };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
   } else {
-    const err6 = {
+    const err7 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6849,485 +2233,140 @@ function validate20(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err7];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err7);
     }
     errors++;
   }
   if (errors > 0) {
     const emErrs2 = [];
-    for (const err7 of vErrors) {
+    for (const err8 of vErrors) {
       if (
-        err7.keyword !== 'errorMessage' &&
-        !err7.emUsed &&
-        (err7.instancePath === instancePath ||
-          (err7.instancePath.indexOf(instancePath) === 0 &&
-            err7.instancePath[instancePath.length] === '/')) &&
-        err7.schemaPath.indexOf('#') === 0 &&
-        err7.schemaPath['#'.length] === '/'
+        err8.keyword !== 'errorMessage' &&
+        !err8.emUsed &&
+        (err8.instancePath === instancePath ||
+          (err8.instancePath.indexOf(instancePath) === 0 &&
+            err8.instancePath[instancePath.length] === '/')) &&
+        err8.schemaPath.indexOf('#') === 0 &&
+        err8.schemaPath['#'.length] === '/'
       ) {
-        emErrs2.push(err7);
-        err7.emUsed = true;
+        emErrs2.push(err8);
+        err8.emUsed = true;
       }
     }
     if (emErrs2.length) {
-      const err8 = {
+      const err9 = {
         instancePath,
         schemaPath: '#/errorMessage',
         keyword: 'errorMessage',
         params: { errors: emErrs2 },
-        message: 'Invalid input: expected object, received {received}',
+        message: 'Invalid input: expected record, received {received}',
       };
       if (vErrors === null) {
-        vErrors = [err8];
+        vErrors = [err9];
       } else {
-        vErrors.push(err8);
+        vErrors.push(err9);
       }
       errors++;
     }
     const emErrs3 = [];
-    for (const err9 of vErrors) {
-      if (!err9.emUsed) {
-        emErrs3.push(err9);
+    for (const err10 of vErrors) {
+      if (!err10.emUsed) {
+        emErrs3.push(err10);
       }
     }
     vErrors = emErrs3;
     errors = emErrs3.length;
   }
-  validate20.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
-const isQuotaOptions = validate21;
-
-function validate21(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate64(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.quota !== undefined) {
-      let data0 = data.quota;
-      if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          if (!(key0 === 'requests' || key0 === 'perSeconds' || key0 === 'marginMs')) {
-            const err0 = {
-              instancePath: instancePath + '/quota/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/quota/additionalProperties/not',
-              keyword: 'not',
-              params: {},
-              message: 'must NOT be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-            if (errors > 0) {
-              const emErrs0 = [];
-              for (const err1 of vErrors) {
-                if (
-                  err1.keyword !== 'errorMessage' &&
-                  !err1.emUsed &&
-                  (err1.instancePath ===
-                    instancePath + '/quota/' + key0.replace(/~/g, '~0').replace(/\//g, '~1') ||
-                    (err1.instancePath.indexOf(
-                      instancePath + '/quota/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    ) === 0 &&
-                      err1.instancePath[
-                        instancePath + '/quota/' + key0.replace(/~/g, '~0').replace(/\//g, '~1').length
-                      ] === '/')) &&
-                  err1.schemaPath.indexOf('#/properties/quota/additionalProperties') === 0 &&
-                  err1.schemaPath['#/properties/quota/additionalProperties'.length] === '/'
-                ) {
-                  emErrs0.push(err1);
-                  err1.emUsed = true;
-                }
-              }
-              if (emErrs0.length) {
-                const err2 = {
-                  instancePath: instancePath + '/quota/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/quota/additionalProperties/errorMessage',
-                  keyword: 'errorMessage',
-                  params: { errors: emErrs0 },
-                  message: 'Unknown quota field: expected requests, perSeconds or marginMs',
-                };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-              const emErrs1 = [];
-              for (const err3 of vErrors) {
-                if (!err3.emUsed) {
-                  emErrs1.push(err3);
-                }
-              }
-              vErrors = emErrs1;
-              errors = emErrs1.length;
-            }
-          }
-        }
-        if (data0['requests'] === undefined) {
-          const err4 = {
-            instancePath: instancePath + '/quota/requests',
-            schemaPath: '#/properties/quota/present',
-            keyword: 'present',
-            params: {},
-            message: 'Expected an integer of at least 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-          vErrors[errors - 1].keyword = 'errorMessage';
-        }
-        if (data0['perSeconds'] === undefined) {
-          const err5 = {
-            instancePath: instancePath + '/quota/perSeconds',
-            schemaPath: '#/properties/quota/present',
-            keyword: 'present',
-            params: {},
-            message: 'Expected a number of seconds above 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-          vErrors[errors - 1].keyword = 'errorMessage';
-        }
-        if (data0.requests !== undefined) {
-          let data2 = data0.requests;
-          if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-            const err6 = {
-              instancePath: instancePath + '/quota/requests',
-              schemaPath: '#/properties/quota/properties/requests/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-          if (typeof data2 == 'number' && isFinite(data2)) {
-            if (data2 > 9007199254740991 || isNaN(data2)) {
-              const err7 = {
-                instancePath: instancePath + '/quota/requests',
-                schemaPath: '#/properties/quota/properties/requests/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 9007199254740991 },
-                message: 'must be <= 9007199254740991',
-              };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-            if (data2 < 1 || isNaN(data2)) {
-              const err8 = {
-                instancePath: instancePath + '/quota/requests',
-                schemaPath: '#/properties/quota/properties/requests/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-          }
-          if (errors > 0) {
-            const emErrs2 = [];
-            for (const err9 of vErrors) {
-              if (
-                err9.keyword !== 'errorMessage' &&
-                !err9.emUsed &&
-                (err9.instancePath === instancePath + '/quota/requests' ||
-                  (err9.instancePath.indexOf(instancePath + '/quota/requests') === 0 &&
-                    err9.instancePath[instancePath + '/quota/requests'.length] === '/')) &&
-                err9.schemaPath.indexOf('#/properties/quota/properties/requests') === 0 &&
-                err9.schemaPath['#/properties/quota/properties/requests'.length] === '/'
-              ) {
-                emErrs2.push(err9);
-                err9.emUsed = true;
-              }
-            }
-            if (emErrs2.length) {
-              const err10 = {
-                instancePath: instancePath + '/quota/requests',
-                schemaPath: '#/properties/quota/properties/requests/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs2 },
-                message: 'Expected an integer of at least 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-            const emErrs3 = [];
-            for (const err11 of vErrors) {
-              if (!err11.emUsed) {
-                emErrs3.push(err11);
-              }
-            }
-            vErrors = emErrs3;
-            errors = emErrs3.length;
-          }
-        }
-        if (data0.perSeconds !== undefined) {
-          let data3 = data0.perSeconds;
-          if (typeof data3 == 'number' && isFinite(data3)) {
-            if (data3 <= 0 || isNaN(data3)) {
-              const err12 = {
-                instancePath: instancePath + '/quota/perSeconds',
-                schemaPath: '#/properties/quota/properties/perSeconds/exclusiveMinimum',
-                keyword: 'exclusiveMinimum',
-                params: { comparison: '>', limit: 0 },
-                message: 'must be > 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + '/quota/perSeconds',
-              schemaPath: '#/properties/quota/properties/perSeconds/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs4 = [];
-            for (const err14 of vErrors) {
-              if (
-                err14.keyword !== 'errorMessage' &&
-                !err14.emUsed &&
-                (err14.instancePath === instancePath + '/quota/perSeconds' ||
-                  (err14.instancePath.indexOf(instancePath + '/quota/perSeconds') === 0 &&
-                    err14.instancePath[instancePath + '/quota/perSeconds'.length] === '/')) &&
-                err14.schemaPath.indexOf('#/properties/quota/properties/perSeconds') === 0 &&
-                err14.schemaPath['#/properties/quota/properties/perSeconds'.length] === '/'
-              ) {
-                emErrs4.push(err14);
-                err14.emUsed = true;
-              }
-            }
-            if (emErrs4.length) {
-              const err15 = {
-                instancePath: instancePath + '/quota/perSeconds',
-                schemaPath: '#/properties/quota/properties/perSeconds/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs4 },
-                message: 'Expected a number of seconds above 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err15];
-              } else {
-                vErrors.push(err15);
-              }
-              errors++;
-            }
-            const emErrs5 = [];
-            for (const err16 of vErrors) {
-              if (!err16.emUsed) {
-                emErrs5.push(err16);
-              }
-            }
-            vErrors = emErrs5;
-            errors = emErrs5.length;
-          }
-        }
-        if (data0.marginMs !== undefined) {
-          let data4 = data0.marginMs;
-          if (typeof data4 == 'number' && isFinite(data4)) {
-            if (data4 > 2147483647 || isNaN(data4)) {
-              const err17 = {
-                instancePath: instancePath + '/quota/marginMs',
-                schemaPath: '#/properties/quota/properties/marginMs/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 2147483647 },
-                message: 'must be <= 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-            if (data4 < 0 || isNaN(data4)) {
-              const err18 = {
-                instancePath: instancePath + '/quota/marginMs',
-                schemaPath: '#/properties/quota/properties/marginMs/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-          } else {
-            const err19 = {
-              instancePath: instancePath + '/quota/marginMs',
-              schemaPath: '#/properties/quota/properties/marginMs/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-          if (errors > 0) {
-            const emErrs6 = [];
-            for (const err20 of vErrors) {
-              if (
-                err20.keyword !== 'errorMessage' &&
-                !err20.emUsed &&
-                (err20.instancePath === instancePath + '/quota/marginMs' ||
-                  (err20.instancePath.indexOf(instancePath + '/quota/marginMs') === 0 &&
-                    err20.instancePath[instancePath + '/quota/marginMs'.length] === '/')) &&
-                err20.schemaPath.indexOf('#/properties/quota/properties/marginMs') === 0 &&
-                err20.schemaPath['#/properties/quota/properties/marginMs'.length] === '/'
-              ) {
-                emErrs6.push(err20);
-                err20.emUsed = true;
-              }
-            }
-            if (emErrs6.length) {
-              const err21 = {
-                instancePath: instancePath + '/quota/marginMs',
-                schemaPath: '#/properties/quota/properties/marginMs/errorMessage',
-                keyword: 'errorMessage',
-                params: { errors: emErrs6 },
-                message: 'Expected a number of milliseconds from 0 to 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err21];
-              } else {
-                vErrors.push(err21);
-              }
-              errors++;
-            }
-            const emErrs7 = [];
-            for (const err22 of vErrors) {
-              if (!err22.emUsed) {
-                emErrs7.push(err22);
-              }
-            }
-            vErrors = emErrs7;
-            errors = emErrs7.length;
-          }
-        }
-        if (![Object.prototype, null].includes(Object.getPrototypeOf(data0))) {
-          const err23 = {
-            instancePath: instancePath + '/quota',
-            schemaPath: '#/properties/quota/plainObject',
-            keyword: 'plainObject',
-            params: {},
-            message: 'must pass "plainObject" keyword validation',
-          };
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        }
-      } else {
-        const err24 = {
-          instancePath: instancePath + '/quota',
-          schemaPath: '#/properties/quota/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
+    if (data.signal !== undefined) {
+      if (
+        !validate65(data.signal, {
+          instancePath: instancePath + '/signal',
+          parentData: data,
+          parentDataProperty: 'signal',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+        errors = vErrors.length;
       }
-      if (errors > 0) {
-        const emErrs8 = [];
-        for (const err25 of vErrors) {
-          if (
-            err25.keyword !== 'errorMessage' &&
-            !err25.emUsed &&
-            (err25.instancePath === instancePath + '/quota' ||
-              (err25.instancePath.indexOf(instancePath + '/quota') === 0 &&
-                err25.instancePath[instancePath + '/quota'.length] === '/')) &&
-            err25.schemaPath.indexOf('#/properties/quota') === 0 &&
-            err25.schemaPath['#/properties/quota'.length] === '/'
-          ) {
-            emErrs8.push(err25);
-            err25.emUsed = true;
-          }
-        }
-        if (emErrs8.length) {
-          const err26 = {
-            instancePath: instancePath + '/quota',
-            schemaPath: '#/properties/quota/errorMessage',
-            keyword: 'errorMessage',
-            params: { errors: emErrs8 },
-            message: 'Invalid input: expected { requests, perSeconds }, received {received}',
-          };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-        const emErrs9 = [];
-        for (const err27 of vErrors) {
-          if (!err27.emUsed) {
-            emErrs9.push(err27);
-          }
-        }
-        vErrors = emErrs9;
-        errors = emErrs9.length;
+    }
+    if (data.timeout !== undefined) {
+      if (
+        !validate31(data.timeout, {
+          instancePath: instancePath + '/timeout',
+          parentData: data,
+          parentDataProperty: 'timeout',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.maxRetries !== undefined) {
+      if (
+        !validate33(data.maxRetries, {
+          instancePath: instancePath + '/maxRetries',
+          parentData: data,
+          parentDataProperty: 'maxRetries',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.headers !== undefined) {
+      if (
+        !validate37(data.headers, {
+          instancePath: instancePath + '/headers',
+          parentData: data,
+          parentDataProperty: 'headers',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.query !== undefined) {
+      if (
+        !validate70(data.query, {
+          instancePath: instancePath + '/query',
+          parentData: data,
+          parentDataProperty: 'query',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.hedge !== undefined) {
+      if (
+        !validate45(data.hedge, {
+          instancePath: instancePath + '/hedge',
+          parentData: data,
+          parentDataProperty: 'hedge',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+        errors = vErrors.length;
       }
     }
   } else {
-    const err28 = {
+    const err0 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7335,53 +2374,1435 @@ function validate21(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err0];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err0);
     }
     errors++;
   }
   if (errors > 0) {
-    const emErrs10 = [];
-    for (const err29 of vErrors) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
       if (
-        err29.keyword !== 'errorMessage' &&
-        !err29.emUsed &&
-        (err29.instancePath === instancePath ||
-          (err29.instancePath.indexOf(instancePath) === 0 &&
-            err29.instancePath[instancePath.length] === '/')) &&
-        err29.schemaPath.indexOf('#') === 0 &&
-        err29.schemaPath['#'.length] === '/'
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
       ) {
-        emErrs10.push(err29);
-        err29.emUsed = true;
+        emErrs0.push(err1);
+        err1.emUsed = true;
       }
     }
-    if (emErrs10.length) {
-      const err30 = {
+    if (emErrs0.length) {
+      const err2 = {
         instancePath,
         schemaPath: '#/errorMessage',
         keyword: 'errorMessage',
-        params: { errors: emErrs10 },
+        params: { errors: emErrs0 },
         message: 'Invalid input: expected object, received {received}',
       };
       if (vErrors === null) {
-        vErrors = [err30];
+        vErrors = [err2];
       } else {
-        vErrors.push(err30);
+        vErrors.push(err2);
       }
       errors++;
     }
-    const emErrs11 = [];
-    for (const err31 of vErrors) {
-      if (!err31.emUsed) {
-        emErrs11.push(err31);
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
       }
     }
-    vErrors = emErrs11;
-    errors = emErrs11.length;
+    vErrors = emErrs1;
+    errors = emErrs1.length;
   }
-  validate21.errors = vErrors;
+  validate64.errors = vErrors;
+  return errors === 0;
+}
+
+const isListOptions = validate73;
+
+function validate80(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(typeof data == 'number' && !(data % 1) && !isNaN(data) && isFinite(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data == 'number' && isFinite(data)) {
+    if (data > 16 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 16 },
+        message: 'must be <= 16',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < 1 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 1 },
+        message: 'must be >= 1',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err3 of vErrors) {
+      if (
+        err3.keyword !== 'errorMessage' &&
+        !err3.emUsed &&
+        (err3.instancePath === instancePath ||
+          (err3.instancePath.indexOf(instancePath) === 0 &&
+            err3.instancePath[instancePath.length] === '/')) &&
+        err3.schemaPath.indexOf('#') === 0 &&
+        err3.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err3);
+        err3.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected an integer from 1 to 16',
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err5 of vErrors) {
+      if (!err5.emUsed) {
+        emErrs1.push(err5);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate80.errors = vErrors;
+  return errors === 0;
+}
+
+function validate82(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(typeof data == 'number' && !(data % 1) && !isNaN(data) && isFinite(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data == 'number' && isFinite(data)) {
+    if (data > 1000 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 1000 },
+        message: 'must be <= 1000',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < 1 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 1 },
+        message: 'must be >= 1',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err3 of vErrors) {
+      if (
+        err3.keyword !== 'errorMessage' &&
+        !err3.emUsed &&
+        (err3.instancePath === instancePath ||
+          (err3.instancePath.indexOf(instancePath) === 0 &&
+            err3.instancePath[instancePath.length] === '/')) &&
+        err3.schemaPath.indexOf('#') === 0 &&
+        err3.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err3);
+        err3.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected an integer from 1 to 1000',
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err5 of vErrors) {
+      if (!err5.emUsed) {
+        emErrs1.push(err5);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate82.errors = vErrors;
+  return errors === 0;
+}
+
+function validate85(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(typeof data == 'number' && !(data % 1) && !isNaN(data) && isFinite(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data == 'number' && isFinite(data)) {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < 1 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 1 },
+        message: 'must be >= 1',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err3 of vErrors) {
+      if (
+        err3.keyword !== 'errorMessage' &&
+        !err3.emUsed &&
+        (err3.instancePath === instancePath ||
+          (err3.instancePath.indexOf(instancePath) === 0 &&
+            err3.instancePath[instancePath.length] === '/')) &&
+        err3.schemaPath.indexOf('#') === 0 &&
+        err3.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err3);
+        err3.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected an integer of at least 1',
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err5 of vErrors) {
+      if (!err5.emUsed) {
+        emErrs1.push(err5);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate85.errors = vErrors;
+  return errors === 0;
+}
+
+function validate73(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.signal !== undefined) {
+      if (
+        !validate65(data.signal, {
+          instancePath: instancePath + '/signal',
+          parentData: data,
+          parentDataProperty: 'signal',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.timeout !== undefined) {
+      if (
+        !validate31(data.timeout, {
+          instancePath: instancePath + '/timeout',
+          parentData: data,
+          parentDataProperty: 'timeout',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.maxRetries !== undefined) {
+      if (
+        !validate33(data.maxRetries, {
+          instancePath: instancePath + '/maxRetries',
+          parentData: data,
+          parentDataProperty: 'maxRetries',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.headers !== undefined) {
+      if (
+        !validate37(data.headers, {
+          instancePath: instancePath + '/headers',
+          parentData: data,
+          parentDataProperty: 'headers',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.query !== undefined) {
+      if (
+        !validate70(data.query, {
+          instancePath: instancePath + '/query',
+          parentData: data,
+          parentDataProperty: 'query',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.hedge !== undefined) {
+      if (
+        !validate45(data.hedge, {
+          instancePath: instancePath + '/hedge',
+          parentData: data,
+          parentDataProperty: 'hedge',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.concurrency !== undefined) {
+      if (
+        !validate80(data.concurrency, {
+          instancePath: instancePath + '/concurrency',
+          parentData: data,
+          parentDataProperty: 'concurrency',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.readAhead !== undefined) {
+      if (
+        !validate82(data.readAhead, {
+          instancePath: instancePath + '/readAhead',
+          parentData: data,
+          parentDataProperty: 'readAhead',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.ordered !== undefined) {
+      if (
+        !validate43(data.ordered, {
+          instancePath: instancePath + '/ordered',
+          parentData: data,
+          parentDataProperty: 'ordered',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.lastPage !== undefined) {
+      if (
+        !validate85(data.lastPage, {
+          instancePath: instancePath + '/lastPage',
+          parentData: data,
+          parentDataProperty: 'lastPage',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.onCountChange !== undefined) {
+      if (
+        !validate47(data.onCountChange, {
+          instancePath: instancePath + '/onCountChange',
+          parentData: data,
+          parentDataProperty: 'onCountChange',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected object, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate73.errors = vErrors;
+  return errors === 0;
+}
+
+const isSyncRequestOptions = validate88;
+
+function validate88(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.signal !== undefined) {
+      if (
+        !validate65(data.signal, {
+          instancePath: instancePath + '/signal',
+          parentData: data,
+          parentDataProperty: 'signal',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.timeout !== undefined) {
+      if (
+        !validate31(data.timeout, {
+          instancePath: instancePath + '/timeout',
+          parentData: data,
+          parentDataProperty: 'timeout',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.maxRetries !== undefined) {
+      if (
+        !validate33(data.maxRetries, {
+          instancePath: instancePath + '/maxRetries',
+          parentData: data,
+          parentDataProperty: 'maxRetries',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.headers !== undefined) {
+      if (
+        !validate37(data.headers, {
+          instancePath: instancePath + '/headers',
+          parentData: data,
+          parentDataProperty: 'headers',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.query !== undefined) {
+      if (
+        !validate70(data.query, {
+          instancePath: instancePath + '/query',
+          parentData: data,
+          parentDataProperty: 'query',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.hedge !== undefined) {
+      if (
+        !validate45(data.hedge, {
+          instancePath: instancePath + '/hedge',
+          parentData: data,
+          parentDataProperty: 'hedge',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.concurrency !== undefined) {
+      if (
+        !validate80(data.concurrency, {
+          instancePath: instancePath + '/concurrency',
+          parentData: data,
+          parentDataProperty: 'concurrency',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.readAhead !== undefined) {
+      if (
+        !validate82(data.readAhead, {
+          instancePath: instancePath + '/readAhead',
+          parentData: data,
+          parentDataProperty: 'readAhead',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected object, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate88.errors = vErrors;
+  return errors === 0;
+}
+
+const isSyncOptions = validate97;
+
+function validate99(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(typeof data == 'number' && !(data % 1) && !isNaN(data) && isFinite(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data == 'number' && isFinite(data)) {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < 0 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 0 },
+        message: 'must be >= 0',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err3 of vErrors) {
+      if (
+        err3.keyword !== 'errorMessage' &&
+        !err3.emUsed &&
+        (err3.instancePath === instancePath ||
+          (err3.instancePath.indexOf(instancePath) === 0 &&
+            err3.instancePath[instancePath.length] === '/')) &&
+        err3.schemaPath.indexOf('#') === 0 &&
+        err3.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err3);
+        err3.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected a whole number of milliseconds of at least 0',
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err5 of vErrors) {
+      if (!err5.emUsed) {
+        emErrs1.push(err5);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate99.errors = vErrors;
+  return errors === 0;
+}
+
+function validate101(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const _errs1 = errors;
+      if (typeof key0 !== 'string') {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/propertyNames/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          propertyName: key0,
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      var valid0 = _errs1 === errors;
+      if (!valid0) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/propertyNames',
+          keyword: 'propertyNames',
+          params: { propertyName: key0 },
+          message: 'property name must be valid',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (![Object.prototype, null].includes(Object.getPrototypeOf(data))) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/plainObject',
+        keyword: 'plainObject',
+        params: {},
+        message: 'must pass "plainObject" keyword validation',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err4 of vErrors) {
+      if (
+        err4.keyword !== 'errorMessage' &&
+        !err4.emUsed &&
+        (err4.instancePath === instancePath ||
+          (err4.instancePath.indexOf(instancePath) === 0 &&
+            err4.instancePath[instancePath.length] === '/')) &&
+        err4.schemaPath.indexOf('#') === 0 &&
+        err4.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err4);
+        err4.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err5 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected an object of list parameters',
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err6 of vErrors) {
+      if (!err6.emUsed) {
+        emErrs1.push(err6);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate101.errors = vErrors;
+  return errors === 0;
+}
+
+function validate97(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.checkpoint !== undefined) {
+      if (
+        !validate51(data.checkpoint, {
+          instancePath: instancePath + '/checkpoint',
+          parentData: data,
+          parentDataProperty: 'checkpoint',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.lookBack !== undefined) {
+      if (
+        !validate99(data.lookBack, {
+          instancePath: instancePath + '/lookBack',
+          parentData: data,
+          parentDataProperty: 'lookBack',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.params !== undefined) {
+      if (
+        !validate101(data.params, {
+          instancePath: instancePath + '/params',
+          parentData: data,
+          parentDataProperty: 'params',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected object, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate97.errors = vErrors;
+  return errors === 0;
+}
+
+const isWebhookOptions = validate103;
+
+function validate109(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const _errs1 = errors;
+      if (typeof key0 !== 'string') {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/propertyNames/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          propertyName: key0,
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      var valid0 = _errs1 === errors;
+      if (!valid0) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/propertyNames',
+          keyword: 'propertyNames',
+          params: { propertyName: key0 },
+          message: 'property name must be valid',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (![Object.prototype, null].includes(Object.getPrototypeOf(data))) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/plainObject',
+        keyword: 'plainObject',
+        params: {},
+        message: 'must pass "plainObject" keyword validation',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err4 of vErrors) {
+      if (
+        err4.keyword !== 'errorMessage' &&
+        !err4.emUsed &&
+        (err4.instancePath === instancePath ||
+          (err4.instancePath.indexOf(instancePath) === 0 &&
+            err4.instancePath[instancePath.length] === '/')) &&
+        err4.schemaPath.indexOf('#') === 0 &&
+        err4.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err4);
+        err4.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err5 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Expected an object of body fields',
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err6 of vErrors) {
+      if (!err6.emUsed) {
+        emErrs1.push(err6);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate109.errors = vErrors;
+  return errors === 0;
+}
+
+function validate103(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.signal !== undefined) {
+      if (
+        !validate65(data.signal, {
+          instancePath: instancePath + '/signal',
+          parentData: data,
+          parentDataProperty: 'signal',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.timeout !== undefined) {
+      if (
+        !validate31(data.timeout, {
+          instancePath: instancePath + '/timeout',
+          parentData: data,
+          parentDataProperty: 'timeout',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.maxRetries !== undefined) {
+      if (
+        !validate33(data.maxRetries, {
+          instancePath: instancePath + '/maxRetries',
+          parentData: data,
+          parentDataProperty: 'maxRetries',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.headers !== undefined) {
+      if (
+        !validate37(data.headers, {
+          instancePath: instancePath + '/headers',
+          parentData: data,
+          parentDataProperty: 'headers',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.query !== undefined) {
+      if (
+        !validate70(data.query, {
+          instancePath: instancePath + '/query',
+          parentData: data,
+          parentDataProperty: 'query',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.body !== undefined) {
+      if (
+        !validate109(data.body, {
+          instancePath: instancePath + '/body',
+          parentData: data,
+          parentDataProperty: 'body',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected object, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate103.errors = vErrors;
+  return errors === 0;
+}
+
+const isToArrayOptions = validate111;
+
+function validate111(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.limit !== undefined) {
+      if (
+        !validate33(data.limit, {
+          instancePath: instancePath + '/limit',
+          parentData: data,
+          parentDataProperty: 'limit',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected object, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate111.errors = vErrors;
+  return errors === 0;
+}
+
+const isQuotaOptions = validate113;
+
+function validate113(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.quota !== undefined) {
+      if (
+        !validate60(data.quota, {
+          instancePath: instancePath + '/quota',
+          parentData: data,
+          parentDataProperty: 'quota',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (errors > 0) {
+    const emErrs0 = [];
+    for (const err1 of vErrors) {
+      if (
+        err1.keyword !== 'errorMessage' &&
+        !err1.emUsed &&
+        (err1.instancePath === instancePath ||
+          (err1.instancePath.indexOf(instancePath) === 0 &&
+            err1.instancePath[instancePath.length] === '/')) &&
+        err1.schemaPath.indexOf('#') === 0 &&
+        err1.schemaPath['#'.length] === '/'
+      ) {
+        emErrs0.push(err1);
+        err1.emUsed = true;
+      }
+    }
+    if (emErrs0.length) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/errorMessage',
+        keyword: 'errorMessage',
+        params: { errors: emErrs0 },
+        message: 'Invalid input: expected object, received {received}',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    const emErrs1 = [];
+    for (const err3 of vErrors) {
+      if (!err3.emUsed) {
+        emErrs1.push(err3);
+      }
+    }
+    vErrors = emErrs1;
+    errors = emErrs1.length;
+  }
+  validate113.errors = vErrors;
   return errors === 0;
 }
 
