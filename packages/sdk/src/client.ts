@@ -88,7 +88,7 @@ export class CompanyData {
    * names no log level.
    */
   constructor(options: ClientOptions = {}) {
-    const inherited = (options as InheritingOptions)[SHARED];
+    const inherited = (options as InheritingOptions | null)?.[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
     checkOptions(OPTION_CHECKS.client, options, of, OPTION_HINTS.client);
     const { apiKey, apiKeySource, baseURL } = connectionSettings(options);
@@ -177,7 +177,10 @@ export class CompanyData {
    * ```
    */
   withOptions(options: DerivedClientOptions = {}): CompanyData {
-    const changes = options ?? {};
+    // `null`, or any other value that is no set of options, is refused as the constructor refuses it.
+    if (typeof options !== 'object' || options === null)
+      checkOptions(OPTION_CHECKS.client, options, 'client.withOptions()');
+    const changes = options;
     refuseUnknownKeys(changes, DERIVED_OPTIONS, {
       noun: 'option',
       of: 'client.withOptions()',

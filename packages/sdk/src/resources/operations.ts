@@ -100,7 +100,8 @@ class ListPages<Item> implements ListSource<Item> {
     options: ListOptions,
   ) {
     this.#core = core;
-    this.options = options;
+    // A value that is no set of options is refused below (the first page rejects); the pages read none.
+    this.options = typeof options === 'object' && options !== null ? options : {};
     this.logger = core.logger;
     this.operation = operation;
     this.ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;

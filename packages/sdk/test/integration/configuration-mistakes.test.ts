@@ -102,6 +102,44 @@ describe('mistakes refused at construction, saying how to fix them', () => {
   });
 });
 
+describe.each(targets)('options that are no object, refused before anything is sent ($name)', (target) => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await target.start();
+  });
+  afterAll(() => mock.close());
+
+  it('null for the options of every method, the constructor and withOptions() is a ConfigurationError', async () => {
+    const { client } = clientFor(target, mock);
+    const refused = 'Invalid input: expected object, received null';
+    const sent = mock.journal().length;
+    const calls: Record<string, () => unknown> = {
+      'client.users.retrieve()': () => client.users.retrieve('u_1', null as never),
+      'client.users.list()': () => client.users.list({}, null as never),
+      'client.calls.list() iterated': async () => {
+        for await (const _call of client.calls.list({}, null as never)) break;
+      },
+      'client.leads.submit()': () =>
+        client.leads.submit('token', { phone: '+15555550100' } as never, null as never),
+    };
+    for (const [method, call] of Object.entries(calls)) {
+      const error = await Promise.resolve()
+        .then(call)
+        .catch((caught: unknown) => caught);
+      expect(error, method).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message, method).toContain(refused);
+    }
+    expect(() => new CompanyData(null as never)).toThrow(
+      `Invalid options for new CompanyData(): ✖ ${refused}`,
+    );
+    expect(() => client.withOptions(null as never)).toThrow(
+      `Invalid options for client.withOptions(): ✖ ${refused}`,
+    );
+    expect(mock.journal().length).toBe(sent);
+    await client.close();
+  });
+});
+
 describe('https:// against a plain-HTTP server', () => {
   const loopback = targets.find((target) => target.name === 'loopback') as Target;
   let mock: MockServer;
