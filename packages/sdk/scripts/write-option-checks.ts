@@ -88,13 +88,13 @@ const schemas = Object.fromEntries(
  * their options (`timeout` is in six), and a copy in each would more than double the checks' code.
  */
 const options: Record<string, JsonSchema> = {};
+const optionNames = new Map<string, string>();
 for (const schema of Object.values(schemas)) {
   const properties = schema.properties as Record<string, JsonSchema>;
   for (const [name, property] of Object.entries(properties)) {
     const key = JSON.stringify(property);
-    const shared =
-      Object.keys(options).find((known) => JSON.stringify(options[known]) === key) ??
-      `option${Object.keys(options).length}`;
+    const shared = optionNames.get(key) ?? `option${optionNames.size}`;
+    optionNames.set(key, shared);
     options[shared] = property;
     properties[name] = { $ref: shared };
   }
