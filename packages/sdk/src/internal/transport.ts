@@ -79,8 +79,7 @@ export class Transport {
     if (!this.#ownsDispatcher || input.timeout < POOL_TIMED_FROM_MS) return this.#sendWithDeadline(input);
     const signal = this.#deadlines.watch(input.timeout, input.signal);
     try {
-      const exchange = { ...input, headersTimeout: input.timeout, bodyTimeout: input.timeout };
-      return received(await dispatchExchange(this.#dispatcher as Dispatcher, exchange, signal));
+      return received(await dispatchExchange(this.#dispatcher as Dispatcher, input, signal, input.timeout));
     } catch (error) {
       const code = errorCode(error);
       const timedOut =
