@@ -7,6 +7,7 @@
 // `npm test` declares its steps in scripts/test.mjs. The launcher is a parameter so the scheduling can be
 // tested without processes.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 /**
  * @typedef {object} Step
@@ -15,6 +16,9 @@ import { spawn } from 'node:child_process';
  * @property {string[]} [after] - the names of the steps that must pass before this one starts.
  * @property {string[]} [locks] - what the step needs alone (`ports 4010/4011`): steps that share a lock
  *   never run at the same time.
+ * @property {number} [nice] - runs at this lower CPU priority (a niceness, 1 to 19; what it starts inherits it):
+ *   the step takes the cores only as far as the steps at normal priority leave them, so it cannot slow the
+ *   long chain the run waits on.
  * @property {string} [why] - why it is ordered or locked as it is; for the reader of the step list.
  */
 
@@ -205,7 +209,8 @@ export function timeTable(results) {
 }
 
 /**
- * Starts a step's command as a child process in its own process group, keeping its output.
+ * Starts a step's command as a child process in its own process group, at the step's priority, keeping its
+ * output.
  *
  * @type {Launcher}
  */
@@ -219,6 +224,15 @@ export function launchProcess(step) {
     // Its own process group, so `stop` reaches what the step started (vitest's workers, a mock server).
     detached: !windows,
   });
+  // Set as soon as it runs, long before the program has loaded enough to start anything: what it starts
+  // inherits the priority.
+  if (step.nice !== undefined && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, step.nice);
+    } catch {
+      // Gone already (it failed to start: reported below), or the system refuses: the step runs as it is.
+    }
+  }
   let output = '';
   for (const stream of [child.stdout, child.stderr]) {
     stream.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
