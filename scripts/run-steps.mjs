@@ -7,6 +7,7 @@
 // `npm test` declares its steps in scripts/test.mjs. The launcher is a parameter so the scheduling can be
 // tested without processes.
 import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /**
@@ -224,15 +225,7 @@ export function launchProcess(step) {
     // Its own process group, so `stop` reaches what the step started (vitest's workers, a mock server).
     detached: !windows,
   });
-  // Set as soon as it runs, long before the program has loaded enough to start anything: what it starts
-  // inherits the priority.
-  if (step.nice !== undefined && child.pid !== undefined) {
-    try {
-      setPriority(child.pid, step.nice);
-    } catch {
-      // Gone already (it failed to start: reported below), or the system refuses: the step runs as it is.
-    }
-  }
+  if (step.nice !== undefined && child.pid !== undefined) lowerPriority(child.pid, step.nice);
   let output = '';
   for (const stream of [child.stdout, child.stderr]) {
     stream.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
@@ -257,6 +250,31 @@ export function launchProcess(step) {
       }
     },
   };
+}
+
+/**
+ * Lowers a step's priority, as soon as it runs: long before the program has loaded enough to start anything,
+ * so what it starts inherits the priority. On Linux a step is also a session of its own (`detached`), and
+ * with the scheduler's autogroups (the default of most distributions) each session shares the cores equally
+ * with the others, whatever the niceness of its processes: there the session's autogroup takes the niceness
+ * too, or the step would still take as much as the chain.
+ *
+ * @param {number} pid
+ * @param {number} nice
+ */
+function lowerPriority(pid, nice) {
+  try {
+    setPriority(pid, nice);
+  } catch {
+    // Gone already (it failed to start: reported with its output), or the system refuses: it runs as it is.
+  }
+  const autogroup = `/proc/${pid}/autogroup`;
+  if (process.platform !== 'linux' || !existsSync(autogroup)) return;
+  try {
+    writeFileSync(autogroup, String(nice));
+  } catch {
+    // As above.
+  }
 }
 
 /** @param {number} ms */

@@ -47,14 +47,18 @@ describe('launchProcess', () => {
     "runs a step, and what it starts, at the step's lower priority",
     async () => {
       // The step reads its priority a moment after it starts (the launcher sets it just after the start),
-      // then has a child read its own. 19, the lowest: a process may lower its priority, never raise it,
-      // and this file may itself run at a lower one (`npm test`'s test:unit step).
+      // has a child read its own, and reads its session's autogroup ('-' where the system has none). 19, the
+      // lowest: a process may lower its priority, never raise it, and this file may itself run at a lower
+      // one (`npm test`'s test:unit step).
       const script = [
         "const { getPriority } = require('node:os');",
         "const { execFileSync } = require('node:child_process');",
+        "const { existsSync, readFileSync } = require('node:fs');",
         'setTimeout(() => {',
         "  const child = execFileSync(process.execPath, ['-p', 'require(\"node:os\").getPriority()']);",
-        "  console.log(getPriority() + ' ' + String(child).trim());",
+        "  const group = '/proc/self/autogroup';",
+        "  const autogroup = existsSync(group) ? readFileSync(group, 'utf8').split(' nice ')[1].trim() : '-';",
+        "  console.log([getPriority(), String(child).trim(), autogroup].join(' '));",
         '}, 200);',
       ].join('\n');
       const result = await launchProcess({
@@ -62,12 +66,13 @@ describe('launchProcess', () => {
         command: [process.execPath, '-e', script],
         nice: 19,
       }).done;
-      expect(result.output.trim()).toBe('19 19');
+      expect(result.output.trim()).toMatch(/^19 19 (19|-)$/);
+      // A step at normal priority: its processes as this one, its session's autogroup at the default.
       const normal = await launchProcess({
         name: 'normal',
         command: [process.execPath, '-e', script],
       }).done;
-      expect(normal.output.trim()).toBe(`${os.getPriority()} ${os.getPriority()}`);
+      expect(normal.output.trim()).toMatch(new RegExp(`^${os.getPriority()} ${os.getPriority()} (0|-)$`));
     },
   );
 
