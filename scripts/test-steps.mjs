@@ -2,13 +2,17 @@
 // what it needs alone (`locks`); everything else may run side by side. Where several could start, the list's
 // order decides: the long chain (build, then check:packages) comes first, so it starts at once.
 //
-// The run is bound by CPU time, not by waits: its steps need about 510 CPU-seconds (each measured alone on the
-// 2-core machine: test:unit 182, check:packages 212, the build 47, the other six 70), so at least 4 min 15 s
-// on two cores however they are ordered; only less work goes faster. The long
-// chain runs at normal priority and every other step at a lower one (`nice`): they take what the chain
-// leaves, so the chain runs as fast as alone and the others fill the cores around it, rather than all
-// slowing each other down and the chain ending last, alone on one core (as check:packages's guides, one
-// command after another, did for the last 45 s of a run).
+// The run is bound by CPU time, not by waits. Its steps need about 500 CPU-seconds, each measured alone on
+// the 2-core machine (load average 1 to 5 from other work): check:packages 212 (its guides, one command
+// after another, about 150; 57 of their 120 commands are `npx tsx`, about 1.6 CPU-s each), test:unit 182,
+// the build 47, typecheck 20, docs 20, check:doc-samples 11, check:docs-site 3, check:links 3, lint 2. So
+// about 4 min 10 s on two cores however the steps are ordered: only less work goes faster. What the order
+// decides is whether both cores stay busy to the end. The long chain runs at normal priority and every
+// other step at a lower one (`nice`, its session's autogroup too: scripts/run-steps.mjs): they take what
+// the chain leaves, so it runs nearly as fast as alone and the others fill the cores around it, rather than
+// all slowing each other down and the chain ending last, alone on one core (check:packages's guides did
+// for the last 45 s of a run). Measured: check:packages beside test:unit at the lower priority kept 1.93
+// cores busy on average (410 CPU-s in 3 min 32 s), test:unit ending 16 s after check:packages.
 import { availableParallelism } from 'node:os';
 
 /** The priority of the steps off the long chain: a quarter of a normal step's share of a busy core. */
