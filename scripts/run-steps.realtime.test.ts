@@ -49,7 +49,7 @@ describe('launchProcess', () => {
       // The step reads its priority a moment after it starts (the launcher sets it just after the start),
       // has a child read its own, and reads its session's autogroup ('-' where the system has none). 19, the
       // lowest: a process may lower its priority, never raise it, and this file may itself run at a lower
-      // one (`npm test`'s test:unit step).
+      // one.
       const script = [
         "const { getPriority } = require('node:os');",
         "const { execFileSync } = require('node:child_process');",

@@ -7,15 +7,20 @@
 // after another, about 150; 57 of their 120 commands are `npx tsx`, about 1.6 CPU-s each), test:unit 182,
 // the build 47, typecheck 20, docs 20, check:doc-samples 11, check:docs-site 3, check:links 3, lint 2. So
 // about 4 min 10 s on two cores however the steps are ordered: only less work goes faster. What the order
-// decides is whether both cores stay busy to the end. The long chain runs at normal priority and every
-// other step at a lower one (`nice`, its session's autogroup too: scripts/run-steps.mjs): they take what
-// the chain leaves, so it runs nearly as fast as alone and the others fill the cores around it, rather than
-// all slowing each other down and the chain ending last, alone on one core (check:packages's guides did
-// for the last 45 s of a run). Measured: check:packages beside test:unit at the lower priority kept 1.93
-// cores busy on average (410 CPU-s in 3 min 32 s), test:unit ending 16 s after check:packages.
+// decides is whether both cores stay busy to the end. The long chain and test:unit run at normal priority,
+// the short steps at a lower one (`nice`, their session's autogroup too: scripts/run-steps.mjs): they take
+// what the others leave, so the build runs nearly as fast as alone (it took 1 min 18 s beside them at the
+// same priority, 30 s alone) and they fill the cores around the long steps.
 import { availableParallelism } from 'node:os';
 
-/** The priority of the steps off the long chain: a quarter of a normal step's share of a busy core. */
+/**
+ * The priority of the short steps beside the chain (all but test:unit): a quarter of a normal step's share
+ * of a busy core. test:unit runs at normal priority, beside check:packages: its real-time tests and its
+ * example and CLI processes have time limits, and starved of CPU they fail. At a lower priority beside
+ * check:packages (not a full npm test) its slowest example tests took 60 s of their 90 at nice 5, and at
+ * nice 3, with other work on the machine, an example process outlived its 30 s and a fleet test's pause
+ * came late.
+ */
 const BESIDE_THE_CHAIN = 5;
 
 /** @type {import('./run-steps.mjs').Step[]} */
@@ -39,8 +44,7 @@ export const TEST_STEPS = [
     name: 'test:unit',
     command: ['npm', 'run', 'test:unit'],
     after: ['system-packages', 'build'],
-    why: '`npx company-data-mock` (examples/testing) runs dist/cli.js once it exists: not while the build writes it',
-    nice: BESIDE_THE_CHAIN,
+    why: '`npx company-data-mock` (examples/testing) runs dist/cli.js once it exists: not while the build writes it; at normal priority: its real-time tests and time-limited processes fail when starved',
   },
   { name: 'check:doc-samples', command: ['npm', 'run', 'check:doc-samples'], nice: BESIDE_THE_CHAIN },
   { name: 'docs', command: ['npm', 'run', 'docs'], nice: BESIDE_THE_CHAIN },
@@ -63,9 +67,9 @@ export const JOBS_FLAG = '--jobs=';
 /**
  * The `--jobs=<n>` argument, or the default: one step per core, plus two (four on two cores). The steps
  * are not all busy on a core all the time: check:packages waits on npm installs and the programs the guides
- * start, test:unit on child processes, Redis and real time; the extra steps fill those waits, and at a lower
- * priority they cost the chain nothing. Two beside the chain also let test:unit start as soon as the build
- * has passed, whatever else still runs. Measured on the 2-core machine before the priorities, both runs
+ * start, test:unit on child processes, Redis and real time; the extra steps fill those waits, and the short
+ * ones, at a lower priority, cost the long ones little. Two beside the chain also let test:unit start as soon
+ * as the build has passed, whatever else still runs. Measured on the 2-core machine before the priorities, both runs
  * beside other work (load average 5 to 11): 3 at once took 4 min 43 s, 2 took 8 min 48 s.
  *
  * @param {readonly string[]} args

@@ -1,7 +1,7 @@
 // `npm test`: every check that proves the project, side by side as far as the steps allow and the cores go
-// (four steps at once on the 2-core machine it must fit, the long chain at normal priority and the others at
-// a lower one), each one's output printed whole when it ends, a table of their times and one line at the end
-// (scripts/run-steps.mjs). The first failure stops the run.
+// (four steps at once on the 2-core machine it must fit, the short ones at a lower priority), each one's
+// output printed whole when it ends, a table of their times and one line at the end (scripts/run-steps.mjs).
+// The first failure stops the run.
 // The steps, their order and why: scripts/test-steps.mjs.
 //
 //   node scripts/test.mjs [--jobs=<n>] [--keep-going]
