@@ -18,8 +18,8 @@ import { setPriority } from 'node:os';
  * @property {string[]} [locks] - what the step needs alone (`ports 4010/4011`): steps that share a lock
  *   never run at the same time.
  * @property {number} [nice] - runs at this lower CPU priority (a niceness, 1 to 19; what it starts inherits it):
- *   the step takes the cores only as far as the steps at normal priority leave them, so it cannot slow the
- *   long chain the run waits on.
+ *   the step takes the cores mostly as far as the steps at normal priority leave them, so it slows them
+ *   little.
  * @property {string} [why] - why it is ordered or locked as it is; for the reader of the step list.
  */
 
