@@ -163,12 +163,13 @@ const fileExists = host.fileExists.bind(host);
 const getSourceFile = host.getSourceFile.bind(host);
 host.readFile = (/** @type {string} */ name) => virtual.get(name)?.text ?? readFile(name);
 host.fileExists = (/** @type {string} */ name) => virtual.has(name) || fileExists(name);
+// A file the first program read (the packages' sources, the libraries' types) is reused as it was parsed
+// there, as an editor's language service does: same options, same text.
 /** @type {ts.CompilerHost['getSourceFile']} */
 const virtualSourceFile = (name, version, onError, create) => {
   const text = virtual.get(name)?.text;
-  return text === undefined
-    ? getSourceFile(name, version, onError, create)
-    : ts.createSourceFile(name, text, version, true);
+  if (text !== undefined) return ts.createSourceFile(name, text, version, true);
+  return base.getSourceFile(name) ?? getSourceFile(name, version, onError, create);
 };
 host.getSourceFile = virtualSourceFile;
 

@@ -12,7 +12,6 @@
 // the search box of the landing page, lists that guide (screenshot too). Chromium is Debian's `chromium`,
 // which `npm test` installs first (scripts/system-packages.mjs) where it may; when it is missing, this
 // script fails under CI and elsewhere says LOUDLY that the browser part was skipped, and still checks the HTML.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,8 +102,23 @@ try {
 if (chromium !== undefined) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'docs-site-profile-'));
   try {
-    for (const page of PAGES) checkInBrowser(chromium, profile, page);
-    await checkSearch(chromium, profile);
+    // One browser and one tab for every page and the search: starting chromium costs about 0.8 CPU-seconds,
+    // and it started twice a page (to read the page, then to take its screenshot).
+    const tab = await openTab(chromium, headless(profile), { timeoutMs: TIMEOUT_MS });
+    try {
+      await tab.send('Emulation.setDeviceMetricsOverride', {
+        width: 1400,
+        height: 1000,
+        deviceScaleFactor: 1,
+        mobile: false,
+      });
+      for (const page of PAGES) await checkInBrowser(tab, page);
+      await checkSearch(tab);
+    } finally {
+      await tab.close();
+    }
+  } catch (error) {
+    problems.push(`chromium: ${error instanceof Error ? error.message : error}`);
   } finally {
     rmSync(profile, { recursive: true, force: true });
   }
@@ -137,48 +151,46 @@ function headless(profile) {
 }
 
 /**
- * @param {string} browser - chromium's executable.
- * @param {string} profile - its profile folder.
+ * Opens the page in the tab and waits until typedoc's script has shown it (at the latest 500 ms after load)
+ * and filled its sidebar from the navigation data; then checks what the page shows and takes its screenshot.
+ *
+ * @param {import('./docs/chromium-pipe.mjs').Tab} tab - 1400×1000.
  * @param {KeyPage} page
  */
-function checkInBrowser(browser, profile, page) {
+async function checkInBrowser(tab, page) {
   const url = pathToFileURL(path.join(SITE, page.file)).href;
-  const common = [
-    ...headless(profile),
-    '--window-size=1400,1000',
-    // Lets typedoc's script run (it shows the page, at the latest 500 ms after load) before the capture.
-    '--virtual-time-budget=3000',
-  ];
-  const dom = spawnSync(browser, [...common, '--dump-dom', url], { encoding: 'utf8', timeout: TIMEOUT_MS });
-  if (dom.status !== 0) {
-    problems.push(`${page.file}: chromium --dump-dom failed: ${dom.stderr.trim().split('\n').at(-1)}`);
+  await tab.send('Page.navigate', { url });
+  const loaded = `location.href === ${JSON.stringify(url)} && document.readyState === 'complete'`;
+  const shown = `document.body.style.display !== 'none'`;
+  const navigation = `(document.getElementById('tsd-nav-container')?.textContent ?? '').trim() !== 'Loading...'`;
+  try {
+    await tab.waitFor(`${loaded} && ${shown} && ${navigation}`, 'the page to show with its sidebar');
+  } catch {
+    // What did not happen is named below, from the page as it is.
+  }
+  if (!(await tab.evaluate(loaded))) {
+    problems.push(`${page.file}: chromium did not load it`);
     return;
   }
-  const body = /<body([^>]*)>/.exec(dom.stdout)?.[1] ?? '';
+  const html = await tab.evaluate('document.documentElement.outerHTML');
+  const body = /<body([^>]*)>/.exec(html)?.[1] ?? '';
   if (/display:\s*none/.test(body))
     problems.push(`${page.file}: the page is still hidden after its script ran`);
-  if (!textOf(dom.stdout).includes(page.text))
-    problems.push(`${page.file}: the browser shows no "${page.text}"`);
+  if (!textOf(html).includes(page.text)) problems.push(`${page.file}: the browser shows no "${page.text}"`);
   const packages = [
     '@company-data/sdk',
     '@company-data/mock-server',
     '@company-data/contract',
     '@company-data/cli',
   ];
-  const menu = /<nav class="tsd-navigation">([\s\S]*?)<\/nav>/.exec(dom.stdout)?.[1] ?? '';
+  const menu = /<nav class="tsd-navigation">([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
   const missing = packages.filter((name) => !textOf(menu).includes(name));
   if (missing.length > 0) problems.push(`${page.file}: the sidebar lacks ${missing.join(', ')}`);
-  for (const heading of missingFromOutline(page, dom.stdout))
+  for (const heading of missingFromOutline(page, html))
     problems.push(`${page.file}: the browser's outline ("On this page") lacks the heading "${heading}"`);
   const png = path.join(out, `${page.file.replace(/[/.]/g, '_')}.png`);
-  const shot = spawnSync(browser, [...common, `--screenshot=${png}`, url], {
-    encoding: 'utf8',
-    timeout: TIMEOUT_MS,
-  });
-  if (shot.status !== 0 || !existsSync(png)) {
-    problems.push(`${page.file}: chromium --screenshot failed: ${shot.stderr?.trim().split('\n').at(-1)}`);
-    return;
-  }
+  const { data } = await tab.send('Page.captureScreenshot', { format: 'png' });
+  writeFileSync(png, Buffer.from(data, 'base64'));
   const size = statSync(png).size;
   if (size < MIN_SCREENSHOT_BYTES)
     problems.push(`${page.file}: the screenshot is (nearly) blank (${size} bytes)`);
@@ -223,10 +235,9 @@ function checkTarballRouteFirst() {
  * Types a word of a guide's body text into the search box of the landing page, as a reader does, and
  * expects the guide among the results. typedoc's search knows a guide's text only with `searchInDocuments`.
  *
- * @param {string} browser - chromium's executable.
- * @param {string} profile - its profile folder.
+ * @param {import('./docs/chromium-pipe.mjs').Tab} tab - 1400×1000.
  */
-async function checkSearch(browser, profile) {
+async function checkSearch(tab) {
   const guide = readFileSync(path.join(ROOT, SEARCH.guide), 'utf8');
   const title = frontMatter(guide).title?.replace(/^"|"$/g, '');
   const headings = [...guide.matchAll(/^#{1,6} .*$/gm)].join('\n');
@@ -236,17 +247,11 @@ async function checkSearch(browser, profile) {
     return;
   }
   const png = path.join(out, `search_${SEARCH.word}.png`);
-  const tab = await openTab(browser, headless(profile), { timeoutMs: TIMEOUT_MS });
   try {
-    await tab.send('Emulation.setDeviceMetricsOverride', {
-      width: 1400,
-      height: 1000,
-      deviceScaleFactor: 1,
-      mobile: false,
-    });
-    await tab.send('Page.navigate', { url: pathToFileURL(path.join(SITE, 'index.html')).href });
+    const url = pathToFileURL(path.join(SITE, 'index.html')).href;
+    await tab.send('Page.navigate', { url });
     await tab.waitFor(
-      `document.readyState === 'complete' && document.body.style.display !== 'none'`,
+      `location.href === ${JSON.stringify(url)} && document.readyState === 'complete' && document.body.style.display !== 'none'`,
       'the landing page to show',
     );
     await tab.evaluate(`document.getElementById('tsd-search-trigger').click()`);
@@ -273,8 +278,6 @@ async function checkSearch(browser, profile) {
       );
   } catch (error) {
     problems.push(`search: ${error instanceof Error ? error.message : error}`);
-  } finally {
-    await tab.close();
   }
 }
 

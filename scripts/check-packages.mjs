@@ -123,8 +123,8 @@ try {
     const packed = needsPacks && recipe ? await packAll(recipe, packages) : [];
     if (tools) await step('packaging tools', async () => toolsSummary(await tools));
     const allPacked = packed.length === packages.length;
-    // The guides wait most of their time (installs, the servers they start, npm and tsx starting): the other
-    // groups run beside them, one after another, in their own folders and on their own ports.
+    // The guides, one command after another, are the longest part: everything that does not need the
+    // project they make runs beside them, one after another, in its own folders and on its own ports.
     const followGuides = async () => {
       if (options.groups.has('consumer') && allPacked) await checkConsumer(packed, guides);
     };
@@ -134,6 +134,7 @@ try {
       if (options.groups.has('release')) await checkReleaseFlow(packages);
       if (options.groups.has('registry') && allPacked && recipe)
         await checkInstallByName(recipe, packed, guides);
+      if (options.groups.has('consumer') && allPacked) await checkOptionalPeers(packed);
     };
     await Promise.all([followGuides(), checkTheRest()]);
   }
@@ -272,9 +273,6 @@ async function checkConsumer(packed, guides) {
       .join(', ');
   });
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
-  await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
-  await step('sdk without a redis client', () => checkSdkWithoutRedis(tempRoot, packed));
-  await step('sdk without OpenTelemetry', () => checkSdkWithoutOpenTelemetry(tempRoot, packed));
   /** @type {string[]} */
   let lazyLines = [];
   await step('sdk loads its schemas lazily', async () => {
@@ -292,6 +290,18 @@ async function checkConsumer(packed, guides) {
       : 'list with prefetch, retrieve, NotFoundError, both webhooks and close, under each, against the installed mock CLI';
   });
   for (const line of runtimeLines) console.log(`      ${line}`);
+}
+
+/**
+ * The packages without their optional peers, each in a project of its own (not the guides' one, so beside
+ * the guides).
+ *
+ * @param {readonly Packed[]} packed
+ */
+async function checkOptionalPeers(packed) {
+  await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
+  await step('sdk without a redis client', () => checkSdkWithoutRedis(tempRoot, packed));
+  await step('sdk without OpenTelemetry', () => checkSdkWithoutOpenTelemetry(tempRoot, packed));
 }
 
 /**

@@ -7,6 +7,8 @@
 // `npm test` declares its steps in scripts/test.mjs. The launcher is a parameter so the scheduling can be
 // tested without processes.
 import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 
 /**
  * @typedef {object} Step
@@ -15,6 +17,9 @@ import { spawn } from 'node:child_process';
  * @property {string[]} [after] - the names of the steps that must pass before this one starts.
  * @property {string[]} [locks] - what the step needs alone (`ports 4010/4011`): steps that share a lock
  *   never run at the same time.
+ * @property {number} [nice] - runs at this lower CPU priority (a niceness, 1 to 19; what it starts inherits it):
+ *   the step takes the cores mostly as far as the steps at normal priority leave them, so it slows them
+ *   little.
  * @property {string} [why] - why it is ordered or locked as it is; for the reader of the step list.
  */
 
@@ -205,7 +210,8 @@ export function timeTable(results) {
 }
 
 /**
- * Starts a step's command as a child process in its own process group, keeping its output.
+ * Starts a step's command as a child process in its own process group, at the step's priority, keeping its
+ * output.
  *
  * @type {Launcher}
  */
@@ -219,6 +225,7 @@ export function launchProcess(step) {
     // Its own process group, so `stop` reaches what the step started (vitest's workers, a mock server).
     detached: !windows,
   });
+  if (step.nice !== undefined && child.pid !== undefined) lowerPriority(child.pid, step.nice);
   let output = '';
   for (const stream of [child.stdout, child.stderr]) {
     stream.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
@@ -243,6 +250,31 @@ export function launchProcess(step) {
       }
     },
   };
+}
+
+/**
+ * Lowers a step's priority, as soon as it runs: long before the program has loaded enough to start anything,
+ * so what it starts inherits the priority. On Linux a step is also a session of its own (`detached`), and
+ * with the scheduler's autogroups (the default of most distributions) each session shares the cores equally
+ * with the others, whatever the niceness of its processes: there the session's autogroup takes the niceness
+ * too, or the step would still take as much as the chain.
+ *
+ * @param {number} pid
+ * @param {number} nice
+ */
+function lowerPriority(pid, nice) {
+  try {
+    setPriority(pid, nice);
+  } catch {
+    // Gone already (it failed to start: reported with its output), or the system refuses: it runs as it is.
+  }
+  const autogroup = `/proc/${pid}/autogroup`;
+  if (process.platform !== 'linux' || !existsSync(autogroup)) return;
+  try {
+    writeFileSync(autogroup, String(nice));
+  } catch {
+    // As above.
+  }
 }
 
 /** @param {number} ms */

@@ -1,7 +1,7 @@
 // The step runner's process launcher, with real child processes: real time, because a process starts, writes
 // and dies on the operating system's clock, which no test clock moves.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchProcess } from './run-steps.mjs';
@@ -42,6 +42,39 @@ describe('launchProcess', () => {
     expect(result.code).toBe(1);
     expect(result.output).toMatch(/could not start: .*ENOENT/);
   });
+
+  it.skipIf(process.platform === 'win32')(
+    "runs a step, and what it starts, at the step's lower priority",
+    async () => {
+      // The step reads its priority a moment after it starts (the launcher sets it just after the start),
+      // has a child read its own, and reads its session's autogroup ('-' where the system has none). 19, the
+      // lowest: a process may lower its priority, never raise it, and this file may itself run at a lower
+      // one.
+      const script = [
+        "const { getPriority } = require('node:os');",
+        "const { execFileSync } = require('node:child_process');",
+        "const { existsSync, readFileSync } = require('node:fs');",
+        'setTimeout(() => {',
+        "  const child = execFileSync(process.execPath, ['-p', 'require(\"node:os\").getPriority()']);",
+        "  const group = '/proc/self/autogroup';",
+        "  const autogroup = existsSync(group) ? readFileSync(group, 'utf8').split(' nice ')[1].trim() : '-';",
+        "  console.log([getPriority(), String(child).trim(), autogroup].join(' '));",
+        '}, 200);',
+      ].join('\n');
+      const result = await launchProcess({
+        name: 'low',
+        command: [process.execPath, '-e', script],
+        nice: 19,
+      }).done;
+      expect(result.output.trim()).toMatch(/^19 19 (19|-)$/);
+      // A step at normal priority: its processes as this one, its session's autogroup at the default.
+      const normal = await launchProcess({
+        name: 'normal',
+        command: [process.execPath, '-e', script],
+      }).done;
+      expect(normal.output.trim()).toMatch(new RegExp(`^${os.getPriority()} ${os.getPriority()} (0|-)$`));
+    },
+  );
 
   it.skipIf(process.platform === 'win32')('stops a step and the processes it started', async () => {
     const pidFile = join(dir, 'grandchild.pid');
