@@ -16,7 +16,7 @@ import {
 } from '@company-data/mock-server';
 import type { Call, Pagination, Recording, RecordingTranscript, User } from '@company-data/sdk';
 import { request } from 'undici';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   envWith,
   finish as finishProcess,
@@ -151,7 +151,11 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 
   describe('export-calls-ndjson.ts', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    // Made when the tests run, not when the file is collected (a collection that runs nothing leaves none).
+    let dir = '';
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('exports every call once, in order, to a file and to stdout, with progress on stderr', async ({
@@ -223,7 +227,11 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 
   describe('sync-calls.ts', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    // Made when the tests run, not when the file is collected (a collection that runs nothing leaves none).
+    let dir = '';
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('takes only the new calls of a living company, run after run, and reports late excusals and deletions', async ({
@@ -331,7 +339,11 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 
   describe('export-in-parts.ts', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    // Made when the tests run, not when the file is collected (a collection that runs nothing leaves none).
+    let dir = '';
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('exports every call exactly once with two worker processes, and resumes a part that stopped', async ({
@@ -529,7 +541,11 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 
   describe('import-contacts.ts', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    // Made when the tests run, not when the file is collected (a collection that runs nothing leaves none).
+    let dir = '';
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'company-data-examples-'));
+    });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('adds the sample contacts once; a second run adds nothing', async ({ expect, onTestFinished }) => {

@@ -1,13 +1,16 @@
 // Importing the SDK and making valid calls must load neither zod nor the contract's schemas: they cost
 // more than the rest of the SDK to import. A refused parameter loads them, to describe the refusal as zod
 // does. Run against the mock server the harness started (address and key from the environment).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
-const log = path.join(mkdtempSync(path.join(os.tmpdir(), 'company-data-loads-')), 'loads.txt');
+const logDir = mkdtempSync(path.join(os.tmpdir(), 'company-data-loads-'));
+const log = path.join(logDir, 'loads.txt');
 writeFileSync(log, '');
+// The loader thread may still append while the process ends: the folder goes when it exits, however it ends.
+process.on('exit', () => rmSync(logDir, { recursive: true, force: true }));
 register('./record-loads.mjs', import.meta.url, { data: { log } });
 
 const SCHEMA_MODULES = /\/node_modules\/zod\/|\/node_modules\/@company-data\/contract\/dist\/index\./;

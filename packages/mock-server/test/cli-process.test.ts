@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '@company-data/contract';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MOCK_SERVER_VERSION } from '../src/index.js';
 import { type CliProcess, runCliToEnd, startCli } from './support/cli-process.js';
 import { sampleFixture } from './support/fixture-sample.js';
@@ -111,6 +111,7 @@ describe.concurrent('company-data-mock in a child process', { timeout: 60_000 },
 
   it('throttles only the key whose fixture entry has a quota', async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'company-data-mock-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const fixture = sampleFixture();
     const company = fixture.companies[0] as Loose;
     company.keys = [

@@ -1,9 +1,9 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_CLI_PORT, parseCliArgs } from '../src/cli/args.js';
 import { MAX_LISTED_ISSUES } from '../src/cli/fixture-file.js';
 import { type CliOutcome, runCli } from '../src/cli/run.js';
@@ -34,7 +34,12 @@ async function firstPage(baseURL: string, key: string) {
   return { status: response.statusCode, json: (await response.body.json()) as { data: unknown[] } };
 }
 
-const tempDir = () => mkdtempSync(join(tmpdir(), 'company-data-mock-'));
+/** A folder for the current test, removed when it ends. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'company-data-mock-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 describe('CLI arguments', () => {
   it('has defaults', () => {
