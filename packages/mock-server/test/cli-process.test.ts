@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '@company-data/contract';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOCK_SERVER_VERSION } from '../src/index.js';
 import { type CliProcess, runCliToEnd, startCli } from './support/cli-process.js';
 import { sampleFixture } from './support/fixture-sample.js';
@@ -109,7 +109,8 @@ describe.concurrent('company-data-mock in a child process', { timeout: 60_000 },
     }
   });
 
-  it('throttles only the key whose fixture entry has a quota', async ({ expect }) => {
+  // The test's own onTestFinished: the tests run concurrently, and the imported one may hook another test.
+  it('throttles only the key whose fixture entry has a quota', async ({ expect, onTestFinished }) => {
     const dir = mkdtempSync(join(tmpdir(), 'company-data-mock-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const fixture = sampleFixture();
