@@ -2,10 +2,11 @@
 //
 //   node examples/with-mock.mjs examples/list-active-users.ts [arguments of the example]
 //
-// It starts the mock server's CLI (`company-data-mock --port 0 --json`) from this repository's sources,
-// sets COMPANY_DATA_API_KEY, COMPANY_DATA_BASE_URL, COMPANY_DATA_AUDIENCE_WEBHOOK and
-// COMPANY_DATA_LEAD_WEBHOOK from what it prints, runs the example with tsx and stops the server when the
-// example ends. Nothing is built first: workspace packages resolve to their TypeScript sources.
+// It starts the mock server's CLI (`company-data-mock --port 0 --json`) from this repository's sources
+// (compiled into one file first, as the published command is: scripts/lib/source-bundle.mjs), sets
+// COMPANY_DATA_API_KEY, COMPANY_DATA_BASE_URL, COMPANY_DATA_AUDIENCE_WEBHOOK and COMPANY_DATA_LEAD_WEBHOOK
+// from what it prints, runs the example with tsx and stops the server when the example ends. Nothing is built
+// first: workspace packages resolve to their TypeScript sources.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { FROM_SOURCE, mockEnv, startMockCli } from '../scripts/lib/mock-cli.mjs';

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceBundle } from './source-bundle.mjs';
 
 /**
  * What `company-data-mock --json` prints, as far as the examples and checks read it. The tests read it as the
@@ -34,12 +35,16 @@ export const FROM_SOURCE = Object.freeze([
   pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
 ]);
 
-/** The program and arguments that run `company-data-mock` from this repository's sources. */
-export const MOCK_CLI_FROM_SOURCE = Object.freeze([
-  process.execPath,
-  ...FROM_SOURCE,
-  fileURLToPath(new URL('../../packages/mock-server/src/bin.ts', import.meta.url)),
-]);
+/**
+ * The program and arguments that run `company-data-mock` from this repository's sources, compiled into one
+ * file on the first call (scripts/lib/source-bundle.mjs).
+ *
+ * @returns {string[]}
+ */
+export function mockCliFromSource() {
+  const bin = fileURLToPath(new URL('../../packages/mock-server/src/bin.ts', import.meta.url));
+  return [process.execPath, sourceBundle(bin)];
+}
 
 /**
  * The command's process: its standard input is a pipe only with `stopBy: 'stdin'`.
@@ -68,7 +73,7 @@ export const MOCK_CLI_FROM_SOURCE = Object.freeze([
  * @param {object} [how]
  * @param {readonly string[]} [how.args] - more arguments (a later `--port` wins over `--port 0`).
  * @param {readonly string[]} [how.command] - the program and arguments that run the command; default
- *   {@link MOCK_CLI_FROM_SOURCE}. An installed one: `[process.execPath, <its bin/company-data-mock.mjs>]`.
+ *   {@link mockCliFromSource}. An installed one: `[process.execPath, <its bin/company-data-mock.mjs>]`.
  * @param {string} [how.cwd]
  * @param {NodeJS.ProcessEnv} [how.env]
  * @param {'signal' | 'stdin'} [how.stopBy] - 'stdin' ties it to this process through its standard input
@@ -79,7 +84,7 @@ export const MOCK_CLI_FROM_SOURCE = Object.freeze([
  */
 export async function startMockCli({
   args = [],
-  command = MOCK_CLI_FROM_SOURCE,
+  command = mockCliFromSource(),
   cwd,
   env,
   stopBy = 'signal',

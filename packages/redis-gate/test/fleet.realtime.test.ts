@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { type MockServer, startMockServer } from '@company-data/mock-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceBundle } from '../../../scripts/lib/source-bundle.mjs';
 import { programOrSkip } from '../../../scripts/system-packages.mjs';
 import { defaultGateName, RedisRateGate } from '../src/index.js';
 import { type RedisServer, startRedis } from './support/redis.js';
@@ -27,11 +28,9 @@ interface Finished {
 
 /** A worker process: its end, and when it is ready (its gate connected, waiting at the barrier). */
 function startWorker(config: WorkerConfig) {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@company-data/source', '--import', 'tsx', WORKER, JSON.stringify(config)],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [sourceBundle(WORKER), JSON.stringify(config)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const events: WorkerEvent[] = [];
   let stdout = '';
   let stderr = '';

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import type { MockServer } from '@company-data/mock-server';
+import { sourceBundle } from '../../../../scripts/lib/source-bundle.mjs';
 import { runCli } from '../../src/command/run.js';
 
 /** What a run of `company-data` printed, and its exit code. */
@@ -48,12 +49,14 @@ export async function runInProcess(
 }
 
 const BIN = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
-// tsx is found from the package's directory, which is where the child runs; paths given to it are absolute.
 const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The command as a user runs it: a child process (from source, so no build is needed). */
+/**
+ * The command as a user runs it: a child process, compiled from the sources into one file as the published
+ * command is (scripts/lib/source-bundle.mjs), so no build is needed.
+ */
 export function spawnCli(argv: readonly string[], options: { env: Record<string, string | undefined> }) {
-  return spawn(process.execPath, ['--conditions=@company-data/source', '--import', 'tsx', BIN, ...argv], {
+  return spawn(process.execPath, [sourceBundle(BIN), ...argv], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { MOCK_CLI_FROM_SOURCE, type MockCli, startMockCli } from '../../../../scripts/lib/mock-cli.mjs';
+import { type MockCli, mockCliFromSource, startMockCli } from '../../../../scripts/lib/mock-cli.mjs';
 import type { ServerSummary } from '../../src/index.js';
 
 /** What `company-data-mock --json` prints. */
@@ -35,7 +35,7 @@ export function startCli(
 export function runCliToEnd(
   args: readonly string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [command = '', ...argv] = MOCK_CLI_FROM_SOURCE;
+  const [command = '', ...argv] = mockCliFromSource();
   const child = spawn(command, [...argv, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -4,7 +4,8 @@
 // the ids it read. With `barrier`, it starts reading only when a line arrives on stdin, so that the workers
 // of a test start together rather than as each finishes compiling.
 //
-//   node --conditions=@company-data/source --import tsx worker.ts '<JSON of WorkerConfig>'
+//   node <this file compiled by scripts/lib/source-bundle.mjs> '<JSON of WorkerConfig>'
+//   node --conditions=@company-data/source --import tsx worker.ts '<JSON of WorkerConfig>' (the same, slower)
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
