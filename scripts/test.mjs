@@ -1,12 +1,12 @@
-// `npm test`: every check that proves the project, side by side as far as the steps allow and the cores go
-// (four steps at once on the 2-core machine it must fit, the short ones at a lower priority), each one's
-// output printed whole when it ends, a table of their times and one line at the end (scripts/run-steps.mjs).
+// `npm test`: every check that proves the project, side by side as far as the steps allow (the long chain at
+// the highest priority, the short steps at the lowest), each one's output printed whole when it ends, a table
+// of their times and one line at the end (scripts/run-steps.mjs).
 // The first failure stops the run.
 // The steps, their order and why: scripts/test-steps.mjs.
 //
 //   node scripts/test.mjs [--jobs=<n>] [--keep-going]
 //
-// --jobs: steps at once (default: one per core, plus two). --keep-going: after a failure, run every step
+// --jobs: steps at once, at most (default: all that may start). --keep-going: after a failure, run every step
 // that does not need the failed one, to see all failures and every step's time in one run.
 import path from 'node:path';
 import { runSteps } from './run-steps.mjs';
