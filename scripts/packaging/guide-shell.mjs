@@ -35,6 +35,8 @@ export async function openShell({ cwd, env, dir }) {
   const bash = spawn('bash', ['--noprofile', '--norc'], {
     cwd,
     env,
+    // A session of its own, as a terminal's: also, on Linux, a scheduler autogroup of its own, at normal
+    // priority, so `npm test` can put check:packages' other work below the guides (scripts/test-steps.mjs).
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
