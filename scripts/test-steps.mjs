@@ -8,14 +8,16 @@
 // chain comes first: the build and the guides' shell (a session of its own, so an autogroup at normal
 // priority whatever its step's) take the cores they need; test:unit takes most of the rest, and the other
 // steps fill what is left. Measured on the 2-core machine: 3 min 32 s and 3 min 36 s (the guides 2 min 44 s
-// and 2 min 49 s; test:unit 2 min 8 s beside them, 2 min 5 s at normal priority), against 4 min 15 s with
-// only the short steps at a lower priority.
+// and 2 min 49 s; test:unit 2 min 8 s beside them, 2 min 5 s at normal priority), 3 min 25 s in a fresh
+// clone with CI=true, against 4 min 15 s with only the short steps at a lower priority.
 
 /**
  * test:unit, beside the guides: a little below them, so that the guides' shell takes up to 1.3 of the two
- * cores (its npm installs and its examples' worker processes run side by side) and test:unit the rest. Its
- * real-time tests and its time-limited example and CLI processes need a fair share: starved, they fail
- * (an example process outlived its 30 s at nice 3 when the machine ran other work besides `npm test`).
+ * cores (its npm installs and its examples' worker processes run side by side) and test:unit the rest. No
+ * lower: its real-time tests and its time-limited example and CLI processes need a fair share, and starved
+ * they fail. At this priority, with the short steps at the lowest, they passed in every run (test:unit
+ * 2 min 4 s to 2 min 9 s); with the short steps at nice 5 and other work on the machine besides `npm test`,
+ * an example process once outlived its 30 s.
  */
 const BESIDE_THE_GUIDES = 3;
 /**
