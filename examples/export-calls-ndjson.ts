@@ -14,6 +14,10 @@
 // SDK's checkpoint and the output's length. A run killed between the two left a page the progress does not
 // count: the next run cuts the file back to the recorded length and reads that page again.
 //
+// One run at a time: opening the copy takes the lock of calls.ndjson first (`@company-data/cli`'s NdjsonCopy).
+// A second run started meanwhile (a cron run overlapping a slow one) exits at once with 75, naming the run that
+// holds it; a run that was killed leaves a stale lock, which the next run takes over by itself.
+//
 // `--concurrency` (default 1) fetches pages ahead, still written strictly in order. It is faster, but while
 // calls are deleted during the export, exactly-once holds only one page at a time (the SDK falls back to one
 // page at a time once it sees a deletion, yet a deletion offset by a creation between two pages in flight can
@@ -23,9 +27,15 @@
 // many calls are safely written and exits with 130, as interrupted commands do. A second Ctrl+C quits at once.
 // Other failures exit with 1; what was recorded stays, so running again resumes.
 import { parseArgs } from 'node:util';
+import {
+  COPY_LOCKED_EXIT_CODE,
+  CopyError,
+  CopyLockedError,
+  NdjsonCopy,
+  progressPathOf,
+} from '@company-data/cli/copy';
 import { CompanyData, CompanyDataError } from '@company-data/sdk';
 import { INTERRUPTED_EXIT_CODE, listenForInterrupt } from './lib/interrupt.js';
-import { CopyError, NdjsonCopy, progressPathOf } from './lib/ndjson-copy.js';
 
 /** A one-line progress bar: redrawn in place on a terminal, one line per update otherwise (CI logs). */
 class ProgressBar {
@@ -62,9 +72,11 @@ const interrupt = listenForInterrupt();
 const client = new CompanyData();
 const progress = new ProgressBar(process.stderr);
 let copy: NdjsonCopy | undefined;
+/** True once the export is recorded complete: a Ctrl+C that lands after that changes nothing. */
+let finished = false;
 
 try {
-  copy = await NdjsonCopy.open(file, progressFile);
+  copy = await NdjsonCopy.open(file, { lock: { command: 'export-calls-ndjson.ts' } });
   const { resumed } = copy;
   if (resumed?.complete) {
     console.error(
@@ -83,15 +95,20 @@ try {
       { checkpoint: copy.checkpoint },
       { signal: interrupt.signal, concurrency: Number(values.concurrency) },
     );
+    let stopped = false;
     for await (const batch of run.pages()) {
       await copy.write(batch);
       progress.update(copy.records, total);
-      if (interrupt.received) break;
+      if (interrupt.received) {
+        stopped = true;
+        break;
+      }
     }
     progress.end();
-    if (!interrupt.received) {
+    if (!stopped) {
       // Kept, not removed: the final checkpoint is where the next sync starts (see sync-calls.ts).
       await copy.complete(run.checkpoint);
+      finished = true;
       console.error(`Exported ${copy.records} calls to ${file ?? 'stdout'}`);
     }
   }
@@ -99,20 +116,25 @@ try {
   progress.end();
   // An interrupt aborts the request in flight: its error is the interrupt, reported below.
   if (!interrupt.received) {
-    if (!(error instanceof CompanyDataError || error instanceof CopyError)) throw error;
-    const resume =
-      copy && copy.records > 0 && file
-        ? ` ${copy.records} calls are safely written; run the same command again to resume.`
-        : '';
-    console.error(`Export failed: ${error.message}${resume}`);
-    process.exitCode = 1;
+    if (error instanceof CopyLockedError) {
+      console.error(error.message);
+      process.exitCode = COPY_LOCKED_EXIT_CODE;
+    } else if (!(error instanceof CompanyDataError || error instanceof CopyError)) throw error;
+    else {
+      const resume =
+        copy && copy.records > 0 && file
+          ? ` ${copy.records} calls are safely written; run the same command again to resume.`
+          : '';
+      console.error(`Export failed: ${error.message}${resume}`);
+      process.exitCode = 1;
+    }
   }
 } finally {
   await copy?.close();
   await client.close();
 }
 
-if (interrupt.received) {
+if (interrupt.received && !finished) {
   const written = copy?.records ?? 0;
   console.error(
     file

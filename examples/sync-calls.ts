@@ -8,24 +8,25 @@
 // keeps, so a finished export is where the sync takes over. Each page is written, then the checkpoint after it
 // is saved atomically: a run stopped by Ctrl+C, SIGTERM or a crash resumes on the next run, with no call
 // missing and none twice (exit code 130 when a signal stopped it, 1 on another failure, 2 on bad arguments).
+// One run at a time: a run that finds the copy held by another exits with 75, naming it.
 //
 // `--look-back 24h` (`s`, `m`, `h` or `d`) also re-reads the calls created within that window before the
 // checkpoint and reports, on stderr, those whose content changed since (a call excused late) and those that
 // left the list (deleted). What it cannot see: changes to older calls and their deletion (the API has no
 // change feed). See the guide "Keeping a copy up to date".
 import { parseArgs } from 'node:util';
+import {
+  COPY_LOCKED_EXIT_CODE,
+  CopyError,
+  CopyLockedError,
+  NdjsonCopy,
+  parseDuration,
+  progressPathOf,
+} from '@company-data/cli/copy';
 import { type Call, CompanyData, CompanyDataError } from '@company-data/sdk';
 import { INTERRUPTED_EXIT_CODE, listenForInterrupt } from './lib/interrupt.js';
-import { CopyError, NdjsonCopy, progressPathOf } from './lib/ndjson-copy.js';
 
 const USAGE = 'Usage: sync-calls.ts [calls.ndjson] [--checkpoint <file>] [--look-back <n>s|m|h|d]';
-const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/** `24h` → 86,400,000 ms; undefined for a malformed duration. */
-function parseDuration(text: string): number | undefined {
-  const match = /^(\d+)([smhd])$/.exec(text);
-  return match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : undefined;
-}
 
 function usageError(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -67,7 +68,8 @@ function reportChanged(call: Call): void {
 }
 
 try {
-  copy = await NdjsonCopy.open(file, checkpointFile);
+  // Takes the lock of the file (of the checkpoint file, printing to stdout): one run at a time.
+  copy = await NdjsonCopy.open(file, { progressFile: checkpointFile, lock: { command: 'sync-calls.ts' } });
   const { resumed } = copy;
   if (!resumed) console.error(`No checkpoint in ${checkpointFile}: a first run, so a full export.`);
   else if (!resumed.complete)
@@ -93,7 +95,10 @@ try {
     );
   }
 } catch (error) {
-  if (!interrupt.received) {
+  if (error instanceof CopyLockedError) {
+    console.error(error.message);
+    process.exitCode = COPY_LOCKED_EXIT_CODE;
+  } else if (!interrupt.received) {
     if (!(error instanceof CompanyDataError || error instanceof CopyError)) throw error;
     console.error(`Sync failed: ${error.message} (${created} new calls were saved; run again to go on)`);
     process.exitCode = 1;

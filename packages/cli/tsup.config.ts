@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
 import { libraryWithCli } from '../../build/tsup.js';
 
-export default defineConfig(libraryWithCli());
+// copy.ts is the copy machinery (`@company-data/cli/copy`), importable without the snapshot's dependencies.
+export default defineConfig(libraryWithCli(['src/index.ts', 'src/copy.ts']));

@@ -78,12 +78,12 @@ export function keySource(options: Pick<ConnectionOptions, 'apiKey'>): string {
 }
 
 /**
- * An SDK client that sends through `log` (every request counted, raw bodies kept) and never writes to the
- * console: the tool reports waits itself.
+ * An SDK client that sends through `log` (every request counted, raw bodies kept), or through the SDK's own
+ * pool without one, and never writes to the console: the tool reports waits itself.
  */
 export function createClient(
   connection: ResolvedConnection,
-  log: ExchangeLog,
+  log: ExchangeLog | undefined,
   options: { validate: boolean; apiKey?: string; onRateLimit?: (event: RateLimitEvent) => void },
 ): CompanyData {
   return new CompanyData({
@@ -91,7 +91,7 @@ export function createClient(
     baseURL: connection.baseURL,
     timeout: connection.timeout,
     maxRetries: MAX_RETRIES,
-    fetch: log.fetch,
+    fetch: log?.fetch,
     validate: options.validate,
     onRateLimit: options.onRateLimit,
     sleep: connection.sleep,

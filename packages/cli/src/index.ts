@@ -2,7 +2,8 @@
  * Command-line tools for your own Company Data account, also usable from code: `snapshot` reads a company
  * into a fixture that `@company-data/mock-server` loads (placeholder keys, optional deterministic
  * anonymisation), and `verify` checks a live server against the contract. The commands are `company-data
- * snapshot` and `company-data verify`.
+ * snapshot` and `company-data verify`; `company-data export` and `company-data sync` keep a copy of a list in
+ * a file or PostgreSQL, and their machinery is `@company-data/cli/copy`.
  *
  * @example
  * ```ts

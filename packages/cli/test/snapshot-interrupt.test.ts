@@ -45,13 +45,17 @@ describe('an interrupted snapshot', () => {
     const run = await startSnapshot(output, 20);
     run.child.kill('SIGKILL');
     await run.exited;
-    expect(await readdir(dir)).toEqual([]);
+    // No fixture: only the lock the killed run held, which the next run takes over by itself.
+    expect((await readdir(dir)).sort()).toEqual(['fixture.json.lock', 'fixture.json.lock.json']);
     const saved = (await readFile(checkpointPath(output), 'utf8')).trim().split('\n').length - 1;
     expect(saved).toBeGreaterThanOrEqual(60);
 
     source.reset();
     const resumed = await runInProcess(['snapshot', 'fixture.json'], { env: envFor(source), cwd: dir });
     expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(
+      new RegExp(`the snapshot that held .*fixture\\.json \\(pid ${run.child.pid} on .*\\) is gone; taking over`),
+    );
     expect(resumed.stderr).toMatch(/resuming an interrupted snapshot: \d+ records already fetched/);
     const fromBefore = Number(/(\d+) records came from the interrupted run/.exec(resumed.stdout)?.[1]);
     expect(fromBefore).toBeGreaterThanOrEqual(saved - 1);
@@ -60,6 +64,7 @@ describe('an interrupted snapshot', () => {
     expect(transcripts).toBe(60 + 240 - fromBefore);
     expect(FixtureSchema.safeParse(JSON.parse(await readFile(output, 'utf8'))).success).toBe(true);
     expect(existsSync(checkpointPath(output))).toBe(false);
+    expect((await readdir(dir)).sort()).toEqual(['fixture.json']);
   }, 30_000);
 
   it('stops cleanly on Ctrl+C: exit 130, no file, and says how to go on', async () => {
@@ -104,13 +109,13 @@ describe('an interrupted snapshot', () => {
 
   it('removes the temporary file a run killed while writing left behind', async () => {
     source.reset();
-    await writeFile(join(dir, '.fixture.json.4194399.snapshot-tmp'), '{"compan');
-    await writeFile(join(dir, '.other.json.4194399.snapshot-tmp'), '{"comp');
+    await writeFile(join(dir, '.fixture.json.4194399.company-data-tmp'), '{"compan');
+    await writeFile(join(dir, '.other.json.4194399.company-data-tmp'), '{"comp');
     const ran = await runInProcess(['snapshot', 'fixture.json', '--max-calls', '2', '--fresh'], {
       env: envFor(source),
       cwd: dir,
     });
     expect(ran.code).toBe(0);
-    expect((await readdir(dir)).sort()).toEqual(['.other.json.4194399.snapshot-tmp', 'fixture.json']);
+    expect((await readdir(dir)).sort()).toEqual(['.other.json.4194399.company-data-tmp', 'fixture.json']);
   });
 });

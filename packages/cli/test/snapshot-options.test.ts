@@ -120,7 +120,7 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
       /directory of .*missing\/dir\/x\.json does not exist: create it first/,
     ],
     [['snapshot', '.'], /is a directory: give the path of the fixture file/],
-    [['export'], /Unknown command "export": use snapshot or verify/],
+    [['exprot'], /Unknown command "exprot": use snapshot, verify, export or sync/],
     [['verify', '--pages', 'two'], /--pages expects a whole number, got "two"/],
     [['verify', '--page-size', '500'], /pageSize expects a whole number from 1 to 100; got 500/],
   ])('%j', async (args, message) => {

@@ -1,4 +1,9 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { MAX_CONCURRENCY } from '@company-data/sdk';
+import type { ConnectionOptions } from '../connection.js';
+import type { CopyMode } from '../copy/copy-list.js';
+import { COPY_LISTS, type CopyListName, isCopyList } from '../copy/lists.js';
+import { DURATION_FORMAT, parseDuration } from '../duration.js';
 import { UsageError } from '../errors.js';
 import type { SnapshotOptions } from '../snapshot/snapshot.js';
 import type { VerifyOptions } from '../verify/verify.js';
@@ -8,7 +13,21 @@ export type CliRequest =
   | { readonly command: 'help' }
   | { readonly command: 'version' }
   | { readonly command: 'snapshot'; readonly options: SnapshotOptions }
-  | { readonly command: 'verify'; readonly options: VerifyOptions; readonly json: boolean };
+  | { readonly command: 'verify'; readonly options: VerifyOptions; readonly json: boolean }
+  | { readonly command: CopyMode; readonly options: CopyCommandOptions; readonly json: boolean };
+
+/** What `company-data export` and `company-data sync` were asked. */
+export interface CopyCommandOptions extends ConnectionOptions {
+  readonly list: CopyListName;
+  /** Where the copy goes: an NDJSON file, or a PostgreSQL database. */
+  readonly destination:
+    | { readonly file: string }
+    | { readonly postgres: string; readonly schema?: string | undefined };
+  readonly lookBack: number;
+  readonly concurrency: number;
+  /** How long to wait for another run (ms); 0 refuses at once. */
+  readonly wait: number;
+}
 
 const CONNECTION = {
   'base-url': { type: 'string' },
@@ -26,7 +45,23 @@ const SNAPSHOT = {
   seed: { type: 'string' },
   'company-name': { type: 'string' },
   fresh: { type: 'boolean' },
+  wait: { type: 'string' },
 } as const;
+
+const EXPORT = {
+  ...CONNECTION,
+  out: { type: 'string' },
+  to: { type: 'string' },
+  schema: { type: 'string' },
+  concurrency: { type: 'string' },
+  wait: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+const SYNC = { ...EXPORT, 'look-back': { type: 'string' } } as const;
+
+/** `--to` takes a PostgreSQL connection string. */
+const POSTGRES_URL = /^postgres(?:ql)?:\/\//;
 
 const VERIFY = {
   ...CONNECTION,
@@ -71,7 +106,74 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       },
     };
   }
-  throw new UsageError(`Unknown command "${command}": use snapshot or verify.`);
+  if (command === 'export' || command === 'sync') {
+    const { values, positionals } = parse(rest, command === 'sync' ? SYNC : EXPORT, true);
+    const lookBack = (values as { 'look-back'?: string })['look-back'];
+    return {
+      command,
+      json: values.json ?? false,
+      options: copyOptions(command, positionals, { ...values, lookBack }),
+    };
+  }
+  throw new UsageError(`Unknown command "${command}": use snapshot, verify, export or sync.`);
+}
+
+function copyOptions(
+  command: CopyMode,
+  positionals: readonly string[],
+  values: {
+    out?: string;
+    to?: string;
+    schema?: string;
+    concurrency?: string;
+    wait?: string;
+    lookBack?: string | undefined;
+    'base-url'?: string;
+    'api-key'?: string;
+    timeout?: string;
+  },
+): CopyCommandOptions {
+  const [list, ...extra] = positionals;
+  const lists = COPY_LISTS.join(', ');
+  if (list === undefined)
+    throw new UsageError(
+      `${command} needs the list to copy (${lists}), e.g. company-data ${command} calls --out calls.ndjson.`,
+    );
+  if (!isCopyList(list)) throw new UsageError(`Unknown list "${list}": use one of ${lists}.`);
+  if (extra.length > 0) throw new UsageError(`${command} copies one list; unexpected "${extra.join(' ')}".`);
+  if ((values.out === undefined) === (values.to === undefined))
+    throw new UsageError(
+      `${command} needs one destination: --out <file> (NDJSON) or --to postgres://user@host/database.`,
+    );
+  if (values.to !== undefined && !POSTGRES_URL.test(values.to))
+    throw new UsageError(
+      `--to expects a PostgreSQL connection string (postgres://user@host/database); got "${values.to}".`,
+    );
+  if (values.schema !== undefined && values.to === undefined)
+    throw new UsageError('--schema goes with --to postgres://…: a file has no schema.');
+  const concurrency = integer('--concurrency', values.concurrency) ?? 1;
+  if (concurrency < 1 || concurrency > MAX_CONCURRENCY)
+    throw new UsageError(
+      `--concurrency expects a whole number from 1 to ${MAX_CONCURRENCY}; got ${concurrency}.`,
+    );
+  return {
+    ...connection(values),
+    list,
+    destination:
+      values.to !== undefined
+        ? { postgres: values.to, schema: values.schema }
+        : { file: values.out as string },
+    lookBack: duration('--look-back', values.lookBack) ?? 0,
+    concurrency,
+    wait: duration('--wait', values.wait) ?? 0,
+  };
+}
+
+function duration(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = parseDuration(raw);
+  if (ms === undefined) throw new UsageError(`${flag} expects ${DURATION_FORMAT}; got "${raw}".`);
+  return ms;
 }
 
 function snapshotOptions(argv: readonly string[]): SnapshotOptions {
@@ -91,6 +193,7 @@ function snapshotOptions(argv: readonly string[]): SnapshotOptions {
     seed: values.seed,
     companyName: values['company-name'],
     fresh: values.fresh,
+    wait: duration('--wait', values.wait),
   };
 }
 

@@ -1,5 +1,8 @@
 import { LIST_LIMITS } from '@company-data/contract';
 import { ENVIRONMENT_VARIABLES } from '@company-data/sdk';
+import { COPY_LOCKED_EXIT_CODE } from '../copy/errors.js';
+import { LOCK_STALE_MS } from '../copy/file-lock.js';
+import { COPY_LISTS } from '../copy/lists.js';
 import {
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_CALLS,
@@ -17,8 +20,13 @@ Commands
                            company-data-mock --fixture and createMockServer({ fixture }) load
   verify                   check a live server against the contract (read-only unless you
                            pass webhook tokens); exits 1 on any mismatch
+  export <list>            copy every record of a list (${COPY_LISTS.join(', ')}) into an
+                           NDJSON file or PostgreSQL; resumes where an interrupted run stopped
+  sync <list>              add what was created since the last export or sync (a first run
+                           exports everything); --look-back also re-reads recent records for
+                           changes and deletions
 
-Connection (both commands)
+Connection (every command)
   --base-url <url>         the API's base URL, ending in /v1 (default $${ENVIRONMENT_VARIABLES.baseURL})
   --api-key <key>          the API key (default $${ENVIRONMENT_VARIABLES.apiKey}; prefer the variable:
                            flags show in the process list and the shell history)
@@ -35,6 +43,7 @@ snapshot
                            (default: random)
   --company-name <name>    the company's name in the fixture (default Snapshot)
   --fresh                  discard an interrupted snapshot instead of resuming it
+  --wait <duration>        wait for another snapshot to the same file to finish (e.g. 10m)
 
 verify
   --pages <n>              pages read from the head of each list, per ordering (default 3);
@@ -49,9 +58,25 @@ verify
                            number +12025550142
   --json                   print the report as JSON
 
+export and sync
+  --out <file>             the NDJSON file (one record a line); its progress is kept in
+                           <file>.checkpoint, its lock in <file>.lock
+  --to <postgres://…>      a PostgreSQL database instead: one table per list in the schema
+                           company_data (--schema <name> for another), each page and its
+                           checkpoint stored in one transaction
+  --look-back <duration>   sync only: also re-read the records created within this window
+                           (e.g. 24h) and report those changed or removed (applied in
+                           PostgreSQL; listed on stderr for a file, which is append-only)
+  --concurrency <n>        pages read ahead, 1-${MAX_CONCURRENCY} (default 1)
+  --wait <duration>        if another run holds the copy, wait for it up to this long
+                           (e.g. 90s, 10m) instead of exiting ${COPY_LOCKED_EXIT_CODE} at once; a run that died
+                           is taken over by itself within ${LOCK_STALE_MS / 1000} s
+  --json                   print the summary as one JSON object
+
   -v, --version            print the version and exit
   -h, --help               show this help
 
 Exit codes: 0 done (verify: no mismatch), 1 failed (verify: a mismatch), 2 bad usage or
-configuration, 130 interrupted (a snapshot resumes when run again).
+configuration, ${COPY_LOCKED_EXIT_CODE} another run holds the copy or snapshot (try again later),
+130 interrupted (export, sync and snapshot resume when run again).
 `;

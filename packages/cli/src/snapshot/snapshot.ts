@@ -4,8 +4,12 @@ import { dirname, resolve } from 'node:path';
 import type { Fixture } from '@company-data/mock-server';
 import type { CompanyData } from '@company-data/sdk';
 import { type ConnectionOptions, createClient, resolveConnection } from '../connection.js';
+import type { CopyLockedError } from '../copy/errors.js';
+import { lockFile } from '../copy/file-lock.js';
+import { describeHolder } from '../copy/holder.js';
 import { UsageError } from '../errors.js';
 import { ExchangeLog } from '../exchanges.js';
+import { removeStaleTempFiles, writeAtomically } from '../files/write-atomically.js';
 import { Progress, type ProgressStream } from '../progress.js';
 import { CLI_VERSION } from '../version.js';
 import { anonymize } from './anonymize.js';
@@ -23,7 +27,6 @@ import {
 import { PLACEHOLDER_KEYS, placeholderKeys } from './placeholder-keys.js';
 import { type ListBounds, type ListMethod, readNewest } from './read-lists.js';
 import type { SnapshotRecords } from './records.js';
-import { removeStaleTempFiles, writeAtomically } from './write-atomically.js';
 
 /**
  * Options of {@link snapshot}.
@@ -55,6 +58,11 @@ export interface SnapshotOptions extends ConnectionOptions {
   companyName?: string | undefined;
   /** Discard an interrupted snapshot to the same file instead of resuming it. Default: false. */
   fresh?: boolean | undefined;
+  /**
+   * How long to wait (ms) for another snapshot to the same file to finish. Default 0: a second run refuses at
+   * once with a {@link CopyLockedError} naming the first.
+   */
+  wait?: number | undefined;
   /** Where progress goes (a bar in a terminal, plain lines otherwise). Default: none. */
   progress?: ProgressStream | undefined;
   /** Stops the snapshot: requests in flight are aborted, nothing is written, the progress is kept. */
@@ -106,7 +114,8 @@ export interface SnapshotResult {
  * @param options - the output path, bounds, anonymisation and connection.
  * @returns what was written and what it cost.
  * @throws {@link UsageError} for a bad option, a missing key or base URL, or an output directory that does
- * not exist; the SDK's `CompanyDataError`s when the API fails (the progress so far is kept for a rerun).
+ * not exist; {@link CopyLockedError} when another snapshot to the same file is running (after `wait`); the
+ * SDK's `CompanyDataError`s when the API fails (the progress so far is kept for a rerun).
  * @example
  * ```ts
  * import { snapshot } from '@company-data/cli';
@@ -119,8 +128,37 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotResult
   const started = Date.now();
   const plan = checkOptions(options);
   const connection = resolveConnection(options);
-  const output = await prepareOutput(options.output);
+  const output = resolve(options.output);
+  await checkOutputPath(output);
   const progress = new Progress(options.progress ?? { write: () => true }, 'snapshot');
+  // One snapshot at a time per file: taken before its checkpoint is read or a temporary file removed.
+  const lock = await lockFile(output, {
+    wait: options.wait,
+    command: 'company-data snapshot',
+    signal: options.signal,
+    onWait: (holder, gone) =>
+      progress.line(
+        gone
+          ? `the snapshot that held ${output} (${describeHolder(holder)}) is gone; taking over once its lock goes stale (at most 10 s)`
+          : `waiting for the snapshot that holds ${output}: ${describeHolder(holder)}`,
+      ),
+  });
+  try {
+    await removeStaleTempFiles(output);
+    return await snapshotHeld(options, plan, connection, output, progress, started);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function snapshotHeld(
+  options: SnapshotOptions,
+  plan: SnapshotPlan,
+  connection: ReturnType<typeof resolveConnection>,
+  output: string,
+  progress: Progress,
+  started: number,
+): Promise<SnapshotResult> {
   const log = new ExchangeLog();
   const pauses = new PauseTally(connection.now ?? Date.now);
   const client = createClient(connection, log, {
@@ -183,18 +221,6 @@ function checkOptions(options: SnapshotOptions): SnapshotPlan {
     concurrency: checkConcurrency(options.concurrency),
     seed: checkSeed(options.seed),
   };
-}
-
-/**
- * The fixture's absolute path, checked, with the temporary files of an earlier crashed write removed.
- *
- * @throws UsageError when its directory does not exist or the path is a directory.
- */
-async function prepareOutput(path: string): Promise<string> {
-  const output = resolve(path);
-  await checkOutputPath(output);
-  await removeStaleTempFiles(output);
-  return output;
 }
 
 /**

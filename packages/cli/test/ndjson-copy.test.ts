@@ -1,8 +1,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CopyError, NdjsonCopy, progressPathOf, readProgress } from './ndjson-copy.js';
+import { CopyError, CopyLockedError, LockLostError } from '../src/copy/errors.js';
+import { holderPathOf } from '../src/copy/file-lock.js';
+import { NdjsonCopy, progressPathOf, readProgress } from '../src/copy/ndjson-copy.js';
 
 let dir: string;
 let file: string;
@@ -18,7 +21,7 @@ const created = (...ids: string[]) => ids.map((id) => ({ type: 'created' as cons
 
 describe('NdjsonCopy', () => {
   it('writes the created records of each page, then records the checkpoint and the length', async () => {
-    const copy = await NdjsonCopy.open(file, progressFile);
+    const copy = await NdjsonCopy.open(file);
     expect(copy.resumed).toBeUndefined();
     expect(copy.checkpoint).toBeUndefined();
     const written = await copy.write({
@@ -46,12 +49,12 @@ describe('NdjsonCopy', () => {
   });
 
   it('resumes where the progress says, cutting off what a killed run wrote after it', async () => {
-    const first = await NdjsonCopy.open(file, progressFile);
+    const first = await NdjsonCopy.open(file);
     await first.write({ changes: created('a'), checkpoint: 'cp-1' });
     await first.close();
     writeFileSync(file, '{"id":"a"}\n{"id":"b"}\n{"id":"c', { flag: 'w' });
 
-    const second = await NdjsonCopy.open(file, progressFile);
+    const second = await NdjsonCopy.open(file);
     expect(second.resumed).toEqual({ checkpoint: 'cp-1', bytes: 11, records: 1, complete: false });
     expect(second.checkpoint).toBe('cp-1');
     expect(second.droppedBytes).toBe('{"id":"b"}\n{"id":"c'.length);
@@ -63,18 +66,18 @@ describe('NdjsonCopy', () => {
 
   it('starts an empty file without progress, whatever the file held', async () => {
     writeFileSync(file, 'old content\n');
-    const copy = await NdjsonCopy.open(file, progressFile);
+    const copy = await NdjsonCopy.open(file);
     await copy.close();
     expect(readFileSync(file, 'utf8')).toBe('');
     expect(existsSync(progressFile)).toBe(false);
   });
 
   it('refuses a file shorter than its progress, and a progress file it did not write', async () => {
-    const copy = await NdjsonCopy.open(file, progressFile);
+    const copy = await NdjsonCopy.open(file);
     await copy.write({ changes: created('a'), checkpoint: 'cp-1' });
     await copy.close();
     writeFileSync(file, '');
-    await expect(NdjsonCopy.open(file, progressFile)).rejects.toThrow(
+    await expect(NdjsonCopy.open(file)).rejects.toThrow(
       new CopyError(
         `${file} holds 0 bytes, but ${progressFile} says 11 were written: the file was changed by something else. Delete ${progressFile} to start over with a full export.`,
       ),
@@ -85,25 +88,84 @@ describe('NdjsonCopy', () => {
       '{"checkpoint":"x","bytes":-1,"records":0,"complete":false}',
     ]) {
       writeFileSync(progressFile, foreign);
-      await expect(NdjsonCopy.open(file, progressFile)).rejects.toThrow(
-        `${progressFile} is not a progress file of these examples; delete it to start over with a full export.`,
+      await expect(NdjsonCopy.open(file)).rejects.toThrow(
+        `${progressFile} is not the progress file of an NDJSON copy; delete it to start over with a full export.`,
       );
     }
   });
 
   it('writes to stdout without recording a length, and without any progress file', async () => {
-    const copy = await NdjsonCopy.open(undefined, undefined);
     const chunks: string[] = [];
-    const write = process.stdout.write;
-    process.stdout.write = ((chunk: string) => chunks.push(chunk) > 0) as typeof process.stdout.write;
-    try {
-      await copy.write({ changes: created('a'), checkpoint: 'cp-1' });
-    } finally {
-      process.stdout.write = write;
-    }
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    });
+    const copy = await NdjsonCopy.open(undefined, { stdout });
+    await copy.write({ changes: created('a'), checkpoint: 'cp-1' });
+    await copy.close();
     expect(chunks).toEqual(['{"id":"a"}\n']);
     expect(copy.records).toBe(1);
     expect(copy.checkpoint).toBe('cp-1');
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('one run at a time', () => {
+  it('refuses a second open of the same file at once, naming the holder, and lets it in once closed', async () => {
+    const first = await NdjsonCopy.open(file, { lock: { command: 'first run' } });
+    const holder = JSON.parse(readFileSync(holderPathOf(file), 'utf8'));
+    expect(holder).toMatchObject({ pid: process.pid, host: hostname(), command: 'first run' });
+    const refused = await NdjsonCopy.open(file).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CopyLockedError);
+    expect((refused as CopyLockedError).holder).toEqual({
+      pid: process.pid,
+      host: hostname(),
+      since: holder.since,
+      command: 'first run',
+    });
+    expect((refused as Error).message).toBe(
+      `${file} is being copied by another run: pid ${process.pid} on ${hostname()} (first run), since ${holder.since}. Run again once it is done, or pass --wait <duration> to wait for it.`,
+    );
+    await first.close();
+    const second = await NdjsonCopy.open(file);
+    await second.close();
+    expect(readdirSync(dir)).toEqual(['calls.ndjson']);
+  });
+
+  it('stops writing once another run took the lock over', async () => {
+    const copy = await NdjsonCopy.open(file);
+    await copy.write({ changes: created('a'), checkpoint: 'cp-1' });
+    // What a run that found the lock stale leaves: its own holder file.
+    writeFileSync(
+      holderPathOf(file),
+      JSON.stringify({ pid: 1, host: 'elsewhere', since: 'now', token: 'theirs' }),
+    );
+    await expect(copy.write({ changes: created('b'), checkpoint: 'cp-2' })).rejects.toBeInstanceOf(
+      LockLostError,
+    );
+    await copy.close();
+    expect(readFileSync(file, 'utf8')).toBe('{"id":"a"}\n');
+    expect(await readProgress(progressFile)).toMatchObject({ checkpoint: 'cp-1', records: 1 });
+    // The other run's holder file is not ours to remove.
+    expect(existsSync(holderPathOf(file))).toBe(true);
+  });
+
+  it('waits for the holder when told to, and takes the lock once it is released', async () => {
+    const first = await NdjsonCopy.open(file);
+    let waitedFor: unknown;
+    const second = NdjsonCopy.open(file, {
+      lock: {
+        wait: 60_000,
+        onWait: (holder) => {
+          waitedFor = holder?.pid;
+          void first.close();
+        },
+      },
+    });
+    const copy = await second;
+    expect(waitedFor).toBe(process.pid);
+    await copy.close();
   });
 });

@@ -1,11 +1,11 @@
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-const TEMP = /^\.(.+)\.\d+\.snapshot-tmp$/;
+const TEMP = /^\.(.+)\.\d+\.company-data-tmp$/;
 
 /** The temporary file of `path` for this process: hidden, beside it, named after it and the pid. */
 function tempPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.snapshot-tmp`);
+  return join(dirname(path), `.${basename(path)}.${process.pid}.company-data-tmp`);
 }
 
 /**
@@ -34,7 +34,7 @@ export async function writeAtomically(path: string, text: string): Promise<void>
 
 /**
  * Removes what an earlier run killed during its final write left behind: the temporary files of `path`.
- * (Two snapshots to one file at the same time are not supported: they would share a checkpoint too.)
+ * (Two runs on one file at the same time never happen: each writer holds the lock of its destination first.)
  */
 export async function removeStaleTempFiles(path: string): Promise<void> {
   const names = await readdir(dirname(path)).catch(() => [] as string[]);

@@ -1,0 +1,158 @@
+import { resolve } from 'node:path';
+import type { SyncChange } from '@company-data/sdk';
+import { createClient, type ResolvedConnection } from '../connection.js';
+import { type CopyResult, copyList } from '../copy/copy-list.js';
+import type { CopyDestination } from '../copy/destination.js';
+import type { LockOptions } from '../copy/file-lock.js';
+import { describeHolder } from '../copy/holder.js';
+import { NdjsonCopy, progressPathOf } from '../copy/ndjson-copy.js';
+import { DEFAULT_SCHEMA, PostgresCopy } from '../copy/postgres-copy.js';
+import { Progress } from '../progress.js';
+import type { CopyCommandOptions } from './args.js';
+import type { CliIo } from './run.js';
+
+/** What `company-data export|sync --json` prints: stable keys, for scripts. */
+export interface CopySummary {
+  readonly command: 'export' | 'sync';
+  readonly list: string;
+  /** The file's path, or `<schema>.<list>` in the database (no password). */
+  readonly destination: string;
+  readonly outcome: CopyResult['outcome'];
+  readonly resumed: boolean;
+  readonly created: number;
+  readonly changed: number;
+  readonly removed: number;
+  /** Records in the copy now. */
+  readonly records: number;
+  /** Whether `changed` and `removed` were applied (a database) or only reported (a file). */
+  readonly appliesChanges: boolean;
+  readonly lookBackMs: number;
+}
+
+/** How the messages name the destination, and how a person starts it over. */
+interface Target {
+  readonly name: string;
+  readonly startOver: string;
+  open(lock: LockOptions): Promise<CopyDestination>;
+}
+
+function targetOf(options: CopyCommandOptions, cwd: string): Target {
+  const { destination, list } = options;
+  if ('file' in destination) {
+    const file = resolve(cwd, destination.file);
+    return {
+      name: destination.file,
+      startOver: `delete ${progressPathOf(destination.file)}`,
+      open: (lock) => NdjsonCopy.open(file, { lock }),
+    };
+  }
+  const schema = destination.schema ?? DEFAULT_SCHEMA;
+  return {
+    name: `${schema}.${list}`,
+    startOver: `delete from ${schema}.checkpoints where list = '${list}'`,
+    open: (lock) => PostgresCopy.open({ connectionString: destination.postgres, list, schema, lock }),
+  };
+}
+
+/**
+ * Runs `company-data export` or `company-data sync`: takes the destination's lock, copies, prints a summary.
+ *
+ * @returns the exit code: 0 done, 130 interrupted. Failures are thrown (the caller maps them to codes).
+ */
+export async function runCopyCommand(
+  command: 'export' | 'sync',
+  options: CopyCommandOptions,
+  connection: ResolvedConnection,
+  io: CliIo,
+  json: boolean,
+): Promise<number> {
+  const { list } = options;
+  const progress = new Progress(io.stderr, command);
+  const target = targetOf(options, io.cwd);
+  const destination = await target.open({
+    wait: options.wait,
+    command: `company-data ${command} ${list}`,
+    signal: io.signal,
+    onWait: (holder, gone) =>
+      progress.line(
+        gone
+          ? `the run that held ${target.name} (${describeHolder(holder)}) is gone; taking its copy over once its lock goes stale (at most 10 s)`
+          : `waiting for the run that holds ${target.name}: ${describeHolder(holder)}`,
+      ),
+  });
+  let result: CopyResult;
+  try {
+    const { resumed } = destination;
+    if (resumed && !resumed.complete)
+      progress.line(
+        `resuming an interrupted run: ${resumed.records} ${list} already in ${target.name}${droppedOf(destination)}`,
+      );
+    const client = createClient(connection, undefined, { validate: true });
+    try {
+      result = await copyList({
+        client,
+        list,
+        destination,
+        mode: command,
+        lookBack: options.lookBack,
+        concurrency: options.concurrency,
+        signal: io.signal,
+        onStart: (total) => {
+          if (total !== undefined) progress.start(list, Math.max(total, destination.records));
+        },
+        onPage: (counts) => progress.update(counts.records),
+        onChange: destination.appliesChanges ? undefined : (change) => progress.line(describeChange(change)),
+      });
+    } finally {
+      progress.stop();
+      await client.close();
+    }
+  } finally {
+    await destination.close();
+  }
+  const summary: CopySummary = {
+    command,
+    list,
+    destination: target.name,
+    outcome: result.outcome,
+    resumed: result.resumed,
+    created: result.created,
+    changed: result.changed,
+    removed: result.removed,
+    records: result.records,
+    appliesChanges: destination.appliesChanges,
+    lookBackMs: options.lookBack,
+  };
+  io.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${describeResult(summary, target, options)}\n`);
+  return result.outcome === 'interrupted' ? 130 : 0;
+}
+
+function droppedOf(destination: CopyDestination): string {
+  const dropped = destination instanceof NdjsonCopy ? destination.droppedBytes : 0;
+  return dropped > 0 ? `; cut off ${dropped} bytes of a page never recorded` : '';
+}
+
+function describeChange(change: SyncChange<unknown>): string {
+  if (change.type === 'removed') return `removed ${change.id}`;
+  const record = change.record as { id?: string; created_at?: string };
+  return `changed ${record.id} (created ${record.created_at})`;
+}
+
+/** The summary line a person reads. */
+export function describeResult(
+  summary: CopySummary,
+  target: Pick<Target, 'startOver'>,
+  options: Pick<CopyCommandOptions, 'lookBack'>,
+): string {
+  const { list, destination, created, changed, removed, records } = summary;
+  if (summary.outcome === 'already-complete')
+    return `${destination} is already a complete export (${records} ${list}). To add what was created since, run company-data sync ${list} with the same destination; to export everything again, ${target.startOver}.`;
+  if (summary.outcome === 'interrupted')
+    return `Interrupted: ${records} ${list} are safely in ${destination}. Run the same command again to go on.`;
+  if (summary.command === 'export') return `Exported ${records} ${list} to ${destination}.`;
+  const window =
+    options.lookBack > 0
+      ? `; ${changed} changed and ${removed} removed within the look-back window${summary.appliesChanges ? ' (applied)' : ' (listed above; a file is append-only, so they are not applied)'}`
+      : '';
+  return `Synced ${list} into ${destination}: ${created} new${window}; ${records} in the copy.`;
+}
