@@ -75,11 +75,11 @@ function markdownBlocks(file) {
 
 /**
  * @param {ts.Program} program
- * @param {string} pkg - the package's folder name.
+ * @param {string} file - the entry point, relative to the root.
  */
-function exportedNames(program, pkg) {
+function exportedNames(program, file) {
   const checker = program.getTypeChecker();
-  const source = program.getSourceFile(path.join(ROOT, 'packages', pkg, 'src', 'index.ts'));
+  const source = program.getSourceFile(path.join(ROOT, file));
   const symbol = source && checker.getSymbolAtLocation(source);
   return symbol ? checker.getExportsOfModule(symbol).map((s) => s.getName()) : [];
 }
@@ -99,11 +99,22 @@ const options = {
   allowImportingTsExtensions: false,
 };
 
-const indexes = PACKAGES.map((pkg) => path.join(ROOT, 'packages', pkg, 'src', 'index.ts'));
-const base = ts.createProgram(indexes, options);
+// Each entry point a sample's names may come from: the packages' main ones, then their subpaths.
+const ENTRIES = [
+  ...PACKAGES.map((pkg) => ({
+    specifier: `@company-data/${pkg}`,
+    file: path.join('packages', pkg, 'src', 'index.ts'),
+  })),
+  { specifier: '@company-data/cli/copy', file: path.join('packages', 'cli', 'src', 'copy.ts') },
+];
+const base = ts.createProgram(
+  ENTRIES.map((entry) => path.join(ROOT, entry.file)),
+  options,
+);
 const owners = new Map();
-for (const pkg of PACKAGES) {
-  for (const name of exportedNames(base, pkg)) if (!owners.has(name)) owners.set(name, pkg);
+for (const entry of ENTRIES) {
+  for (const name of exportedNames(base, entry.file))
+    if (!owners.has(name)) owners.set(name, entry.specifier);
 }
 
 // The guides and the READMEs: the docs site renders them all.
@@ -147,7 +158,7 @@ examples.forEach((example, index) => {
     byPkg.set(pkg, [...(byPkg.get(pkg) ?? []), name]);
   }
   const prelude = [...byPkg].map(
-    ([pkg, names]) => `import { ${names.join(', ')} } from '@company-data/${pkg}';`,
+    ([specifier, names]) => `import { ${names.join(', ')} } from '${specifier}';`,
   );
   // A whole file of a guide ("save this as `my-app.ts`:") is checked as the module it is.
   const body = example.wholeFile

@@ -103,7 +103,7 @@ interface Syncable {
  * ({@link CopyError}, {@link LockLostError}, a database's): what was stored before stays.
  * @example
  * ```ts
- * import { copyList, NdjsonCopy } from '@company-data/cli';
+ * import { copyList, NdjsonCopy } from '@company-data/cli/copy';
  *
  * const destination = await NdjsonCopy.open('calls.ndjson');
  * try {

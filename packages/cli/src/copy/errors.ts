@@ -12,7 +12,7 @@ export const COPY_LOCKED_EXIT_CODE = 75;
  *
  * @example
  * ```ts
- * import { CopyError, NdjsonCopy } from '@company-data/cli';
+ * import { CopyError, NdjsonCopy } from '@company-data/cli/copy';
  *
  * const copy = await NdjsonCopy.open('calls.ndjson').catch((error) => {
  *   if (error instanceof CopyError) console.error(error.message);
@@ -36,12 +36,12 @@ export class CopyError extends Error {
  *
  * @example
  * ```ts
- * import { CopyLockedError, lockFile } from '@company-data/cli';
+ * import { CopyLockedError, lockFile } from '@company-data/cli/copy';
  *
  * try {
  *   const lock = await lockFile('calls.ndjson');
  *   await lock.release();
- * } catch (error) {
+ * } catch (error: unknown) {
  *   if (error instanceof CopyLockedError) console.error(`busy: held by pid ${error.holder?.pid}`);
  *   else throw error;
  * }
@@ -73,7 +73,7 @@ export class CopyLockedError extends CopyError {
  *
  * @example
  * ```ts
- * import { LockLostError } from '@company-data/cli';
+ * import { LockLostError } from '@company-data/cli/copy';
  *
  * const lost = (error: unknown) => error instanceof LockLostError;
  * ```

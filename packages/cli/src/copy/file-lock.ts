@@ -85,7 +85,7 @@ interface Holding extends LockHolder {
  * @throws the file system's error when the lock cannot be made (a read-only or missing directory).
  * @example
  * ```ts
- * import { CopyLockedError, lockFile } from '@company-data/cli';
+ * import { CopyLockedError, lockFile } from '@company-data/cli/copy';
  *
  * const lock = await lockFile('calls.ndjson', { command: 'my export' });
  * try {

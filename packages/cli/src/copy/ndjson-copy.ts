@@ -124,7 +124,7 @@ export interface NdjsonCopyOptions {
  *
  * @example
  * ```ts
- * import { NdjsonCopy } from '@company-data/cli';
+ * import { NdjsonCopy } from '@company-data/cli/copy';
  *
  * const copy = await NdjsonCopy.open('calls.ndjson'); // throws CopyLockedError while another run holds it
  * try {

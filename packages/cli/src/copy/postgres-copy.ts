@@ -120,7 +120,7 @@ function holderFrom(row: {
  *
  * @example
  * ```ts
- * import { PostgresCopy } from '@company-data/cli';
+ * import { PostgresCopy } from '@company-data/cli/copy';
  *
  * const copy = await PostgresCopy.open({ connectionString: process.env.DATABASE_URL, list: 'calls' });
  * try {

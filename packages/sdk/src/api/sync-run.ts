@@ -89,11 +89,15 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
    * before, and the requests' errors (the checkpoint then still holds every batch yielded).
    * @example
    * ```ts
+   * // A page and its checkpoint in one transaction (`db` is a connected `pg` client): both stored, or neither.
    * for await (const batch of client.calls.sync({ checkpoint: saved }).pages()) {
-   *   await db.transaction(async (tx) => {
-   *     await tx.upsertCalls(batch.changes);
-   *     await tx.saveCheckpoint(batch.checkpoint);
-   *   });
+   *   await db.query('begin');
+   *   for (const change of batch.changes) {
+   *     if (change.type === 'removed') await db.query('delete from calls where id = $1', [change.id]);
+   *     else await db.query('insert into calls values ($1, $2) on conflict (id) do update set record = $2', [change.record.id, change.record]);
+   *   }
+   *   await db.query("update checkpoints set checkpoint = $1 where list = 'calls'", [batch.checkpoint]);
+   *   await db.query('commit');
    * }
    * ```
    */
