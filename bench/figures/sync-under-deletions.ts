@@ -1,9 +1,9 @@
 /**
  * Figure 9: what the sync's fall-back costs. `client.calls.sync()` with read-ahead reads one page at a time
- * from the first fall of `count` to its end (read-ahead is exact while records are only created; see "Sync
- * read-ahead under deletions" in docs/spec-gaps.md). A full sync of the same list over HTTP, 20 ms of latency
- * per list request, at concurrency 4 and at concurrency 1, with the list standing still and while the mock's
- * activity deletes one call a second (Poisson, on its running clock).
+ * from the first fall of `count` to its end ("Sync read-ahead under deletions" in docs/spec-gaps.md says
+ * why). A full sync of the same list over HTTP, 20 ms of latency per list request, at concurrency 4 and at
+ * concurrency 1, with the list standing still and while the mock's activity deletes one call a second
+ * (Poisson, on its running clock).
  */
 import type { ActivityOptions } from '@company-data/mock-server';
 import { CompanyData } from '@company-data/sdk';
