@@ -18,10 +18,9 @@
 // A second run started meanwhile (a cron run overlapping a slow one) exits at once with 75, naming the run that
 // holds it; a run that was killed leaves a stale lock, which the next run takes over by itself.
 //
-// `--concurrency` (default 1) fetches pages ahead, still written strictly in order. It is faster, but while
-// calls are deleted during the export, exactly-once holds only one page at a time (the SDK falls back to one
-// page at a time once it sees a deletion, yet a deletion offset by a creation between two pages in flight can
-// hide a call). Keep the default when calls may be deleted during the run.
+// `--concurrency` (default 1) fetches pages ahead, still written strictly in order. It is faster, but can
+// miss a call when calls are both created and deleted during the export (`SyncRequestOptions` in the SDK's
+// reference says when). Keep the default when calls may be deleted during the run.
 //
 // Ctrl+C or SIGTERM: the page in hand is written (a request still on the wire is abandoned), the run says how
 // many calls are safely written and exits with 130, as interrupted commands do. A second Ctrl+C quits at once.

@@ -52,4 +52,10 @@ export const FIGURES: readonly FigureSpec[] = [
     nodeArgs: [],
     timeoutMs: 300_000,
   },
+  {
+    id: 'sync-under-deletions',
+    title: '9. A sync with read-ahead while calls are deleted',
+    nodeArgs: [],
+    timeoutMs: 150_000,
+  },
 ];

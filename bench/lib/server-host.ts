@@ -2,7 +2,7 @@
  * Child-process entry that hosts one HTTP server for the benchmark, so load generators and clients in the
  * parent never share an event loop (or a core) with the server they measure. Commands arrive over IPC:
  * `start` (kind and options), `injectFault`, `setActivity`, `setFaultRate`, `members`, `conversations`, `journalLength`,
- * `createKey`, `keyTraffic`, `profileStart`, `profileStop`, `close`.
+ * `clearJournal`, `pagesRead`, `createKey`, `keyTraffic`, `profileStart`, `profileStop`, `close`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -169,6 +169,16 @@ serveIpc({
   members: (token) => requireMock().members(token as string),
   conversations: () => requireMock().conversations(),
   journalLength: () => requireMock().journal().length,
+  clearJournal: () => {
+    requireMock().clearJournal();
+    return true;
+  },
+  // The `page` of every GET of a list path (e.g. `/v1/calls/`) in the journal, in the order they arrived.
+  pagesRead: (path) =>
+    requireMock()
+      .journal()
+      .filter((entry) => entry.method === 'GET' && entry.path === path)
+      .map((entry) => Number(entry.query.page ?? 1)),
   // A key of its own (e.g. with a quota), and what the journal holds of its requests: arrival and status.
   createKey: (options) => requireMock().createKey(options as Parameters<MockServer['createKey']>[0]),
   keyTraffic: (name) =>

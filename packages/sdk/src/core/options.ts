@@ -290,7 +290,8 @@ export interface ListOptions extends RequestOptions {
    * Requests in flight at once while iterating (pages fetched ahead), 1 to 16. Items are still yielded
    * strictly in order (unless `ordered: false`), and every request passes the client's rate gate. A page
    * waiting to retry holds no request slot; with `hedge`, a page's second copy comes on top of its first.
-   * Default: 1 (the next page is requested only when needed).
+   * Default: 1 (the next page is requested only when needed). For `sync()`, what read-ahead promises while
+   * records are created and deleted is in `SyncRequestOptions`.
    */
   concurrency?: number | undefined;
   /**

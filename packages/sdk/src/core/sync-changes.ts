@@ -79,10 +79,15 @@ export interface SyncOptions<Params> {
 
 /**
  * The second argument of `sync()`: the request options, plus `concurrency` and `readAhead` to fetch pages
- * ahead. With `concurrency` above 1, exactly-once holds while records are only created during the run; the
- * run drops to one page at a time as soon as a page reports a lower `count` than the page before (records
- * were deleted), but a deletion offset by a creation while two pages were in flight can still make a record
- * be missed. Use the default, one page at a time, when records are deleted during your runs.
+ * ahead. One page at a time (the default), every record comes exactly once whatever is created and deleted
+ * during the run. With `concurrency` above 1, exactly-once holds while records are only created, or only
+ * deleted; from the first page that reports a lower `count` than the page before (records were deleted),
+ * the run reads one page at a time to its end. Before that, one interleaving misses a record: two pages in
+ * flight, the lower one answered first, and between the two answers a record created and another deleted
+ * below their boundary (`count` does not move, so nothing shows it). When records are both created and
+ * deleted during your runs, keep the default, or use a `lookBack` window: the next run reports such a record
+ * as `created`. Why, and what the fall-back costs: "Sync read-ahead under deletions" in the guide Spec gaps
+ * and decisions.
  *
  * @example
  * ```ts

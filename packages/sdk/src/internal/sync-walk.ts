@@ -40,10 +40,13 @@ import { TELEMETRY } from './telemetry.js';
 //   is `created` (it entered the list unseen); fingerprints of the window not met again are `removed`,
 //   reported once the walk ended (exact, as the walk has no gap). The new window's fingerprints are those
 //   of the records from (top − lookBack) on.
-// - Read-ahead (`concurrency` > 1): pages read in parallel have no order in time; the list's page stream
-//   re-reads a page made stale by arrivals, but a deletion offset by an arrival between two pages in
-//   flight changes no count and can hide a skip. The walk therefore drops to one page at a time for the
-//   rest of the run at the first fall of `count`; exactly-once under deletions holds one page at a time.
+// - Read-ahead (`concurrency` > 1): two pages in flight may be answered the lower one first; arrivals
+//   between the two answers then move the upper page down, and its last records out of both pages (s > 0,
+//   read in the other order). Arrivals alone raise `count`, and the list's page stream reads the lower page
+//   again; with a deletion below the boundary too, `count` does not rise and nothing shows the skip. The
+//   walk drops to one page at a time for the rest of the run at the first fall of `count`, which narrows
+//   that case and does not close it; exactly-once under any changes holds one page at a time. What the
+//   API would allow instead, and at what cost: docs/spec-gaps.md, "Sync read-ahead under deletions".
 //
 // - Ties: an arrival sorts after the cursor only when it shares the cursor's instant, which is then the
 //   top's (arrivals are at least as new as the top). A record such an arrival and a deletion hide is at

@@ -226,6 +226,37 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     deliveries.check(calls.alive);
   });
 
+  it('with read-ahead, a creation and a deletion below the boundary while page 2 is held hide a call (the limit the docs state)', async () => {
+    const { mock, client, calls, during } = await setup(100);
+    const deliveries = new Deliveries();
+    const before = [...calls.alive];
+    // Page 2 goes out late: pages 3 and 4 are read first, then a call arrives and the oldest is deleted
+    // (`count` stays 100), then page 2 is read, one item further down than pages 3 and 4 expect.
+    let held = false;
+    during(({ page }) => {
+      if (page !== 2 || held) return undefined;
+      held = true;
+      return (async () => {
+        for (let turn = 0; turn < 2_000; turn++) {
+          const read = callPagesRead(mock);
+          if (read.includes(3) && read.includes(4)) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        calls.create();
+        calls.deleteAt(calls.alive.length - 1);
+      })();
+    });
+    const run = client.calls.sync({ params: { page_size: PAGE_SIZE } }, { concurrency: 3, readAhead: 3 });
+    const created = await deliveries.take(run);
+    const crossed = before[2 * PAGE_SIZE - 1];
+    expect(created.map((change) => (change.type === 'created' ? change.record.id : ''))).toEqual(
+      before.filter((id) => id !== crossed && id !== before.at(-1)),
+    );
+    expect(calls.alive).toContain(crossed);
+    // Read once each: nothing told the walk to read a page again.
+    expect(callPagesRead(mock).filter((page) => page === 3)).toHaveLength(1);
+  });
+
   it('records created in the same instant as the checkpoint are told apart by id', async () => {
     const { mock, client, calls } = await setup(30);
     const deliveries = new Deliveries();
