@@ -99,9 +99,10 @@ async function expectExactCopy(destination: TestDestination): Promise<void> {
 
 /** The pid a refused run names as the holder. */
 function namedHolder(stderr: string): number {
-  const match = /is being copied by another run: pid (\d+) on (\S+) \(company-data (?:export|sync) calls\), since \S+\. Run again once it is done, or pass --wait <duration>/.exec(
-    stderr,
-  );
+  const match =
+    /is being copied by another run: pid (\d+) on (\S+) \(company-data (?:export|sync) calls\), since \S+\. Run again once it is done, or pass --wait <duration>/.exec(
+      stderr,
+    );
   expect(match, stderr).not.toBeNull();
   expect(match?.[2]).toBe(hostname());
   return Number(match?.[1]);
@@ -151,7 +152,9 @@ describe.each(destinations)('overlapping runs on $name', ({ make }) => {
       expect(namedHolder(refused.stderr)).toBe(winner.child.pid);
       expect(refused.stdout).toBe('');
     }
-    expect((finished[codes.indexOf(0)] as Finished).stdout).toBe(`Exported ${CALLS} calls to ${destination.name}.\n`);
+    expect((finished[codes.indexOf(0)] as Finished).stdout).toBe(
+      `Exported ${CALLS} calls to ${destination.name}.\n`,
+    );
     await expectExactCopy(destination);
   });
 
@@ -189,7 +192,10 @@ describe.each(destinations)('overlapping runs on $name', ({ make }) => {
       stderr += chunk;
     });
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no progress from the wrapped run: ${stderr}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no progress from the wrapped run: ${stderr}`)),
+        20_000,
+      );
       wrapper.stderr.on('data', () => {
         if (copiedSoFar(stderr) >= 200) {
           clearTimeout(timer);

@@ -106,7 +106,10 @@ it('a sync into PostgreSQL killed at random moments, resumed and synced again, e
   const held = await heldCalls();
   const copied = await destination.records();
   const ids = copied.map((record) => record.id);
-  expect(ids.filter((id, index) => ids.indexOf(id) !== index), 'copied twice').toEqual([]);
+  expect(
+    ids.filter((id, index) => ids.indexOf(id) !== index),
+    'copied twice',
+  ).toEqual([]);
   expect([...ids].sort()).toEqual(held.map((call) => call.id).sort());
   // Each excusal applied: the copy's record is the mock's, field for field.
   const byId = new Map(copied.map((record) => [record.id, record]));

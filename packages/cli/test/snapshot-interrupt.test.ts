@@ -54,7 +54,9 @@ describe('an interrupted snapshot', () => {
     const resumed = await runInProcess(['snapshot', 'fixture.json'], { env: envFor(source), cwd: dir });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(
-      new RegExp(`the snapshot that held .*fixture\\.json \\(pid ${run.child.pid} on .*\\) is gone; taking over`),
+      new RegExp(
+        `the snapshot that held .*fixture\\.json \\(pid ${run.child.pid} on .*\\) is gone; taking over`,
+      ),
     );
     expect(resumed.stderr).toMatch(/resuming an interrupted snapshot: \d+ records already fetched/);
     const fromBefore = Number(/(\d+) records came from the interrupted run/.exec(resumed.stdout)?.[1]);

@@ -32,13 +32,23 @@ export async function runInProcess(
     tty?: boolean;
     clockOf?: MockServer;
     signal?: AbortSignal;
+    /** Told of each write to stderr, as it happens (to act on a line). */
+    onStderr?: (text: string) => void;
   },
 ): Promise<Ran> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
     stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text), isTTY: options.tty, columns: 100 },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+        options.onStderr?.(text);
+        return true;
+      },
+      isTTY: options.tty,
+      columns: 100,
+    },
     env: options.env,
     cwd: options.cwd,
     signal: options.signal,
