@@ -7,6 +7,7 @@ import { clientFor, clientWithHook, type Target, targets } from '../support/harn
 const SIZES = [0, 1, 25, 26, 100, 101] as const;
 
 function isSorted(items: readonly Call[], ordering: string): boolean {
+  // Each step's difference in the ordering's direction is >= 0: equal times are in order either way.
   const direction = ordering.startsWith('-') ? -1 : 1;
   return items.every(
     (item, index) =>
