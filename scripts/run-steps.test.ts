@@ -205,6 +205,7 @@ describe('checkGraph', () => {
   });
 
   it("accepts npm test's steps, where check:packages runs alone on the guides' ports and after the build", () => {
+    // checkGraph returns nothing: accepting a graph is not throwing (its refusals are the test above).
     expect(() => checkGraph(TEST_STEPS)).not.toThrow();
     const byName = new Map(TEST_STEPS.map((entry) => [entry.name, entry]));
     expect(byName.get('check:packages')).toMatchObject({ after: ['build'], locks: ['ports 4010/4011'] });

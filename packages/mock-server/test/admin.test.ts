@@ -1,6 +1,6 @@
 import { ERROR_DETAILS } from '@company-data/contract';
 import { request } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../src/index.js';
 import { AUDIENCE_TOKEN, sampleFixture } from './support/fixture-sample.js';
 
@@ -13,7 +13,10 @@ describe('admin HTTP API', () => {
     // Frozen, so the times these tests read are exact; the running clock is tested below and in clock.test.ts.
     server = await startMockServer({ port: 0, adminToken: 'admin-secret', clock: 'frozen' });
   });
-  afterEach(() => server.close());
+  afterEach(async () => {
+    vi.useRealTimers();
+    await server.close();
+  });
 
   async function admin(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const response = await request(`${server.apiRoot}/__admin/${path}`, {
@@ -85,12 +88,16 @@ describe('admin HTTP API', () => {
       '2027-01-01T00:00:00.000Z',
     );
     expect(server.clock.now().toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    // Running, the clock moves with real time (Date.now), faked here: 1.5 s pass between resume and freeze.
+    vi.useFakeTimers({ toFake: ['Date'] });
     expect((await admin('POST', 'clock/resume')).json.frozen).toBe(false);
     expect(server.clock.frozen).toBe(false);
+    vi.advanceTimersByTime(1_500);
     const frozen = (await admin('POST', 'clock/freeze')).json;
-    expect(frozen.frozen).toBe(true);
-    expect(Date.parse(frozen.now)).toBeGreaterThanOrEqual(Date.parse('2027-01-01T00:00:00Z'));
-    expect(server.clock.now().toISOString()).toBe(frozen.now);
+    expect(frozen).toEqual({ now: '2027-01-01T00:00:01.500Z', frozen: true });
+    vi.advanceTimersByTime(1_500);
+    expect(server.clock.now().toISOString()).toBe('2027-01-01T00:00:01.500Z');
+    vi.useRealTimers();
     expect((await admin('POST', 'clock/advance', { ms: -1 })).status).toBe(400);
     expect((await admin('POST', 'clock/set', { time: 'never' })).json.error.detail).toMatch(/valid time/);
   });

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEFAULT_CLI_PORT, parseCliArgs } from '../src/cli/args.js';
 import { MAX_LISTED_ISSUES } from '../src/cli/fixture-file.js';
 import { type CliOutcome, runCli } from '../src/cli/run.js';
@@ -324,6 +324,11 @@ describe('runCli', () => {
   });
 
   it('logs each request on stderr as text or JSON, naming the key, hiding webhook tokens and saying why a request was refused', async () => {
+    // The logged duration is real time (performance.now), frozen here so that it is exactly 0.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     for (const format of ['text', 'json'] as const) {
       const { err, io } = capture();
       const server = serving(await runCli(['--port', '0', '--log', format], io));
@@ -353,7 +358,7 @@ describe('runCli', () => {
             status: 200,
           });
           expect(list).toMatchObject({ outcome: 'served', keyName: 'Full access', fault: null });
-          expect(list.durationMs).toBeGreaterThanOrEqual(0);
+          expect(list).toMatchObject({ durationMs: 0, latencyMs: 0 });
           expect(lead).toMatchObject({ path: '/messaging-agent/webhook/{token}/', outcome: 'lead_queued' });
           expect(list.detail).toBeNull();
           expect(JSON.parse(lines[2] as string)).toMatchObject({
@@ -363,7 +368,7 @@ describe('runCli', () => {
           });
         } else {
           expect(lines[0]).toMatch(
-            /^\S+Z GET \/v1\/calls\/\?page_size=5 200 served \d+\.\dms key="Full access"$/,
+            /^\S+Z GET \/v1\/calls\/\?page_size=5 200 served 0\.0ms key="Full access"$/,
           );
           expect(lines[1]).toMatch(/POST \/messaging-agent\/webhook\/\{token\}\/ 200 lead_queued/);
           expect(lines[2]).toMatch(/ 400 invalid_request /);

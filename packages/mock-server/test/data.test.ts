@@ -70,7 +70,11 @@ describe('generated data', () => {
   });
 
   it('only ever stores key hashes', () => {
-    const { store, keys } = generateStore(1, { users: 1, teams: 0, recordings: 0, calls: 0 }, Date.now());
+    const { store, keys } = generateStore(
+      1,
+      { users: 1, teams: 0, recordings: 0, calls: 0 },
+      Date.parse('2026-06-01T12:00:00Z'),
+    );
     const serialized = JSON.stringify(store.keys.all());
     for (const value of Object.values(keys)) expect(serialized).not.toContain(value);
     expect(store.keys.all()[0]?.hash).toMatch(/^[0-9a-f]{64}$/);

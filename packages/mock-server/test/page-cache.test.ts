@@ -236,7 +236,8 @@ describe('PageCache', () => {
     setPageCacheLimits({ entries: 3, bytes: 1_000_000 });
     const cache = new PageCache();
     for (const key of ['a', 'b', 'c']) cache.set(key, page(key));
-    expect(cache.get('a')).toBeDefined();
+    // Reading 'a' makes it the most recently used, so 'b' is the one to go.
+    expect(cache.get('a')).toEqual(page('a'));
     cache.set('d', page('d'));
     expect(cache.size).toBe(3);
     expect(cache.get('b')).toBeUndefined();

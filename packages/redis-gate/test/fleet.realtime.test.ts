@@ -67,6 +67,24 @@ async function runWorkers(configs: WorkerConfig[]): Promise<Finished[]> {
   return Promise.all(workers.map((worker) => worker.finished));
 }
 
+/**
+ * Polls `condition` every 25 ms until it holds; fails, saying what it was waiting for and what it last saw,
+ * when it still does not after `withinMs`.
+ */
+async function pollUntil(
+  what: string,
+  condition: () => boolean,
+  seen: () => unknown,
+  withinMs = 10_000,
+): Promise<void> {
+  const giveUpAt = Date.now() + withinMs;
+  while (!condition()) {
+    if (Date.now() > giveUpAt)
+      throw new Error(`${what}: not within ${withinMs} ms; last saw ${JSON.stringify(seen())}`);
+    await sleep(25);
+  }
+}
+
 /** `count` contiguous page ranges covering 1..PAGES. */
 function ranges(count: number): [number, number][] {
   const size = Math.ceil(PAGES / count);
@@ -230,13 +248,19 @@ describe.skipIf(redisServer === undefined)(
         // Kill Redis once the workers are under way, sharing the quota through it.
         let sharedSlots = 0;
         const killing = (async () => {
-          for (let tries = 0; tries < 400 && arrivals(configs).length < 3; tries++) await sleep(25);
+          await pollUntil(
+            'the workers were to send 3 requests before Redis was killed',
+            () => arrivals(configs).length >= 3,
+            () => arrivals(configs),
+          );
           const probe = new Redis(own.url, { lazyConnect: true });
           await probe.connect();
           sharedSlots = await probe.zcard(`company-data:{${name}}:log`);
           probe.disconnect();
           await own.kill();
         })();
+        // Handled here and awaited below: a poll that gave up fails the test once the workers are done.
+        killing.catch(() => undefined);
         const finished = await runWorkers(configs);
         await killing;
         expect(sharedSlots).toBeGreaterThan(0);

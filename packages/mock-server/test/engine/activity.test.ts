@@ -68,6 +68,7 @@ describe('engine: a company that lives by its clock', () => {
     const newest = CallList.parse((await get(h, '/calls/?page_size=5')).json).data;
     const last = arrivals.at(-1) as { id: string; atMs: number };
     expect(newest[0]?.id).toBe(last.id);
+    // Its arrival to the whole second, written by the runtime's Date (the mock's own formatter is not used).
     expect(newest[0]?.created_at).toBe(
       new Date(Math.floor(last.atMs / 1000) * 1000).toISOString().replace('.000', ''),
     );

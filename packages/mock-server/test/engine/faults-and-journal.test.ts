@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatRequestText, type RequestEvent } from '../../src/index.js';
+import { formatRequestJson, formatRequestText, type RequestEvent } from '../../src/index.js';
 import { type EngineHarness, engineHarness, useEngine } from '../support/engine.js';
 
 // Faults, latency and fault rates, the journal, request events and reset, run once against
@@ -266,7 +266,9 @@ describe('engine: faults, latency, the journal and request events', () => {
   });
 
   describe('request events', () => {
-    it('reports every request to onRequest, safe to log', async () => {
+    it('reports every request to onRequest, safe to log, with the real time it took', async () => {
+      // durationMs is real time (performance.now), frozen here: it moves only when the test advances it.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       const events: RequestEvent[] = [];
       const logged = engineHarness({ onRequest: (event) => events.push(event) });
       try {
@@ -318,7 +320,25 @@ describe('engine: faults, latency, the journal and request events', () => {
           }),
           expect.objectContaining({ path: '/__admin/clock', status: 200, outcome: 'admin' }),
         ]);
-        expect(events.every((event) => event.durationMs >= 0)).toBe(true);
+        expect(events.map((event) => event.durationMs)).toEqual([0, 0, 0, 0, 0]);
+        // A wait is in the duration, the latency profile's (also latencyMs) or an injected delay's (not latencyMs).
+        logged.server.setLatency([{ path: '/v1/teams/', latency: { fixedMs: 40 } }]);
+        const slow = logged.send({ path: '/v1/teams/', headers: key });
+        await vi.advanceTimersByTimeAsync(40);
+        expect((await slow).status).toBe(200);
+        logged.server.injectFault({ path: '/v1/users/', delayMs: 25 });
+        const delayed = logged.send({ path: '/v1/users/', headers: key });
+        await vi.advanceTimersByTimeAsync(25);
+        expect((await delayed).status).toBe(200);
+        expect(events.slice(5)).toMatchObject([
+          { path: '/v1/teams/', latencyMs: 40, durationMs: 40 },
+          { path: '/v1/users/', latencyMs: 0, durationMs: 25 },
+        ]);
+        // The log lines show it to 0.1 ms.
+        expect(formatRequestText(events[5] as RequestEvent)).toMatch(/ 200 served 40\.0ms latency=40ms key=/);
+        const uneven = { ...(events[6] as RequestEvent), durationMs: 25.06 };
+        expect(formatRequestText(uneven)).toMatch(/ 200 served 25\.1ms key=/);
+        expect(JSON.parse(formatRequestJson(uneven))).toMatchObject({ durationMs: 25.1 });
         const text = events.map((event) => formatRequestText(event)).join('\n');
         expect(text).not.toContain(logged.server.keys.valid);
         expect(text).not.toContain(logged.server.tokens.lead);

@@ -71,7 +71,8 @@ const client = new CompanyData({
   onRateLimit: ({ waitMs }) => emit({ type: 'paused', at: Date.now(), waitMs }),
 });
 try {
-  // The client adopted the gate, which connects: wait (bounded) until it is shared.
+  // The client adopted the gate, which connects: wait (bounded) until it is shared. A gate still not shared
+  // after 10 s does not pass silently: 'ready' says so, and the tests check it (sharedAtStart).
   for (let tries = 0; tries < 400 && gate !== undefined && !gate.shared; tries++) await sleep(25);
   emit({ type: 'ready', at: Date.now(), shared: gate?.shared ?? false });
   if (config.barrier) await once(createInterface({ input: process.stdin }), 'line');

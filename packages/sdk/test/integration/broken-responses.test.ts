@@ -1,7 +1,7 @@
 import type { MockServer } from '@company-data/mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionError, InvalidResponseError, type RetryEvent, ServerError } from '../../src/index.js';
-import { clientFor, type Target, targets } from '../support/harness.js';
+import { clientFor, DEFAULT_MOCK, type Target, targets, wholeList } from '../support/harness.js';
 
 // The SDK against each broken answer the mock can give: what it retries, what it throws at once, and
 // what its messages say.
@@ -47,7 +47,7 @@ describe.each(targets)('the SDK against broken responses ($name)', (target: Targ
   it('an HTML error page: a ServerError, retried, whose message is one short readable line', async () => {
     const { client } = clientFor(target, mock);
     mock.injectFault({ path: '/v1/teams/', htmlPage: true });
-    await expect(client.teams.list()).resolves.toBeDefined();
+    await expect(client.teams.list()).resolves.toMatchObject(wholeList(DEFAULT_MOCK.teams));
 
     const padding = `<p>${'Our engineers have been notified. '.repeat(40)}</p>`;
     const body = `<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title>\n<style>body { color: red }</style></head>\n<body>\n  <h1>502   Bad Gateway</h1>\n${padding}\n</body>\n</html>\n`;

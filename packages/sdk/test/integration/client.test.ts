@@ -1,7 +1,14 @@
 import type { MockServer } from '@company-data/mock-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, CompanyData, ConfigurationError, ConnectionError } from '../../src/index.js';
-import { clientFor, recordingLogger, type Target, targets } from '../support/harness.js';
+import {
+  clientFor,
+  DEFAULT_MOCK,
+  recordingLogger,
+  type Target,
+  targets,
+  wholeList,
+} from '../support/harness.js';
 
 describe.each(targets)('client configuration ($name)', (target: Target) => {
   let mock: MockServer;
@@ -20,7 +27,7 @@ describe.each(targets)('client configuration ($name)', (target: Target) => {
     const client = new CompanyData({ dispatcher: target.dispatcher(mock) });
     expect(client.baseURL).toBe(mock.baseURL);
     expect(client.apiRoot).toBe(mock.apiRoot);
-    await expect(client.users.list()).resolves.toBeDefined();
+    await expect(client.users.list()).resolves.toMatchObject(wholeList(DEFAULT_MOCK.users));
     await client.close();
   });
 
@@ -32,7 +39,7 @@ describe.each(targets)('client configuration ($name)', (target: Target) => {
       baseURL: mock.baseURL,
       dispatcher: target.dispatcher(mock),
     });
-    await expect(client.teams.list()).resolves.toBeDefined();
+    await expect(client.teams.list()).resolves.toMatchObject(wholeList(DEFAULT_MOCK.teams));
     await client.close();
   });
 

@@ -1,7 +1,7 @@
 import type { MockServer } from '@company-data/mock-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CompanyData, ConfigurationError, ConnectionError, ValidationError } from '../../src/index.js';
-import { clientFor, type Target, targets } from '../support/harness.js';
+import { clientFor, DEFAULT_MOCK, type Target, targets, wholeList } from '../support/harness.js';
 
 function constructionError(options: ConstructorParameters<typeof CompanyData>[0]): ConfigurationError {
   try {
@@ -161,7 +161,9 @@ describe('https:// against a plain-HTTP server', () => {
     // The suggested URL works as written.
     const suggested = /use (\S+) as the base URL/.exec((error as Error).message)?.[1] as string;
     const fixed = clientFor(loopback, mock, { baseURL: suggested }).client;
-    await expect(fixed.teams.list({}, { maxRetries: 0 })).resolves.toBeDefined();
+    await expect(fixed.teams.list({}, { maxRetries: 0 })).resolves.toMatchObject(
+      wholeList(DEFAULT_MOCK.teams),
+    );
     await fixed.close();
   });
 });

@@ -49,6 +49,10 @@ describe('SDK_METHODS', () => {
     const sent = mock.journal();
     expect(sent).toHaveLength(1);
     expect(sent[0]?.method).toBe(endpoint.method);
-    expect(compilePath(rootPath(endpoint))(sent[0]?.path ?? '')).toBeDefined();
+    // The row's path, with the id or token the method was given in its place.
+    const [given] = args;
+    const params =
+      endpoint.kind === 'list' ? {} : endpoint.method === 'POST' ? { webhook_token: given } : { id: given };
+    expect(compilePath(rootPath(endpoint))(sent[0]?.path ?? '')).toEqual(params);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CompanyData } from '../../src/index.js';
+import { AuthenticationError, CompanyData, ValidationError } from '../../src/index.js';
 import { clientFor, type Target, targets } from '../support/harness.js';
 import { type OtelHarness, startOtel } from '../support/otel.js';
 
@@ -41,11 +41,15 @@ describe.each(targets)('nothing personal or secret in telemetry ($name)', (targe
     await client.audiences.addMember(mock.tokens.audience, { email: EMAIL, phone: PHONE });
     mock.injectFault({ method: 'GET', status: 500 });
     await client.calls.list({ page_size: 5 }).toArray();
-    await expect(client.calls.list({ page_size: 5 }, { query: { search: QUERY_VALUE } }).toArray())
-      .resolves.toBeDefined()
-      .catch(() => undefined);
-    await client.users.list({}, { query: { note: QUERY_VALUE } }).catch(() => undefined);
-    await expect(client.leads.submit(`${mock.tokens.lead}x`, { phone_number: PHONE })).rejects.toThrow();
+    // The server refuses a query parameter it does not know; the error's message names the URL, value and all.
+    const naming = { status: 400, message: expect.stringContaining(QUERY_VALUE) };
+    await expect(
+      client.calls.list({ page_size: 5 }, { query: { search: QUERY_VALUE } }).toArray(),
+    ).rejects.toMatchObject(naming);
+    await expect(client.users.list({}, { query: { note: QUERY_VALUE } })).rejects.toMatchObject(naming);
+    await expect(client.leads.submit(`${mock.tokens.lead}x`, { phone_number: PHONE })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     const stranger = new CompanyData({
       apiKey: WRONG_KEY,
       baseURL: mock.baseURL,
@@ -53,7 +57,7 @@ describe.each(targets)('nothing personal or secret in telemetry ($name)', (targe
       maxRetries: 0,
     });
     opened.push(stranger);
-    await expect(stranger.users.list()).rejects.toThrow();
+    await expect(stranger.users.list()).rejects.toBeInstanceOf(AuthenticationError);
 
     const spans = otel.spans();
     expect(spans.length).toBeGreaterThanOrEqual(9);

@@ -24,11 +24,12 @@ afterAll(async () => {
   await otel.stop();
 });
 
-/** Waits (in real I/O turns, no timer) until `ready()` holds. */
+/** Waits (in real I/O turns, no timer) until `ready()` holds; fails after 10 s, naming the condition. */
 async function until(ready: () => boolean): Promise<void> {
+  // Real time only to give up (nothing is measured): a busy machine takes more turns, not more of a deadline.
   const giveUpAt = Date.now() + 10_000;
   while (!ready()) {
-    if (Date.now() > giveUpAt) throw new Error('never ready');
+    if (Date.now() > giveUpAt) throw new Error(`never ready within 10 s: ${String(ready)}`);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -185,5 +185,5 @@ async function until(done: () => boolean): Promise<void> {
     if (done()) return;
     await new Promise((resolve) => setImmediate(resolve));
   }
-  throw new Error('condition not reached');
+  throw new Error(`condition not reached in 2,000 turns: ${String(done)}`);
 }

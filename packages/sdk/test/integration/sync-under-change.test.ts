@@ -203,6 +203,8 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
     const before = [...calls.alive];
     // Page 2 goes out late: pages 3 and 4 are read first, then three calls arrive, then page 2 is read.
     let held = false;
+    /** The pages read when the calls arrived: 3 and 4 among them, or the case did not happen. */
+    let readBeforeArrivals: number[] = [];
     during(({ page }) => {
       if (page !== 2 || held) return undefined;
       held = true;
@@ -212,11 +214,14 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
           if (read.includes(3) && read.includes(4)) break;
           await new Promise((resolve) => setImmediate(resolve));
         }
+        // Bounded, and never silent: a poll that gave up fails the test below, with the pages it saw.
+        readBeforeArrivals = callPagesRead(mock);
         for (let n = 0; n < 3; n++) calls.create();
       })();
     });
     const run = client.calls.sync({ params: { page_size: PAGE_SIZE } }, { concurrency: 3, readAhead: 3 });
     const created = await deliveries.take(run);
+    expect(readBeforeArrivals).toEqual(expect.arrayContaining([3, 4]));
     expect(created.map((change) => (change.type === 'created' ? change.record.id : ''))).toEqual(before);
     expect(callPagesRead(mock).filter((page) => page === 3)).toHaveLength(2);
     during(() => undefined);

@@ -5,7 +5,7 @@ import {
   startMockServer,
 } from '@company-data/mock-server';
 import { Agent, type Dispatcher } from 'undici';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { type ClientOptions, CompanyData, CompanyDataError, type Logger } from '../../src/index.js';
 
 /** How a test reaches the mock: in-process through its undici dispatcher, or over a loopback socket. */
@@ -24,6 +24,25 @@ export const targets: readonly Target[] = [
   },
   { name: 'loopback', start: (options) => startMockServer(options), dispatcher: () => undefined },
 ];
+
+/** The records a default mock holds: what a list call that got through returns in full. */
+export const DEFAULT_MOCK = { users: 12, teams: 4 } as const;
+
+/**
+ * A matcher for the first page of a list that fits on one page (of 25) and holds `count` records, each
+ * with an id: what a call that got through (maybe after retries) returned.
+ *
+ * @example
+ * ```ts
+ * await expect(client.teams.list()).resolves.toMatchObject(wholeList(DEFAULT_MOCK.teams));
+ * ```
+ */
+export function wholeList(count: number) {
+  return {
+    data: Array.from({ length: count }, () => expect.objectContaining({ id: expect.any(String) })),
+    pagination: { count, page: 1, page_size: 25, total_pages: 1 },
+  };
+}
 
 /** A logger that records every line, to assert on warnings and on what never gets logged. */
 export function recordingLogger(): Logger & { lines: { level: string; args: unknown[] }[] } {

@@ -86,7 +86,8 @@ describe('sync checkpoint', () => {
       lookBack: 0,
       fingerprints: {},
     };
-    expect(damaged({ walk })).not.toThrow();
+    // The control: a whole walk is read back as written.
+    expect(damaged({ walk })().walk).toEqual(walk);
     expect(damaged({ walk: { ...walk, place: -1 } })).toThrow(/`walk\.place` is not a whole number/);
     expect(damaged({ walk: { ...walk, top: null } })).toThrow(/`walk\.top` or `walk\.cursor`/);
   });
