@@ -58,4 +58,10 @@ export const FIGURES: readonly FigureSpec[] = [
     nodeArgs: [],
     timeoutMs: 150_000,
   },
+  {
+    id: 'copy-to-postgres',
+    title: '10. A full export of 1,000,000 calls into PostgreSQL and into an NDJSON file',
+    nodeArgs: ['--max-old-space-size=4096'],
+    timeoutMs: 900_000,
+  },
 ];
