@@ -12,10 +12,16 @@
 // The test files and scripts that need a program import `programOrSkip` from here, so the list of programs,
 // the install command and the skip rule are written once.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** Each program the tests need beyond npm: its Debian package, and the part of `npm test` that needs it. */
+/**
+ * Each program the tests need beyond npm: its Debian package, and the part of `npm test` that needs it.
+ * `versionsIn`: a program that Debian installs off the PATH, in `<versionsIn>/<major>/bin/` (PostgreSQL's
+ * server: `postgres`, with `initdb` beside it), is looked for there too, newest major first.
+ *
+ * @type {readonly { program: string, debianPackage: string, neededBy: string, versionsIn?: string }[]}
+ */
 export const SYSTEM_PROGRAMS = [
   {
     program: 'redis-server',
@@ -23,6 +29,12 @@ export const SYSTEM_PROGRAMS = [
     neededBy: 'the Redis fleet test (packages/redis-gate)',
   },
   { program: 'chromium', debianPackage: 'chromium', neededBy: 'the browser checks of check:docs-site' },
+  {
+    program: 'postgres',
+    debianPackage: 'postgresql',
+    neededBy: "the tests against PostgreSQL and the guides' database (check:packages)",
+    versionsIn: '/usr/lib/postgresql',
+  },
 ];
 
 /** Waits for another apt-get to finish instead of failing on its lock (several shells may run this at once). */
@@ -50,6 +62,13 @@ export function installHint(packages) {
 }
 
 /**
+ * `a`, `a and b`, `a, b and c`.
+ * @param {readonly string[]} items
+ */
+const listed = (items) =>
+  items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : (items[0] ?? '');
+
+/**
  * The decision, from the facts: which programs are missing, the rights to install, and whether this is CI.
  * @param {{ missing: readonly string[], rights: 'root' | 'sudo' | 'none', ci: boolean }} facts
  * @returns {{ action: 'none' } | { action: 'install', packages: string[], steps: string[][], line: string }
@@ -64,11 +83,11 @@ export function decide({ missing, rights, ci }) {
       action: 'install',
       packages,
       steps: installSteps(packages, { sudo: rights === 'sudo' }),
-      line: `system-packages: installing ${packages.join(', ')} from Debian's packages (apt-get${rights === 'sudo' ? ' through sudo' : ''}), needed by ${entries.map((entry) => entry.neededBy).join(' and ')}`,
+      line: `system-packages: installing ${packages.join(', ')} from Debian's packages (apt-get${rights === 'sudo' ? ' through sudo' : ''}), needed by ${listed(entries.map((entry) => entry.neededBy))}`,
     };
   }
   const fix = `run \`${installHint(packages)}\``;
-  const needed = entries.map((entry) => entry.neededBy).join(' and ');
+  const needed = listed(entries.map((entry) => entry.neededBy));
   if (ci) {
     return {
       action: 'fail',
@@ -84,13 +103,20 @@ export function decide({ missing, rights, ci }) {
 }
 
 /**
- * The full path of `program` on the PATH, or undefined.
+ * The full path of `program` on the PATH; else, for a program Debian installs off the PATH, in
+ * `<versionsIn>/<major>/bin/`, newest major first; else undefined.
  * @param {string} program
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {{ versionsIn?: string }} [options] - default: the program's `versionsIn` in SYSTEM_PROGRAMS.
  */
-export function findProgram(program, env = process.env) {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
+export function findProgram(
+  program,
+  env = process.env,
+  { versionsIn = SYSTEM_PROGRAMS.find((entry) => entry.program === program)?.versionsIn } = {},
+) {
+  const dirs = (env.PATH ?? '').split(path.delimiter).filter((dir) => dir !== '');
+  if (versionsIn !== undefined) dirs.push(...versionedBinDirs(versionsIn));
+  for (const dir of dirs) {
     const candidate = path.join(dir, program);
     try {
       accessSync(candidate, constants.X_OK);
@@ -98,6 +124,33 @@ export function findProgram(program, env = process.env) {
     } catch {}
   }
   return undefined;
+}
+
+/**
+ * `<root>/<major>/bin` for each major version installed in `root` (`15`, `17`, or the older `9.6`), newest
+ * first; none when `root` is missing.
+ * @param {string} root
+ */
+export function versionedBinDirs(root) {
+  /** @type {string[]} */
+  let names;
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  const version = (/** @type {string} */ name) => name.split('.').map(Number);
+  return names
+    .filter((name) => /^\d+(\.\d+)*$/.test(name))
+    .sort((a, b) => {
+      const [x, y] = [version(a), version(b)];
+      for (let i = 0; i < Math.max(x.length, y.length); i += 1) {
+        const difference = (y[i] ?? 0) - (x[i] ?? 0);
+        if (difference !== 0) return difference;
+      }
+      return 0;
+    })
+    .map((name) => path.join(root, name, 'bin'));
 }
 
 /** Whether this user may install Debian packages: as root, through `sudo -n` (no password asked), or not at all. */
@@ -118,13 +171,14 @@ export function isCI(env = process.env) {
  * under CI, throws (CI never skips); elsewhere, prints one loud line saying what to run and returns
  * undefined, and the caller skips the part that needs it.
  * @param {string} program
- * @param {{ env?: NodeJS.ProcessEnv, log?: (line: string) => void }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv, log?: (line: string) => void, versionsIn?: string }} [options] -
+ *   `versionsIn` overrides the entry's (for tests).
  * @returns {string | undefined}
  */
-export function programOrSkip(program, { env = process.env, log = console.warn } = {}) {
+export function programOrSkip(program, { env = process.env, log = console.warn, versionsIn } = {}) {
   const entry = SYSTEM_PROGRAMS.find((candidate) => candidate.program === program);
   if (entry === undefined) throw new Error(`system-packages: ${program} is not in SYSTEM_PROGRAMS`);
-  const found = findProgram(program, env);
+  const found = findProgram(program, env, { versionsIn: versionsIn ?? entry.versionsIn });
   if (found !== undefined) return found;
   const hint = `run \`${installHint([entry.debianPackage])}\` (or \`node scripts/system-packages.mjs\` as root)`;
   if (isCI(env))
@@ -158,7 +212,9 @@ function main() {
   }
   const still = missing.filter((program) => !findProgram(program));
   if (still.length > 0) {
-    console.log(`system-packages: FAILED: installed, yet still not on the PATH: ${still.join(', ')}`);
+    console.log(
+      `system-packages: FAILED: installed, yet still found neither on the PATH nor where Debian puts them: ${still.join(', ')}`,
+    );
     return 1;
   }
   return 0;

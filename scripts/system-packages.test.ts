@@ -1,10 +1,17 @@
 // The rule for the programs the tests need beyond npm: install where it may, fail under CI where it may not,
 // and elsewhere skip loudly, saying what to run.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decide, findProgram, isCI, programOrSkip, SYSTEM_PROGRAMS } from './system-packages.mjs';
+import {
+  decide,
+  findProgram,
+  isCI,
+  programOrSkip,
+  SYSTEM_PROGRAMS,
+  versionedBinDirs,
+} from './system-packages.mjs';
 
 const all = SYSTEM_PROGRAMS.map((entry) => entry.program);
 
@@ -15,7 +22,7 @@ describe('decide', () => {
   });
 
   it('installs exactly the missing ones from Debian with apt-get, through sudo -n when not root', () => {
-    expect(all).toEqual(['redis-server', 'chromium']);
+    expect(all).toEqual(['redis-server', 'chromium', 'postgres']);
     const asRoot = decide({ missing: ['redis-server'], rights: 'root', ci: true });
     expect(asRoot).toMatchObject({ action: 'install', packages: ['redis-server'] });
     if (asRoot.action !== 'install') throw new Error('unreachable');
@@ -29,7 +36,17 @@ describe('decide', () => {
     const withSudo = decide({ missing: all, rights: 'sudo', ci: false });
     if (withSudo.action !== 'install') throw new Error(`expected install, got ${withSudo.action}`);
     expect(withSudo.steps.every((step) => step[0] === 'sudo' && step[1] === '-n')).toBe(true);
-    expect(withSudo.steps[1]?.slice(-2)).toEqual(['redis-server', 'chromium']);
+    expect(withSudo.steps[1]?.slice(-3)).toEqual(['redis-server', 'chromium', 'postgresql']);
+  });
+
+  it("installs PostgreSQL's server (the program postgres) as Debian's package postgresql", () => {
+    const decision = decide({ missing: ['postgres'], rights: 'root', ci: false });
+    if (decision.action !== 'install') throw new Error(`expected install, got ${decision.action}`);
+    expect(decision.packages).toEqual(['postgresql']);
+    expect(decision.steps[1]?.at(-1)).toBe('postgresql');
+    expect(decision.line).toBe(
+      "system-packages: installing postgresql from Debian's packages (apt-get), needed by the tests against PostgreSQL and the guides' database (check:packages)",
+    );
   });
 
   it('without the rights, outside CI: one loud line with the command to run, and says what is skipped', () => {
@@ -37,7 +54,12 @@ describe('decide', () => {
     expect(decision.action).toBe('skip');
     if (decision.action === 'none') throw new Error('unreachable');
     expect(decision.line).not.toContain('\n');
-    expect(decision.line).toContain('`sudo apt-get update && sudo apt-get install -y redis-server chromium`');
+    expect(decision.line).toContain(
+      '`sudo apt-get update && sudo apt-get install -y redis-server chromium postgresql`',
+    );
+    expect(decision.line).toContain(
+      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site and the tests against PostgreSQL and the guides' database (check:packages) are SKIPPED",
+    );
     expect(decision.line).toMatch(/^!!!!/);
     expect(decision.line).toContain('the Redis fleet test (packages/redis-gate)');
     expect(decision.line).toContain('SKIPPED');
@@ -48,6 +70,62 @@ describe('decide', () => {
     expect(decision.action).toBe('fail');
     if (decision.action === 'none') throw new Error('unreachable');
     expect(decision.line).toContain('`sudo apt-get update && sudo apt-get install -y chromium`');
+  });
+});
+
+describe("a program Debian installs off the PATH (PostgreSQL's server in /usr/lib/postgresql/<major>/bin)", () => {
+  const root = mkdtempSync(join(tmpdir(), 'system-packages-versions-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const emptyPath = { PATH: join(root, 'nothing-here') };
+  /** An executable `program` in `dir`, created with its folders. */
+  function executable(dir: string, program: string) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, program), '#!/bin/sh\n');
+    chmodSync(join(dir, program), 0o755);
+    return join(dir, program);
+  }
+
+  it('lists the major versions newest first, by number (17 before 9.6), ignoring other names', () => {
+    for (const name of ['9.6', '15', '17', '10', 'common', '.hidden'])
+      mkdirSync(join(root, name, 'bin'), { recursive: true });
+    expect(versionedBinDirs(root)).toEqual(['17', '15', '10', '9.6'].map((name) => join(root, name, 'bin')));
+    expect(versionedBinDirs(join(root, 'missing'))).toEqual([]);
+  });
+
+  it("finds the newest major's postgres, not on the PATH; a major without one is passed over", () => {
+    const in15 = executable(join(root, '15', 'bin'), 'postgres');
+    expect(findProgram('postgres', emptyPath, { versionsIn: root })).toBe(in15);
+    const in17 = executable(join(root, '17', 'bin'), 'postgres');
+    expect(findProgram('postgres', emptyPath, { versionsIn: root })).toBe(in17);
+    // Only postgres's entry says where Debian puts it: redis-server is looked for on the PATH alone.
+    executable(join(root, '17', 'bin'), 'redis-server');
+    expect(findProgram('redis-server', emptyPath)).toBeUndefined();
+  });
+
+  it('prefers the PATH (a PostgreSQL the person put there) to the versioned folders', () => {
+    const onPath = executable(join(root, 'on-path'), 'postgres');
+    expect(findProgram('postgres', { PATH: join(root, 'on-path') }, { versionsIn: root })).toBe(onPath);
+  });
+
+  it('programOrSkip returns the postgres found there; missing, it names the package postgresql', () => {
+    expect(
+      programOrSkip('postgres', { env: emptyPath, versionsIn: root, log: () => expect.fail('logged') }),
+    ).toBe(join(root, '17', 'bin', 'postgres'));
+    const lines: string[] = [];
+    const none = join(root, 'no-postgresql');
+    expect(
+      programOrSkip('postgres', { env: emptyPath, versionsIn: none, log: (line) => lines.push(line) }),
+    ).toBeUndefined();
+    expect(lines).toEqual([
+      "!!!! SKIPPED the tests against PostgreSQL and the guides' database (check:packages): no postgres on this machine; run `sudo apt-get update && sudo apt-get install -y postgresql` (or `node scripts/system-packages.mjs` as root)",
+    ]);
+    expect(() =>
+      programOrSkip('postgres', {
+        env: { ...emptyPath, CI: 'true' },
+        versionsIn: none,
+        log: () => undefined,
+      }),
+    ).toThrow(/no postgres on this machine, and CI skips nothing/);
   });
 });
 
