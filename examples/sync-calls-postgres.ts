@@ -53,7 +53,9 @@ await db.query(`create table if not exists example_calls (
   is_excused boolean not null,
   record jsonb not null
 )`);
-await db.query('create table if not exists example_checkpoints (list text primary key, checkpoint text not null)');
+await db.query(
+  'create table if not exists example_checkpoints (list text primary key, checkpoint text not null)',
+);
 const saved = await db.query("select checkpoint from example_checkpoints where list = 'calls'");
 
 /** Stores one page and the checkpoint after it, all or nothing. */
@@ -86,7 +88,10 @@ const client = new CompanyData();
 const counts = { created: 0, changed: 0, removed: 0 };
 let stopped = false;
 try {
-  const run = client.calls.sync({ checkpoint: saved.rows[0]?.checkpoint, lookBack }, { signal: interrupt.signal });
+  const run = client.calls.sync(
+    { checkpoint: saved.rows[0]?.checkpoint, lookBack },
+    { signal: interrupt.signal },
+  );
   for await (const batch of run.pages()) {
     await store(batch.changes, batch.checkpoint);
     for (const change of batch.changes) counts[change.type]++;

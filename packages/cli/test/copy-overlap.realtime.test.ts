@@ -32,7 +32,7 @@ let schemas = 0;
 
 beforeAll(async () => {
   mock = await startMockServer({ port: 0, seed: 11, sizes: { calls: CALLS } });
-  postgres = await postgresForTests().catch(() => undefined); // TEMP until the helper lands
+  postgres = await postgresForTests();
 }, 60_000);
 afterAll(async () => {
   await mock?.close();

@@ -36,8 +36,9 @@ export function fileDestination(dir: string, name = 'calls.ndjson'): TestDestina
 
 /** A PostgreSQL for a test file, or undefined (skipped loudly) where there is none outside CI. */
 export async function postgresForTests(): Promise<PostgresServer | undefined> {
-  const { startPostgresOrSkip } = await import('../../../../scripts/lib/postgres-server.mjs');
-  return startPostgresOrSkip();
+  const { postgresOrSkip, startPostgres } = await import('../../../../scripts/lib/postgres-server.mjs');
+  const postgres = postgresOrSkip();
+  return postgres === undefined ? undefined : startPostgres({ postgres });
 }
 
 /** The table of `list` in `schema` of `server`. */
