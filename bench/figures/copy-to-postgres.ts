@@ -54,10 +54,20 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       const destination: CopyDestination =
         kind === 'file'
           ? await NdjsonCopy.open(join(dir, `calls-${exports}.ndjson`))
-          : await PostgresCopy.open({ connectionString: postgres.url, list: 'calls', schema: `bench_${exports}` });
+          : await PostgresCopy.open({
+              connectionString: postgres.url,
+              list: 'calls',
+              schema: `bench_${exports}`,
+            });
       const begin = performance.now();
       try {
-        const result = await copyList({ client: sdk, list: 'calls', destination, mode: 'export', concurrency: CONCURRENCY });
+        const result = await copyList({
+          client: sdk,
+          list: 'calls',
+          destination,
+          mode: 'export',
+          concurrency: CONCURRENCY,
+        });
         if (result.outcome !== 'done' || result.records !== total)
           throw new Error(`${kind}: ${result.outcome} with ${result.records} of ${total} calls`);
       } finally {
@@ -93,7 +103,14 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
         'table and index size (MB)': Math.round(Number(size.rows[0].bytes) / 1e6),
       }),
     ).median;
-    r.check(atMost('copy-to-postgres.ratio', 'PostgreSQL time / NDJSON time (medians)', database / file, TARGET_RATIO));
+    r.check(
+      atMost(
+        'copy-to-postgres.ratio',
+        'PostgreSQL time / NDJSON time (medians)',
+        database / file,
+        TARGET_RATIO,
+      ),
+    );
     return r.build();
   } finally {
     await client?.close();

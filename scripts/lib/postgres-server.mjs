@@ -88,13 +88,16 @@ export function postgresOrSkip(options = {}) {
  * Starts a PostgreSQL server on a free port of 127.0.0.1 in a temporary data directory of its own, and
  * resolves once it accepts connections.
  *
- * @param {{ postgres?: string }} [options] - `postgres`: the server's binary (as {@link postgresOrSkip}
- *   returns it), `initdb` beside it, symbolic links followed; default: found as system-packages.mjs finds it.
+ * @param {{ postgres?: string, durable?: boolean }} [options] - `postgres`: the server's binary (as
+ *   {@link postgresOrSkip} returns it), `initdb` beside it, symbolic links followed; default: found as
+ *   system-packages.mjs finds it. `durable`: PostgreSQL's own durability (fsync, full page writes, commits
+ *   waiting for their WAL), for a benchmark that compares with a writer that flushes its own; default off, as
+ *   a test does not test the server's durability.
  * @returns {Promise<PostgresServer>}
  * @throws {Error} when PostgreSQL is missing (saying what installs it), or initdb or the server fails
  *   (with their output).
  */
-export async function startPostgres({ postgres = findProgram('postgres') } = {}) {
+export async function startPostgres({ postgres = findProgram('postgres'), durable = false } = {}) {
   if (postgres === undefined || !existsSync(postgres)) {
     throw new Error(
       `no PostgreSQL server on this machine (${postgres ?? 'postgres'}, from Debian's package postgresql): run \`node scripts/system-packages.mjs\` as root, or \`${installHint(['postgresql'])}\``,
@@ -121,7 +124,7 @@ export async function startPostgres({ postgres = findProgram('postgres') } = {})
     // Another process may take the free port before the server binds it: then again on another one.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await serve(path.join(bin, 'postgres'), dir, await freePort(), how);
+        return await serve(path.join(bin, 'postgres'), dir, await freePort(), how, durable);
       } catch (error) {
         if (attempt === 3 || !(error instanceof PortTaken)) throw error;
       }
@@ -142,11 +145,12 @@ class PortTaken extends Error {}
  * @param {string} dir
  * @param {number} port
  * @param {{ uid?: number, gid?: number, cwd: string, env: NodeJS.ProcessEnv }} how
+ * @param {boolean} durable - keep PostgreSQL's defaults for durability.
  * @returns {Promise<PostgresServer>}
  */
-async function serve(program, dir, port, how) {
+async function serve(program, dir, port, how, durable) {
   const args = ['-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'];
-  args.push('-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off');
+  if (!durable) args.push('-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off');
   const child = spawn(program, args, { ...how, stdio: ['ignore', 'ignore', 'pipe'] });
   /** @type {Promise<string>} how it ended: its exit code or signal, or why it could not start. */
   const exited = new Promise((resolve) => {
