@@ -2,12 +2,13 @@
 // its real output against the mock's data and state.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { lockFile } from '@company-data/cli/copy';
 import {
   DEFAULT_FAULT_MIX,
   type MockServer,
@@ -222,7 +223,27 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       writeFileSync(`${file}.checkpoint`, '{"page": 3}');
       const foreign = await runExample('export-calls-ndjson.ts', [file], apiEnv(mock));
       expect(foreign.code).toBe(1);
-      expect(foreign.stderr).toContain('is not a progress file of these examples; delete it to start over');
+      expect(foreign.stderr).toContain('is not the progress file of an NDJSON copy; delete it to start over');
+    });
+    it('touches nothing and exits 75, naming the holder, while another run holds the file', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 30 } });
+      const file = join(dir, 'held.ndjson');
+      const held = await lockFile(file, { command: 'the test' });
+      onTestFinished(() => held.release());
+      for (const script of ['export-calls-ndjson.ts', 'sync-calls.ts']) {
+        const refused = await runExample(script, [file], apiEnv(mock));
+        expect(refused.code, refused.stderr).toBe(75);
+        expect(refused.stderr).toMatch(
+          new RegExp(
+            `${file} is being copied by another run: pid ${process.pid} on \\S+ \\(the test\\), since `,
+          ),
+        );
+      }
+      expect(existsSync(file)).toBe(false);
+      expect(mock.journal()).toEqual([]);
     });
   });
 
