@@ -111,7 +111,12 @@ export async function lockFile(destination: string, options: LockOptions = {}): 
         },
       });
       const holding: Holding = { ...thisProcess(options.command), token: randomUUID() };
-      await writeAtomically(holderPath, `${JSON.stringify(holding)}\n`);
+      try {
+        await writeAtomically(holderPath, `${JSON.stringify(holding)}\n`);
+      } catch (error) {
+        await release();
+        throw error;
+      }
       return heldLock(destination, holding, release, () => lost);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
