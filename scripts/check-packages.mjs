@@ -4,7 +4,9 @@
 //
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
 // Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; every guide followed
-// as written, in the README's order, in one shell and one project, from an empty home folder: each shell
+// as written, in the README's order, in one shell and one project, from an empty home folder, with a
+// PostgreSQL of their own as $DATABASE_URL (scripts/lib/postgres-server.mjs; skipped loudly where PostgreSQL
+// is missing outside CI, then DATABASE_URL is unset): each shell
 // command (Getting started's pack in the clone, its project outside the workspace, the mock server it leaves
 // running for the guides after it), each snippet and each printed command, then the package READMEs' quick
 // starts, their printed output checked against their `// → ` comments (scripts/packaging/guide-snippets.mjs,
@@ -21,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readGuides } from './docs/guides.mjs';
 import { codeBlocks } from './docs/markdown.mjs';
+import { postgresOrSkip, startPostgres } from './lib/postgres-server.mjs';
 import { checkConsumerProject, runConsumers } from './packaging/consumer.mjs';
 import { readerEnv, runGuides } from './packaging/guide-runner.mjs';
 import { inReadmeOrder, readmeQuickStarts, snippetPlan } from './packaging/guide-snippets.mjs';
@@ -240,19 +243,31 @@ async function checkConsumer(packed, guides) {
     const readmes = readmeQuickStarts(ROOT, ['sdk', 'mock-server', 'contract'], codeBlocks);
     const plan = snippetPlan(ordered, readmes);
     const home = path.join(tempRoot, 'home');
-    const result = await runGuides({
-      plan,
-      home,
-      cloneDir: ROOT,
-      env: await readerEnv(home, cleanEnv()),
-      sessionDir: path.join(tempRoot, 'shell'),
-    });
+    // The guides' database ($DATABASE_URL): a PostgreSQL of their own, for the run. Missing, it fails the
+    // step under CI; elsewhere it is skipped loudly, and DATABASE_URL stays unset.
+    const postgres = postgresOrSkip({ log: console.log });
+    const database = postgres === undefined ? undefined : await startPostgres({ postgres });
+    let result;
+    try {
+      result = await runGuides({
+        plan,
+        home,
+        cloneDir: ROOT,
+        env: await readerEnv(home, cleanEnv(), { databaseUrl: database?.url }),
+        sessionDir: path.join(tempRoot, 'shell'),
+      });
+    } finally {
+      await database?.stop();
+    }
     projectDir = result.projectDir;
     guideLines = result.lines;
     const steps = plan.guides.flatMap((guide) => guide.steps);
     const commands = steps.filter((step) => !('save' in step) && !step.doneBefore).length;
     const promised = steps.reduce((sum, step) => sum + ('save' in step ? 0 : step.promises.length), 0);
-    return `${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, followed as written in one shell and one project: ${commands} commands, ${plan.files.size} files, ${promised} promised output lines checked`;
+    const databaseLine = database
+      ? `DATABASE_URL a PostgreSQL of their own (${database.url}), stopped after them`
+      : 'SKIPPED their database (no PostgreSQL: DATABASE_URL unset)';
+    return `${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, followed as written in one shell and one project: ${commands} commands, ${plan.files.size} files, ${promised} promised output lines checked; ${databaseLine}`;
   });
   for (const line of guideLines) console.log(`      ${line}`);
   if (!projectDir) return;

@@ -204,11 +204,14 @@ describe('checkGraph', () => {
     ).toThrow('the steps wait on each other: a → c → b → a');
   });
 
-  it("accepts npm test's steps, where check:packages runs alone on the guides' ports and after the build", () => {
+  it("accepts npm test's steps, where check:packages runs alone on the guides' ports, after the build and PostgreSQL's install", () => {
     // checkGraph returns nothing: accepting a graph is not throwing (its refusals are the test above).
     expect(() => checkGraph(TEST_STEPS)).not.toThrow();
     const byName = new Map(TEST_STEPS.map((entry) => [entry.name, entry]));
-    expect(byName.get('check:packages')).toMatchObject({ after: ['build'], locks: ['ports 4010/4011'] });
+    expect(byName.get('check:packages')).toMatchObject({
+      after: ['system-packages', 'build'],
+      locks: ['ports 4010/4011'],
+    });
     expect(byName.get('test:unit')?.after).toContain('build');
     expect([...byName.keys()].sort()).toEqual(
       [

@@ -8,7 +8,8 @@
 // The environment is a reader's: `HOME` is the empty folder (so `~/company-data-packages` lands there), with
 // two settings a reader's machine may well have: npm's cache and user config are the caller's (installs stay
 // fast and reach the caller's registry), and `~/.curlrc` says `fail-with-body`, so that an HTTP error a
-// reader would see in curl's output fails the command here.
+// reader would see in curl's output fails the command here. Its database is the caller's choice
+// (`databaseUrl`, as DATABASE_URL), never the database of the caller's own environment.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -186,20 +187,27 @@ const oneLine = (/** @type {string} */ command) => command.replace(/\s*\\\n\s*/g
 /**
  * The reader's environment for the session: the caller's, without any COMPANY_DATA_ variable (a newcomer
  * has none set), its HOME the empty folder `home` (created, with the `~/.curlrc` above), npm's cache and
- * user config the caller's, and quiet installs that reuse cached registry metadata.
+ * user config the caller's, and quiet installs that reuse cached registry metadata. The database is the
+ * check's own: the caller's DATABASE_URL and libpq's PG* variables (PGHOST, PGPASSWORD, PGSSLMODE…) are
+ * left out, so that no guide reaches the caller's database or connects to the check's one differently, and
+ * DATABASE_URL is `databaseUrl` when one is given (unset otherwise).
  *
  * @param {string} home
  * @param {NodeJS.ProcessEnv} callerEnv
+ * @param {{ databaseUrl?: string }} [options]
  * @returns {Promise<NodeJS.ProcessEnv>}
  */
-export async function readerEnv(home, callerEnv) {
+export async function readerEnv(home, callerEnv, { databaseUrl } = {}) {
   await mkdir(home, { recursive: true });
   await writeFile(path.join(home, '.curlrc'), 'fail-with-body\n');
   const env = Object.fromEntries(
-    Object.entries(callerEnv).filter(([name]) => !name.startsWith('COMPANY_DATA_')),
+    Object.entries(callerEnv).filter(
+      ([name]) => !name.startsWith('COMPANY_DATA_') && name !== 'DATABASE_URL' && !/^PG[A-Z_]+$/.test(name),
+    ),
   );
   return {
     ...env,
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     HOME: home,
     NODE_OPTIONS: '',
     NO_COLOR: '1',

@@ -71,6 +71,28 @@ const alive = (pid: number) => {
   }
 };
 
+describe('readerEnv', () => {
+  it("gives the guides the check's database alone: DATABASE_URL when given, never the caller's, no PG* variables", async () => {
+    const home = path.join(mkdtempSync(path.join(os.tmpdir(), 'guide-runner-test-')), 'home');
+    temps.push(path.dirname(home));
+    const caller = {
+      PATH: '/usr/bin',
+      DATABASE_URL: 'postgres://someone@db.example/production',
+      PGHOST: 'db.example',
+      PGSSLMODE: 'require',
+      PGPASSWORD: 'secret',
+      COMPANY_DATA_API_KEY: 'sk_live',
+    };
+    const env = await readerEnv(home, caller, { databaseUrl: 'postgres://postgres@127.0.0.1:5433/postgres' });
+    expect(env.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5433/postgres');
+    expect(Object.keys(env).filter((name) => /^(PG|COMPANY_DATA_)/.test(name))).toEqual([]);
+    expect(env.PATH).toBe('/usr/bin');
+    expect(env.HOME).toBe(home);
+    // No PostgreSQL for the guides (skipped): DATABASE_URL unset, not the caller's.
+    expect('DATABASE_URL' in (await readerEnv(home, caller))).toBe(false);
+  });
+});
+
 describe('runGuides', () => {
   it('keeps one shell across guides, and a server from a guide running for the next, until the end', async () => {
     const { home, run } = await follow([
