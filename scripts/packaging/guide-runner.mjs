@@ -23,7 +23,7 @@ const COMMAND_TIMEOUT_MS = 90_000;
 const SERVER_START_TIMEOUT_MS = 60_000;
 
 /** @typedef {import('./guide-shell.mjs').GuideShell} GuideShell */
-/** @typedef {{ printed: string | undefined, before: string | undefined }} SessionState */
+/** @typedef {{ printed: string | undefined, before: string | undefined, database: boolean }} SessionState */
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -47,7 +47,7 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   let failure;
   try {
     /** @type {SessionState} */
-    const state = { printed: undefined, before: undefined };
+    const state = { printed: undefined, before: undefined, database: env.DATABASE_URL !== undefined };
     for (const guide of plan.guides) lines.push(await runGuide(shell, guide, state, cloneDir));
     if (plan.typecheck) {
       const where = 'every file the guides give';
@@ -82,6 +82,8 @@ async function runGuide(shell, guide, state, cloneDir) {
   const servers = [];
   /** @type {string[]} */
   const skipped = [];
+  /** @type {string[]} */
+  const noDatabase = [];
   for (const step of guide.steps) {
     const where = `${guide.file}:${step.line}`;
     // A file the reader saves goes into the project, also right after a block run in the clone.
@@ -99,6 +101,12 @@ async function runGuide(shell, guide, state, cloneDir) {
     }
     if (step.doneBefore) {
       skipped.push(`${step.command} (${step.doneBefore})`);
+      continue;
+    }
+    // Where PostgreSQL is missing (never under CI: check:packages fails there), the database's commands
+    // cannot run; the step already said SKIPPED loudly.
+    if (!state.database && step.command.includes('DATABASE_URL')) {
+      noDatabase.push(oneLine(step.command));
       continue;
     }
     let command;
@@ -137,6 +145,7 @@ async function runGuide(shell, guide, state, cloneDir) {
     `${promised} promised lines printed`,
     ...(servers.length > 0 ? [`servers: ${servers.join(', ')}`] : []),
     ...(skipped.length > 0 ? [`done before the check: ${skipped.join(', ')}`] : []),
+    ...(noDatabase.length > 0 ? [`SKIPPED without PostgreSQL: ${noDatabase.join(', ')}`] : []),
   ];
   return `${guide.file}: ${details.join('; ')}, in ${seconds} s`;
 }
