@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Call, Pagination } from '@company-data/sdk';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type CliProcess, startCli } from '../packages/mock-server/test/support/cli-process.js';
+import { adminRequest, type CliProcess, startCli } from '../packages/mock-server/test/support/cli-process.js';
 import { finish, lines, type Run, spawnExample } from './support/example-process.js';
 
 /** Calls arriving a second, and deleted a second, by the mock's own activity. */
@@ -41,17 +41,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** An admin API request; its JSON answer (fails the test on an error status). */
-async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${mock.summary.adminURL}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${mock.summary.adminToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const admin = (method: string, path: string, body?: unknown) => adminRequest(mock, method, path, body);
 
 /** One page of the calls as the API serves it, read with plain fetch (independent of the SDK). */
 async function callsPage(page: number): Promise<{ data: Call[]; pagination: Pagination }> {

@@ -25,10 +25,10 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { findProgram, installHint, programOrSkip } from '../system-packages.mjs';
+import { freePort } from './free-port.mjs';
 
 /** initdb and the start together; about 0.7 s on an idle 2-core machine, far more beside `npm test`. */
 const STARTUP_MS = 60_000;
@@ -337,18 +337,6 @@ async function run(program, args, how) {
       output: `could not start ${program}: ${error instanceof Error ? error.message : error}`,
     };
   }
-}
-
-/** A port of 127.0.0.1 that no one listens on, now. */
-async function freePort() {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** @param {import('node:child_process').ChildProcess} child */

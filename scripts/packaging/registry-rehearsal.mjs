@@ -14,9 +14,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { codeBlocks, shellCommands } from '../docs/markdown.mjs';
+import { freePort } from '../lib/free-port.mjs';
 import { mockEnv, startInstalledMockCli } from '../lib/mock-cli.mjs';
 import { assertDependencyKinds } from './consumer.mjs';
 import { binScript, cleanEnv, run } from './process.mjs';
@@ -96,15 +96,6 @@ export async function startRegistry(dir) {
   }
   await stop();
   throw new Error('Verdaccio did not start');
-}
-
-/** @returns {Promise<number>} */
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type MockServer, startMockServer } from '@company-data/mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { finish, type Run } from '../../../examples/support/example-process.js';
 import type { PostgresServer } from '../../../scripts/lib/postgres-server.mjs';
 import {
   fileDestination,
@@ -45,34 +46,9 @@ beforeEach(async ({ onTestFinished }) => {
   onTestFinished(() => rm(dir, { recursive: true, force: true }));
 });
 
-interface Finished {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Collects a process's output until it exits (killed after RUN_TIMEOUT_MS). */
-function collect(child: ChildProcess, onStderr?: (stderr: string) => void): Promise<Finished> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-    onStderr?.(stderr);
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-  return once(child, 'exit').then(([code, signal]) => {
-    clearTimeout(timer);
-    return { code, signal, stdout, stderr } as Finished;
-  });
-}
-
 function run(args: readonly string[], onStderr?: (stderr: string, child: ChildProcess) => void) {
   const child = spawnCli(args, { env: envFor(mock) });
-  return { child, done: collect(child, onStderr && ((stderr) => onStderr(stderr, child))) };
+  return { child, done: finish(child, RUN_TIMEOUT_MS, onStderr && ((stderr) => onStderr(stderr, child))) };
 }
 
 /** Every call the mock holds, newest first, read with plain fetch (independent of the SDK). */
@@ -152,7 +128,7 @@ describe.each(destinations)('overlapping runs on $name', ({ make }) => {
       expect(namedHolder(refused.stderr)).toBe(winner.child.pid);
       expect(refused.stdout).toBe('');
     }
-    expect((finished[codes.indexOf(0)] as Finished).stdout).toBe(
+    expect((finished[codes.indexOf(0)] as Run).stdout).toBe(
       `Exported ${CALLS} calls to ${destination.name}.\n`,
     );
     await expectExactCopy(destination);

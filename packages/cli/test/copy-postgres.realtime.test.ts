@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PostgresServer } from '../../../scripts/lib/postgres-server.mjs';
-import { type CliProcess, startCli } from '../../mock-server/test/support/cli-process.js';
+import { adminRequest, type CliProcess, startCli } from '../../mock-server/test/support/cli-process.js';
 import { postgresDestination, postgresForTests } from './support/copy-destinations.js';
 import { spawnCli } from './support/run.js';
 
@@ -38,16 +38,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${mock.summary.adminURL}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${mock.summary.adminToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const admin = (method: string, path: string, body?: unknown) => adminRequest(mock, method, path, body);
 
 /** Every call the mock holds, read with plain fetch. */
 async function heldCalls(): Promise<{ id: string; is_excused: boolean }[]> {

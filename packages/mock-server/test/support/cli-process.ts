@@ -47,3 +47,23 @@ export function runCliToEnd(
   });
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
+
+/**
+ * An admin API request to a running `company-data-mock`, with its admin token; its JSON answer (throws, with
+ * the answer, on an error status).
+ */
+export async function adminRequest(
+  cli: CliProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const response = await fetch(`${cli.summary.adminURL}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${cli.summary.adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../../../scripts/lib/free-port.mjs';
 
 /** A `redis-server` of the test's own, on 127.0.0.1, persisting nothing. */
 export interface RedisServer {
@@ -16,17 +16,6 @@ export interface RedisServer {
 }
 
 const STARTUP_MS = 10_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Starts `redis-server` on a free loopback port with a temporary directory, and waits until it accepts connections. */
 export async function startRedis(): Promise<RedisServer> {

@@ -67,6 +67,16 @@ class Deliveries {
   }
 }
 
+/** Waits (a bounded number of turns) until pages 3 and 4 of the calls were read; the pages read by then. */
+async function pagesReadOnce3And4(mock: MockServer): Promise<number[]> {
+  for (let turn = 0; turn < 2_000; turn++) {
+    const read = callPagesRead(mock);
+    if (read.includes(3) && read.includes(4)) return read;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return callPagesRead(mock);
+}
+
 describe.each(targets)('sync while the list changes ($name)', (target: Target) => {
   const opened: { close(): Promise<void> }[] = [];
   async function setup(count: number, hook: RequestHook = () => undefined) {
@@ -209,13 +219,8 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
       if (page !== 2 || held) return undefined;
       held = true;
       return (async () => {
-        for (let turn = 0; turn < 2_000; turn++) {
-          const read = callPagesRead(mock);
-          if (read.includes(3) && read.includes(4)) break;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
         // Bounded, and never silent: a poll that gave up fails the test below, with the pages it saw.
-        readBeforeArrivals = callPagesRead(mock);
+        readBeforeArrivals = await pagesReadOnce3And4(mock);
         for (let n = 0; n < 3; n++) calls.create();
       })();
     });
@@ -242,11 +247,7 @@ describe.each(targets)('sync while the list changes ($name)', (target: Target) =
       if (page !== 2 || held) return undefined;
       held = true;
       return (async () => {
-        for (let turn = 0; turn < 2_000; turn++) {
-          const read = callPagesRead(mock);
-          if (read.includes(3) && read.includes(4)) break;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+        await pagesReadOnce3And4(mock);
         calls.create();
         calls.deleteAt(calls.alive.length - 1);
       })();
