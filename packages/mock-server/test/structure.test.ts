@@ -74,11 +74,11 @@ const LAYOUTS: Record<string, Layout> = {
   },
   cli: {
     layers: [
-      ['errors.ts', 'version.ts', 'exchanges.ts', 'pool.ts', 'progress.ts'],
-      ['connection.ts'],
+      ['errors.ts', 'version.ts', 'exchanges.ts', 'pool.ts', 'progress.ts', 'duration.ts', 'files'],
+      ['connection.ts', 'copy'],
       ['snapshot', 'verify'],
       ['command'],
-      ['bin.ts', 'index.ts'],
+      ['bin.ts', 'index.ts', 'copy.ts'],
     ],
   },
   'redis-gate': { layers: [['scripts.ts'], ['index.ts']] },

@@ -9,7 +9,7 @@ import { NdjsonCopy, progressPathOf } from '../copy/ndjson-copy.js';
 import { DEFAULT_SCHEMA, PostgresCopy } from '../copy/postgres-copy.js';
 import { Progress } from '../progress.js';
 import type { CopyCommandOptions } from './args.js';
-import type { CliIo } from './run.js';
+import type { CliIo } from './io.js';
 
 /** What `company-data export|sync --json` prints: stable keys, for scripts. */
 export interface CopySummary {
