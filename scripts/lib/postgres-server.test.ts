@@ -76,7 +76,9 @@ describe.skipIf(postgres === undefined)('startPostgres', () => {
     const killed = await start();
     await killed.kill();
     expect(exists(killed.pid)).toBe(false);
-    await expect(query(killed.url, 'select 1')).rejects.toThrow(/ECONNREFUSED/);
+    // Refused, or reset by a child of the killed postmaster that still held its listening socket a moment:
+    // either way nothing answers.
+    await expect(query(killed.url, 'select 1')).rejects.toThrow(/ECONNREFUSED|ECONNRESET/);
     expect(existsSync(killed.dir)).toBe(true); // until stop
 
     const next = await start();
