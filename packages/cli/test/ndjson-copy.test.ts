@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import lockfile from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CopyError, CopyLockedError, LockLostError } from '../src/copy/errors.js';
 import { holderPathOf } from '../src/copy/file-lock.js';
@@ -132,6 +133,19 @@ describe('one run at a time', () => {
     const second = await NdjsonCopy.open(file);
     await second.close();
     expect(readdirSync(dir)).toEqual(['calls.ndjson']);
+  });
+
+  it('gives a holder that has just taken the lock the moment it needs to name itself', async ({
+    onTestFinished,
+  }) => {
+    // What a run that has taken the lock but not yet written its name leaves; it names itself soon after.
+    const release = await lockfile.lock(file, { realpath: false });
+    onTestFinished(() => release());
+    const holder = { pid: 4242, host: 'worker-1', since: '2026-11-29T03:00:00.000Z', command: 'cron' };
+    setTimeout(() => writeFileSync(holderPathOf(file), JSON.stringify({ ...holder, token: 't' })), 300);
+    const refused = await NdjsonCopy.open(file).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CopyLockedError);
+    expect((refused as CopyLockedError).holder).toEqual(holder);
   });
 
   it('stops writing once another run took the lock over', async () => {

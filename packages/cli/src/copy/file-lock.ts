@@ -16,6 +16,11 @@ import { holderIsGone, type LockHolder, parseHolder, thisProcess } from './holde
 export const LOCK_STALE_MS = 10_000;
 /** How often a run waiting for a lock tries again. */
 const RETRY_MS = 250;
+/**
+ * How long a run that found the lock taken waits for its holder to name itself (the holder writes its name
+ * right after taking the lock), so that the refusal can say who it is.
+ */
+const NAMING_MS = 2_000;
 
 /**
  * A copy's destination held by this run: check {@link CopyLock.assertHeld} before recording each page, and
@@ -128,7 +133,8 @@ export async function lockFile(destination: string, options: LockOptions = {}): 
     // A dead holder's lock goes stale within LOCK_STALE_MS of its last refresh: worth waiting for.
     const waitingForGone =
       goneSince !== undefined && performance.now() - goneSince < LOCK_STALE_MS + RETRY_MS * 4;
-    if (!waitingForGone && waited >= (options.wait ?? 0))
+    const waitingForName = holder === undefined && waited < NAMING_MS;
+    if (!waitingForGone && !waitingForName && waited >= (options.wait ?? 0))
       throw new CopyLockedError(
         destination,
         holder,
@@ -136,8 +142,10 @@ export async function lockFile(destination: string, options: LockOptions = {}): 
           ? `Waited ${Math.round(waited / 1000)} s; run again later.`
           : 'Run again once it is done, or pass --wait <duration> to wait for it.',
       );
-    if (!told) options.onWait?.(holder, gone);
-    told = true;
+    if (!told && !waitingForName) {
+      options.onWait?.(holder, gone);
+      told = true;
+    }
     await delay(RETRY_MS, undefined, { signal: options.signal });
   }
 }
