@@ -773,6 +773,30 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       }
     });
 
+    it('passes --mock-<option>[=<value>] before the example to the mock server, and says when it refuses one', async ({
+      expect,
+    }) => {
+      const run = await finish(
+        await start(() =>
+          spawnNode(
+            ['examples/with-mock.mjs', '--mock-calls=7', '--mock-freeze', 'examples/export-calls-ndjson.ts'],
+            {},
+          ),
+        ),
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(lines(run.stdout)).toHaveLength(7);
+      expect(run.stderr).toContain('Exported 7 calls to stdout');
+      const refused = await finish(
+        await start(() =>
+          spawnNode(['examples/with-mock.mjs', '--mock-nope=1', 'examples/list-active-users.ts'], {}),
+        ),
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('company-data-mock: unknown option --nope');
+      expect(refused.stderr).not.toContain('    at ');
+    });
+
     it('runs an example against a throwaway mock server, as the README shows', async ({ expect }) => {
       const run = await finish(
         await start(() => spawnNode(['examples/with-mock.mjs', 'examples/list-active-users.ts'], {})),
