@@ -48,7 +48,7 @@ if (!example) {
 
 // The mock's own messages matter only when it fails to start (the error then shows them); afterwards they
 // would interleave with the example's, so they are kept, not shown.
-/** @type {Awaited<ReturnType<typeof startMockCli>>} */
+/** @type {import('../scripts/lib/mock-cli.mjs').MockCli<import('../scripts/lib/mock-cli.mjs').MockCliSummary>} */
 let mock;
 try {
   mock = await startMockCli({ args: mockArgs });
