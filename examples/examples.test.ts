@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { lockFile } from '@company-data/cli/copy';
+import { lockFile, WINDOW_STARTS_NOW } from '@company-data/cli/copy';
 import {
   DEFAULT_FAULT_MIX,
   type MockServer,
@@ -177,6 +177,10 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       expect(progress.length).toBeGreaterThanOrEqual(6);
       expect(progress.at(0)).toMatch(/\] \d+\/530 calls \d+%$/);
       expect(progress.at(-1)).toMatch(/^\[#{30}\] 530\/530 calls 100%$/);
+      // The final count once: a line is printed only when it changed.
+      expect(progress.filter((line) => line.includes('530/530'))).toEqual([
+        '[##############################] 530/530 calls 100%',
+      ]);
       expect(toFile.stderr).toContain(`Exported 530 calls to ${file}`);
       // The progress file stays: its final checkpoint is where sync-calls.ts takes over.
       expect(JSON.parse(readFileSync(`${file}.checkpoint`, 'utf8'))).toMatchObject({
@@ -188,6 +192,65 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       const toStdout = await runExample('export-calls-ndjson.ts', [], apiEnv(mock));
       expect(toStdout.code, toStdout.stderr).toBe(0);
       expect(toStdout.stdout).toBe(readFileSync(file, 'utf8'));
+    });
+
+    it('completes at 100 % when calls are deleted during the export (fewer than the total at the start)', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 240 } });
+      const file = join(dir, 'shrinking.ndjson');
+      // Each page takes 300 ms, so the call deleted once the first page shows is one the walk has yet to read.
+      mock.setLatency([{ path: /^\/v1\/calls\//, latency: { minMs: 300, maxMs: 300 } }]);
+      const oldest = (await everyCall(mock)).at(-1) as Call;
+      let deleted = false;
+      const run = await finishProcess(
+        await start(() => spawnExample('export-calls-ndjson.ts', [file], apiEnv(mock))),
+        RUN_TIMEOUT_MS,
+        (stderr) => {
+          if (!deleted && stderr.includes('100/240 calls')) {
+            deleted = true;
+            mock.records.delete('calls', oldest.id);
+          }
+        },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const progress = lines(run.stderr).filter((line) => line.startsWith('['));
+      expect(progress.slice(-2)).toEqual([
+        '[##############################] 239/240 calls 100%',
+        '[##############################] 239/239 calls 100%',
+      ]);
+      expect(run.stderr).toContain(`Exported 239 calls to ${file}`);
+    });
+
+    it('a Ctrl+C that lands while the export finishes changes nothing: exit 0, no "Interrupted"', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 240 } });
+      const file = join(dir, 'finishing.ndjson');
+      const child = await start(() => spawnExample('export-calls-ndjson.ts', [file], apiEnv(mock)));
+      const pid = child.pid as number;
+      let sent = false;
+      // The moment the last page's progress shows, the process is frozen (SIGSTOP) and given its SIGINT, which
+      // it handles once it goes on (SIGCONT): while it finishes (the batch that completes the walk, the
+      // final checkpoint), with no request left to abort.
+      const run = await finishProcess(child, RUN_TIMEOUT_MS, (stderr) => {
+        if (sent || !stderr.includes('240/240 calls')) return;
+        sent = true;
+        process.kill(pid, 'SIGSTOP');
+        process.kill(pid, 'SIGINT');
+        process.kill(pid, 'SIGCONT');
+      });
+      expect(sent).toBe(true);
+      expect(run.stderr).toContain('SIGINT received');
+      expect(run.stderr).not.toContain('Interrupted');
+      expect(run.stderr).toContain(`Exported 240 calls to ${file}`);
+      expect({ code: run.code, signal: run.signal }).toEqual({ code: 0, signal: null });
+      expect(JSON.parse(readFileSync(`${file}.checkpoint`, 'utf8'))).toMatchObject({
+        records: 240,
+        complete: true,
+      });
     });
 
     it('cuts off a page a killed run wrote but never recorded, and does not export a finished file again', async ({
@@ -271,7 +334,8 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       const first = await sync();
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toContain(`No checkpoint in ${file}.checkpoint: a first run, so a full export.`);
-      expect(first.stderr).toContain('Synced: 240 new calls; 0 changed and 0 removed within 1h');
+      // Nothing to compare with yet: the window starts with this run.
+      expect(first.stderr).toContain(`Synced: 240 new calls; ${WINDOW_STARTS_NOW}; checkpoint saved`);
 
       let seen = 240;
       const arrivedEarlier = new Set<string>();
@@ -707,6 +771,30 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
         expect({ code: run.code, signal: run.signal }, run.stderr).toEqual({ code: 0, signal: null });
         expect(run.stdout).toMatch(new RegExp(`${signal} received, stopping\nStopped\n$`));
       }
+    });
+
+    it('passes --mock-<option>[=<value>] before the example to the mock server, and says when it refuses one', async ({
+      expect,
+    }) => {
+      const run = await finish(
+        await start(() =>
+          spawnNode(
+            ['examples/with-mock.mjs', '--mock-calls=7', '--mock-freeze', 'examples/export-calls-ndjson.ts'],
+            {},
+          ),
+        ),
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(lines(run.stdout)).toHaveLength(7);
+      expect(run.stderr).toContain('Exported 7 calls to stdout');
+      const refused = await finish(
+        await start(() =>
+          spawnNode(['examples/with-mock.mjs', '--mock-nope=1', 'examples/list-active-users.ts'], {}),
+        ),
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('company-data-mock: unknown option --nope');
+      expect(refused.stderr).not.toContain('    at ');
     });
 
     it('runs an example against a throwaway mock server, as the README shows', async ({ expect }) => {

@@ -30,15 +30,20 @@ import {
   COPY_LOCKED_EXIT_CODE,
   CopyError,
   CopyLockedError,
+  isLastBatch,
   NdjsonCopy,
   progressPathOf,
 } from '@company-data/cli/copy';
 import { CompanyData, CompanyDataError } from '@company-data/sdk';
 import { INTERRUPTED_EXIT_CODE, listenForInterrupt } from './lib/interrupt.js';
 
-/** A one-line progress bar: redrawn in place on a terminal, one line per update otherwise (CI logs). */
+/**
+ * A one-line progress bar: redrawn in place on a terminal, one line per change otherwise (CI logs), so the
+ * same count is never printed twice.
+ */
 class ProgressBar {
   readonly #stream: NodeJS.WriteStream;
+  #shown = '';
   constructor(stream: NodeJS.WriteStream) {
     this.#stream = stream;
   }
@@ -47,11 +52,17 @@ class ProgressBar {
     const width = 30;
     const filled = Math.round(ratio * width);
     const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} calls ${Math.round(ratio * 100)}%`;
+    if (bar === this.#shown) return;
+    this.#shown = bar;
     if (this.#stream.isTTY) this.#stream.write(`\r${bar}`);
     else this.#stream.write(`${bar}\n`);
   }
+  /** A complete export is the whole: 100 %, even when calls were deleted while it ran (fewer than the total). */
+  complete(done: number): void {
+    this.update(done, done);
+  }
   end(): void {
-    if (this.#stream.isTTY) this.#stream.write('\n');
+    if (this.#stream.isTTY && this.#shown !== '') this.#stream.write('\n');
   }
 }
 
@@ -98,16 +109,20 @@ try {
     for await (const batch of run.pages()) {
       await copy.write(batch);
       progress.update(copy.records, total);
-      if (interrupt.received) {
+      // The last batch completes the walk with no request: an interrupt landing on it leaves nothing to stop.
+      if (interrupt.received && !isLastBatch(batch)) {
         stopped = true;
         break;
       }
     }
-    progress.end();
     if (!stopped) {
       // Kept, not removed: the final checkpoint is where the next sync starts (see sync-calls.ts).
       await copy.complete(run.checkpoint);
       finished = true;
+      progress.complete(copy.records);
+    }
+    progress.end();
+    if (finished) {
       console.error(`Exported ${copy.records} calls to ${file ?? 'stdout'}`);
     }
   }

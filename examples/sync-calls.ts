@@ -19,9 +19,12 @@ import {
   COPY_LOCKED_EXIT_CODE,
   CopyError,
   CopyLockedError,
+  isLastBatch,
   NdjsonCopy,
   parseDuration,
   progressPathOf,
+  WINDOW_STARTS_NOW,
+  windowStartsNow,
 } from '@company-data/cli/copy';
 import { type Call, CompanyData, CompanyDataError } from '@company-data/sdk';
 import { INTERRUPTED_EXIT_CODE, listenForInterrupt } from './lib/interrupt.js';
@@ -60,6 +63,8 @@ let copy: NdjsonCopy | undefined;
 let created = 0;
 let changed = 0;
 let removed = 0;
+/** True once the run is recorded complete: a Ctrl+C that lands after that changes nothing. */
+let finished = false;
 
 /** One line on stderr per call that changed within the look-back window. */
 function reportChanged(call: Call): void {
@@ -74,7 +79,10 @@ try {
   if (!resumed) console.error(`No checkpoint in ${checkpointFile}: a first run, so a full export.`);
   else if (!resumed.complete)
     console.error(`Resuming an interrupted run: ${resumed.records} calls already written.`);
+  // An export's checkpoint (or none) kept no look-back window: this run has nothing to compare with yet.
+  const startsWindow = windowStartsNow(copy.checkpoint);
   const run = client.calls.sync({ checkpoint: copy.checkpoint, lookBack }, { signal: interrupt.signal });
+  let stopped = false;
   for await (const batch of run.pages()) {
     created += (await copy.write(batch)).length;
     for (const change of batch.changes) {
@@ -86,13 +94,20 @@ try {
         console.error(`removed ${change.id}`);
       }
     }
-    if (interrupt.received) break;
+    // The last batch completes the walk with no request: an interrupt landing on it leaves nothing to stop.
+    if (interrupt.received && !isLastBatch(batch)) {
+      stopped = true;
+      break;
+    }
   }
-  if (!interrupt.received) {
+  if (!stopped) {
     await copy.complete(run.checkpoint);
-    console.error(
-      `Synced: ${created} new calls; ${changed} changed and ${removed} removed within ${lookBackText}; checkpoint saved in ${checkpointFile}.`,
-    );
+    finished = true;
+    const window =
+      lookBack > 0 && startsWindow
+        ? WINDOW_STARTS_NOW
+        : `${changed} changed and ${removed} removed within ${lookBackText}`;
+    console.error(`Synced: ${created} new calls; ${window}; checkpoint saved in ${checkpointFile}.`);
   }
 } catch (error) {
   if (error instanceof CopyLockedError) {
@@ -108,7 +123,7 @@ try {
   await client.close();
 }
 
-if (interrupt.received) {
+if (interrupt.received && !finished) {
   console.error(
     `Interrupted: ${created} new calls are safely written${file ? ` to ${file}` : ''}, up to the checkpoint in ${checkpointFile}. Run the same command again to go on.`,
   );

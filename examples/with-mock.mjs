@@ -1,6 +1,10 @@
 // Runs one example against a throwaway mock server, so it works without an account:
 //
-//   node examples/with-mock.mjs examples/list-active-users.ts [arguments of the example]
+//   node examples/with-mock.mjs [--mock-<option>[=<value>] …] examples/list-active-users.ts [arguments of the example]
+//
+// Options before the example that start with `--mock-` go to the mock server's command, without that prefix:
+// `--mock-calls=2400 --mock-latency=400` starts `company-data-mock --calls 2400 --latency 400`, `--mock-freeze`
+// passes `--freeze` (`company-data-mock --help` lists them all). Without any, the mock is the default one.
 //
 // It starts the mock server's CLI (`company-data-mock --port 0 --json`) from this repository's sources
 // (compiled into one file first, as the published command is: scripts/lib/source-bundle.mjs), sets
@@ -11,15 +15,48 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { FROM_SOURCE, mockEnv, startMockCli } from '../scripts/lib/mock-cli.mjs';
 
-const [example, ...args] = process.argv.slice(2);
+/** What marks an option for the mock server before the example's file. */
+const MOCK_OPTION = '--mock-';
+
+/**
+ * Splits the command line: the mock server's options (`--mock-<option>[=<value>]`, before the example), the
+ * example, and the example's own arguments.
+ *
+ * @param {readonly string[]} argv
+ */
+function withMockArguments(argv) {
+  const mockArgs = [];
+  let index = 0;
+  for (; index < argv.length && argv[index]?.startsWith(MOCK_OPTION); index++) {
+    const option = (argv[index] ?? '').slice(MOCK_OPTION.length);
+    const equals = option.indexOf('=');
+    if (equals === -1) mockArgs.push(`--${option}`);
+    else mockArgs.push(`--${option.slice(0, equals)}`, option.slice(equals + 1));
+  }
+  const [example, ...args] = argv.slice(index);
+  return { mockArgs, example, args };
+}
+
+const { mockArgs, example, args } = withMockArguments(process.argv.slice(2));
 if (!example) {
-  console.error('Usage: node examples/with-mock.mjs <example file> [arguments]');
+  console.error(
+    'Usage: node examples/with-mock.mjs [--mock-<option>[=<value>] …] <example file> [arguments]\n' +
+      '  --mock-<option>: an option of company-data-mock (e.g. --mock-latency=400), see company-data-mock --help',
+  );
   process.exit(2);
 }
 
 // The mock's own messages matter only when it fails to start (the error then shows them); afterwards they
 // would interleave with the example's, so they are kept, not shown.
-const mock = await startMockCli();
+/** @type {import('../scripts/lib/mock-cli.mjs').MockCli<import('../scripts/lib/mock-cli.mjs').MockCliSummary>} */
+let mock;
+try {
+  mock = await startMockCli({ args: mockArgs });
+} catch (error) {
+  // A `--mock-` option the command refused: its own message says which and how to fix it.
+  console.error(/** @type {Error} */ (error).message);
+  process.exit(2);
+}
 const { baseURL } = mock.summary;
 console.error(`Mock server at ${baseURL}; it stops when the example ends.`);
 

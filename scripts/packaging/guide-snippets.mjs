@@ -3,6 +3,9 @@
 // turns them into that sequence of steps; scripts/packaging/guide-runner.mjs takes the steps.
 //
 // - A file a guide gives ("Save this as `first-calls.ts`:") is saved where the reader is, when the guide gives it.
+// - A snippet that uses `client.` must be where a `client` is: a whole file declares its own, a snippet goes
+//   into a template that declares one (or declares it itself). Otherwise the reader meets
+//   `ReferenceError: client is not defined`, so the plan refuses it, naming the file or the template.
 // - Every other `ts` snippet is put into a copy of its template (the file with the line "← paste the
 //   snippet here") and run with `npx tsx`, where the guide gives it.
 // - Every command of a `sh` block runs as written, in the shell. Words after `sh` in the fence mark a block
@@ -82,6 +85,22 @@ export const DONE_BEFORE = {
 };
 
 const TEMPLATE_MARK = '// ← paste the snippet here';
+/** `client.` used, not as a property of something else (`this.client.`). */
+const USES_CLIENT = /(?<![.\w$])client\./;
+/** `client` declared: a variable, a destructured name, or a parameter. */
+const DECLARES_CLIENT = /\b(?:const|let|var)\s+(?:\{[^}]*\b)?client\b|\([^)]*\bclient\s*[:,)}]/;
+
+/**
+ * Why code of a guide would fail with `ReferenceError: client is not defined`, or undefined when it would not.
+ *
+ * @param {string} code - a whole file, or a snippet with the template it goes into.
+ * @param {string} name - how to name its place in the message.
+ * @returns {string | undefined}
+ */
+export function missingClient(code, name) {
+  if (!USES_CLIENT.test(code) || DECLARES_CLIENT.test(code)) return undefined;
+  return `${name} uses \`client.\` but declares no \`client\`: give the whole file (its imports and \`const client = new CompanyData()\`), or say it goes into snippet.ts`;
+}
 const PRINTED_COMMAND = /\bnpx (tsx [\w.-]+\.ts|vitest run|tsc)\b/g;
 const BY_NAME_INSTALL = /^npm (install|i|add)\b.*\s@company-data\//;
 
@@ -115,6 +134,8 @@ export function snippetPlan(guides, readmes = []) {
     for (const block of guide.blocks) {
       const where = `${guide.file}:${block.line}`;
       if (block.fileName) {
+        const missing = missingClient(block.code, block.fileName);
+        if (missing) throw new Error(`${where}: ${missing}`);
         addFile(block.fileName, block.code, where);
         steps.push({ line: block.line, save: block.fileName, content: block.code });
         if (block.code.includes(TEMPLATE_MARK)) {
@@ -126,6 +147,8 @@ export function snippetPlan(guides, readmes = []) {
         if (!template) throw new Error(`${where}: a snippet without a file name, but no template before it`);
         const name = `${path.basename(template, '.ts')}-${guide.name}-${block.line}.ts`;
         const content = (templates.get(template) ?? '').replace(TEMPLATE_MARK, block.code.trimEnd());
+        const missing = missingClient(content, `a snippet for ${template}`);
+        if (missing) throw new Error(`${where}: ${missing}`);
         addFile(name, content, where);
         steps.push({ line: block.line, save: name, content });
         steps.push(commandStep(block.line, `npx tsx ${name}`, promisedLines(block.code)));

@@ -222,3 +222,55 @@ describe('fillPlaceholders', () => {
     ).toThrow(/printed no such value/);
   });
 });
+
+describe('a snippet that needs `client`', () => {
+  const USES = 'const page = await client.calls.list({ page_size: 1 });';
+  it('is refused as a whole file that does not declare one, and accepted once it does', () => {
+    expect(() =>
+      snippetPlan([guide('misplaced', 'Save this as `export.ts`:', `${FENCE}ts`, USES, FENCE)]),
+    ).toThrow(
+      'docs/misplaced.md:2: export.ts uses `client.` but declares no `client`: give the whole file (its imports and `const client = new CompanyData()`), or say it goes into snippet.ts',
+    );
+    const whole = snippetPlan([
+      guide(
+        'whole',
+        'Save this as `export.ts`:',
+        `${FENCE}ts`,
+        "import { CompanyData } from '@company-data/sdk';",
+        'const client = new CompanyData();',
+        USES,
+        FENCE,
+        'Run it with `npx tsx export.ts`.',
+      ),
+    ]);
+    expect([...whole.files.keys()]).toEqual(['export.ts']);
+  });
+
+  it('is refused in a template that declares none, and runs in one that does', () => {
+    const template = (declares: boolean) =>
+      guide(
+        'start',
+        'Save this as `snippet.ts`:',
+        `${FENCE}ts`,
+        declares ? 'const client = new CompanyData();' : "console.log('no client here');",
+        '// ← paste the snippet here',
+        FENCE,
+        `${FENCE}ts`,
+        USES,
+        FENCE,
+      );
+    expect(() => snippetPlan([template(false)])).toThrow(
+      'docs/start.md:6: a snippet for snippet.ts uses `client.` but declares no `client`',
+    );
+    expect(commands(snippetPlan([template(true)])).map((step) => step.command)).toEqual([
+      'npx tsx snippet-start-6.ts',
+    ]);
+  });
+
+  it('is not confused by a client of something else, or one given as a parameter', () => {
+    const file = (code: string) => () =>
+      snippetPlan([guide('other', 'Save this as `x.ts`:', `${FENCE}ts`, code, FENCE, 'Run `npx tsx x.ts`.')]);
+    expect(file('this.client.close();')).not.toThrow();
+    expect(file("it('reads', async ({ client }) => { await client.users.list(); });")).not.toThrow();
+  });
+});

@@ -29,6 +29,7 @@ export {
   type CopyMode,
   type CopyResult,
   copyList,
+  isLastBatch,
 } from './copy/copy-list.js';
 export type { CopyDestination } from './copy/destination.js';
 export { COPY_LOCKED_EXIT_CODE, CopyError, CopyLockedError, LockLostError } from './copy/errors.js';
@@ -43,4 +44,5 @@ export {
   readProgress,
 } from './copy/ndjson-copy.js';
 export { DEFAULT_SCHEMA, PostgresCopy, type PostgresCopyOptions } from './copy/postgres-copy.js';
+export { WINDOW_STARTS_NOW, windowStartsNow } from './copy/window-starts-now.js';
 export { DURATION_FORMAT, parseDuration } from './duration.js';

@@ -72,6 +72,18 @@ export class Progress {
     this.#stream.write(`${this.#prefix}: ${bar.label} ${done}/${bar.total} (${percent}%)\n`);
   }
 
+  /**
+   * Moves the bar to its end: `done` becomes the whole, so a copy that completes shows 100 % even when
+   * records left the list while it ran (fewer than the total counted at the start).
+   */
+  complete(done: number): void {
+    const bar = this.#bar;
+    if (bar === undefined) return;
+    bar.total = done;
+    bar.tty?.setTotal(done);
+    this.update(done);
+  }
+
   /** Ends the bar, leaving it on screen. */
   stop(): void {
     this.#bar?.tty?.stop();

@@ -3,7 +3,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@company-data/mock-server';
+import { CompanyData } from '@company-data/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { copyList } from '../src/copy/copy-list.js';
+import { NdjsonCopy } from '../src/copy/ndjson-copy.js';
+import { WINDOW_STARTS_NOW, windowStartsNow } from '../src/copy/window-starts-now.js';
+import { Progress } from '../src/progress.js';
 import { envFor, runInProcess } from './support/run.js';
 
 let mock: MockServer;
@@ -110,7 +115,7 @@ describe('company-data sync', () => {
   it('takes only what is new, and lists what changed or left within the window (a file applies neither)', async () => {
     // The first run with a window keeps what the window holds, to compare with next time.
     expect((await copy(['sync', 'calls', '--out', 'calls.ndjson', '--look-back', '400d'])).stdout).toBe(
-      'Synced calls into calls.ndjson: 240 new; 0 changed and 0 removed within the look-back window (listed above; a file is append-only, so they are not applied); 240 in the copy.\n',
+      `Synced calls into calls.ndjson: 240 new; ${WINDOW_STARTS_NOW}; 240 in the copy.\n`,
     );
     const [newest, second] = (await held('calls')) as [string, string];
     mock.records.update('calls', newest, { is_excused: true });
@@ -124,6 +129,21 @@ describe('company-data sync', () => {
     expect(ran.stderr).toMatch(new RegExp(`^sync: changed ${newest} \\(created \\S+\\)$`, 'm'));
     expect(ran.stderr).toMatch(new RegExp(`^sync: removed ${second}$`, 'm'));
     expect((await ids('calls.ndjson')).at(-1)).toBe(arrived.id);
+  });
+
+  it('after an export (no window kept), says the look-back window starts now instead of counting 0 changes', async () => {
+    expect((await copy(['export', 'calls', '--out', 'calls.ndjson'])).code).toBe(0);
+    const checkpoint = JSON.parse(await readFile(join(dir, 'calls.ndjson.checkpoint'), 'utf8')).checkpoint;
+    expect(JSON.parse(checkpoint).window).toBe(null);
+    const first = await copy(['sync', 'calls', '--out', 'calls.ndjson', '--look-back', '400d']);
+    expect(first.stdout).toBe(
+      'Synced calls into calls.ndjson: 0 new; the look-back window starts now: the next sync reports what changed or left it; 240 in the copy.\n',
+    );
+    // The next one has a window to compare with.
+    const second = await copy(['sync', 'calls', '--out', 'calls.ndjson', '--look-back', '400d']);
+    expect(second.stdout).toBe(
+      'Synced calls into calls.ndjson: 0 new; 0 changed and 0 removed within the look-back window (listed above; a file is append-only, so they are not applied); 240 in the copy.\n',
+    );
   });
 
   it('refuses bad arguments with exit 2 and the fix, before any request', async () => {
@@ -159,5 +179,77 @@ describe('company-data sync', () => {
       expect(ran.stderr, argv.join(' ')).toContain(message);
     }
     expect(mock.journal().length).toBe(before);
+  });
+});
+
+describe('windowStartsNow', () => {
+  it('is true with no checkpoint and with one that kept no window, false with a window or a foreign text', () => {
+    const base = {
+      checkpoint: 'company-data sync checkpoint',
+      version: 1,
+      list: 'calls',
+      filters: {},
+      mark: null,
+      walk: null,
+    };
+    expect(windowStartsNow(undefined)).toBe(true);
+    expect(windowStartsNow(JSON.stringify({ ...base, window: null }))).toBe(true);
+    expect(
+      windowStartsNow(
+        JSON.stringify({ ...base, window: { from: '2026-05-31T12:00:00.000Z', fingerprints: {} } }),
+      ),
+    ).toBe(false);
+    expect(windowStartsNow('not json')).toBe(false);
+  });
+});
+
+describe('the end of a copy', () => {
+  it('an interrupt that lands on the last batch (no request left) completes the copy', async () => {
+    const controller = new AbortController();
+    const destination = await NdjsonCopy.open(join(dir, 'calls.ndjson'));
+    const client = new CompanyData({ apiKey: mock.keys.valid, baseURL: mock.baseURL });
+    let pages = 0;
+    try {
+      const result = await copyList({
+        client,
+        list: 'calls',
+        destination,
+        mode: 'export',
+        signal: controller.signal,
+        // 240 calls: three pages of records, then the batch that completes the walk, on which Ctrl+C lands.
+        onPage: () => {
+          if (++pages === 4) controller.abort();
+        },
+      });
+      expect(result).toEqual({
+        outcome: 'done',
+        resumed: false,
+        created: 240,
+        changed: 0,
+        removed: 0,
+        records: 240,
+      });
+    } finally {
+      await destination.close();
+      await client.close();
+    }
+    expect(pages).toBe(4);
+    expect(JSON.parse(await readFile(join(dir, 'calls.ndjson.checkpoint'), 'utf8'))).toMatchObject({
+      records: 240,
+      complete: true,
+    });
+  });
+
+  it('a complete copy shows its final count as 100 %, also when records left the list meanwhile', () => {
+    let written = '';
+    const progress = new Progress({ write: (text: string) => (written += text) }, 'export');
+    progress.start('calls', 240);
+    progress.update(238);
+    progress.complete(238);
+    progress.complete(238);
+    expect(written.split('\n').filter(Boolean).slice(-2)).toEqual([
+      'export: calls 238/240 (99%)',
+      'export: calls 238/238 (100%)',
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import type { LockOptions } from '../copy/file-lock.js';
 import { describeHolder } from '../copy/holder.js';
 import { NdjsonCopy, progressPathOf } from '../copy/ndjson-copy.js';
 import { DEFAULT_SCHEMA, PostgresCopy } from '../copy/postgres-copy.js';
+import { WINDOW_STARTS_NOW, windowStartsNow } from '../copy/window-starts-now.js';
 import { Progress } from '../progress.js';
 import type { CopyCommandOptions } from './args.js';
 import type { CliIo } from './io.js';
@@ -81,6 +82,8 @@ export async function runCopyCommand(
       ),
   });
   let result: CopyResult;
+  // Read before the run: whether this sync has a look-back window to compare with.
+  const startsWindow = windowStartsNow(destination.checkpoint);
   try {
     const { resumed } = destination;
     if (resumed && !resumed.complete)
@@ -103,6 +106,7 @@ export async function runCopyCommand(
         onPage: (counts) => progress.update(counts.records),
         onChange: destination.appliesChanges ? undefined : (change) => progress.line(describeChange(change)),
       });
+      if (result.outcome === 'done') progress.complete(result.records);
     } finally {
       progress.stop();
       await client.close();
@@ -123,7 +127,9 @@ export async function runCopyCommand(
     appliesChanges: destination.appliesChanges,
     lookBackMs: options.lookBack,
   };
-  io.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${describeResult(summary, target, options)}\n`);
+  io.stdout.write(
+    json ? `${JSON.stringify(summary)}\n` : `${describeResult(summary, target, options, startsWindow)}\n`,
+  );
   return result.outcome === 'interrupted' ? 130 : 0;
 }
 
@@ -138,11 +144,16 @@ function describeChange(change: SyncChange<unknown>): string {
   return `changed ${record.id} (created ${record.created_at})`;
 }
 
-/** The summary line a person reads. */
+/**
+ * The summary line a person reads.
+ *
+ * @param startsWindow - whether the sync had no look-back window to compare with ({@link windowStartsNow}).
+ */
 export function describeResult(
   summary: CopySummary,
   target: Pick<Target, 'startOver'>,
   options: Pick<CopyCommandOptions, 'lookBack'>,
+  startsWindow = false,
 ): string {
   const { list, destination, created, changed, removed, records } = summary;
   if (summary.outcome === 'already-complete')
@@ -151,8 +162,10 @@ export function describeResult(
     return `Interrupted: ${records} ${list} are safely in ${destination}. Run the same command again to go on.`;
   if (summary.command === 'export') return `Exported ${records} ${list} to ${destination}.`;
   const window =
-    options.lookBack > 0
-      ? `; ${changed} changed and ${removed} removed within the look-back window${summary.appliesChanges ? ' (applied)' : ' (listed above; a file is append-only, so they are not applied)'}`
-      : '';
+    options.lookBack > 0 && startsWindow
+      ? `; ${WINDOW_STARTS_NOW}`
+      : options.lookBack > 0
+        ? `; ${changed} changed and ${removed} removed within the look-back window${summary.appliesChanges ? ' (applied)' : ' (listed above; a file is append-only, so they are not applied)'}`
+        : '';
   return `Synced ${list} into ${destination}: ${created} new${window}; ${records} in the copy.`;
 }

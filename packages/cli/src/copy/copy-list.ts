@@ -1,4 +1,4 @@
-import type { CompanyData, SyncChange, SyncRun } from '@company-data/sdk';
+import type { CompanyData, SyncBatch, SyncChange, SyncRun } from '@company-data/sdk';
 import type { CopyDestination } from './destination.js';
 import type { CopyListName } from './lists.js';
 
@@ -80,6 +80,25 @@ export interface CopyResult extends CopyCounts {
   readonly resumed: boolean;
 }
 
+/**
+ * Whether a batch is the last of its run: the one that completes the walk (its removals, and the final
+ * checkpoint), which the SDK yields without a request (`page` 0). An interrupt that lands on it leaves nothing
+ * to stop: the run completes, rather than ending "interrupted" with every record already stored.
+ *
+ * @param batch - a batch of `run.pages()`.
+ * @returns true for the last batch.
+ * @example
+ * ```ts
+ * for await (const batch of run.pages()) {
+ *   await copy.write(batch);
+ *   if (signal.aborted && !isLastBatch(batch)) break;
+ * }
+ * ```
+ */
+export function isLastBatch(batch: Pick<SyncBatch<unknown>, 'page'>): boolean {
+  return batch.page === 0;
+}
+
 /** The part of a list's resource a copy uses. */
 interface Syncable {
   list(
@@ -148,7 +167,7 @@ export async function copyList(options: CopyListOptions): Promise<CopyResult> {
         }
       }
       options.onPage?.(counts());
-      if (signal?.aborted) {
+      if (signal?.aborted && !isLastBatch(batch)) {
         stopped = true;
         break;
       }
