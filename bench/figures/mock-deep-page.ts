@@ -6,7 +6,7 @@
  */
 
 import { createMockServer } from '@company-data/mock-server';
-import { request } from 'undici';
+import { pageCycle, pageReader, SPREAD } from '../lib/deep-pages.js';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { interleaveNamed, runFor, type Variant } from '../lib/loop.js';
 import { describeDifference, describeProfile, startProfile } from '../lib/profile.js';
@@ -14,19 +14,6 @@ import { atMost, type FigureResult, measurement } from '../lib/result.js';
 import { FIGURES } from './index.js';
 
 const SPEC = FIGURES.find((f) => f.id === 'mock-deep-page') as (typeof FIGURES)[number];
-/** Pages each variant cycles through: more than the page cache keeps (at most 1,000), so none is a hit. */
-const SPREAD = 2_000;
-
-/** The next page of `from`, `from + 1`, … `from + SPREAD - 1`, then `from` again. */
-function pageCycle(from: number): () => number {
-  let offset = 0;
-  return () => {
-    const page = from + offset;
-    offset = (offset + 1) % SPREAD;
-    return page;
-  };
-}
-
 /** Runs figure 4c. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
@@ -43,20 +30,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   );
   const begin = performance.now();
   const mock = createMockServer({ sizes: { calls: total }, quota: false });
-  const headers = { authorization: `Bearer ${mock.keys.valid}` };
-  const get = async (query: string) => {
-    const res = await request(`${mock.baseURL}/calls/?page_size=25${query}`, {
-      headers,
-      dispatcher: mock.dispatcher,
-    });
-    const body = JSON.parse(await res.body.text()) as {
-      data: unknown[];
-      pagination: { page: number; total_pages: number };
-    };
-    if (res.statusCode !== 200 || body.data.length !== 25)
-      throw new Error(`unexpected answer for ${query}: ${res.statusCode}`);
-    return body;
-  };
+  const get = pageReader(`${mock.baseURL}/calls/?page_size=25`, mock.keys.valid as string, mock.dispatcher);
   try {
     const probe = await get(`&page=${deep}`);
     const buildSeconds = (performance.now() - begin) / 1000;

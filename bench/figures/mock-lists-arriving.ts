@@ -7,7 +7,8 @@
  */
 
 import type { ActivityOptions } from '@company-data/mock-server';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { pageCycle, pageReader, SPREAD } from '../lib/deep-pages.js';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { type LoadResult, load } from '../lib/load.js';
 import { interleaveNamed, type Variant } from '../lib/loop.js';
@@ -26,18 +27,6 @@ const ARRIVING: ActivityOptions = {
   deactivationsPerDay: 0,
   callDeletionsPerHour: 0,
 };
-/** Pages each variant of the deep-page part cycles through, as in figure 4c (more than the page cache keeps). */
-const SPREAD = 2_000;
-
-function pageCycle(from: number): () => number {
-  let offset = 0;
-  return () => {
-    const page = from + offset;
-    offset = (offset + 1) % SPREAD;
-    return page;
-  };
-}
-
 /** Runs figure 4d. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
@@ -65,16 +54,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   const agent = new Agent({ connections: 1 });
   try {
     const headers = { authorization: `Bearer ${server.keys.valid}` };
-    const get = async (query: string) => {
-      const res = await request(`${server.baseURL}${PATH}${query}`, { headers, dispatcher: agent });
-      const body = JSON.parse(await res.body.text()) as {
-        data: unknown[];
-        pagination: { count: number; total_pages: number };
-      };
-      if (res.statusCode !== 200 || body.data.length !== 25)
-        throw new Error(`unexpected answer for ${query}: ${res.statusCode}`);
-      return body;
-    };
+    const get = pageReader(`${server.baseURL}${PATH}`, server.keys.valid as string, agent);
     const count = async () => (await get('')).pagination.count;
     const probe = await get(`&page=${deep}`);
     r.note(
