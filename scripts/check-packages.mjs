@@ -36,9 +36,7 @@ import { changesetStatus, releaseWiringProblems, versionDryRun } from './packagi
 import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
 import { publishDryRun } from './packaging/tarball-contents.mjs';
 import { packagingTools } from './packaging/tools.mjs';
-import { checkWithoutMsw } from './packaging/without-msw.mjs';
-import { checkSdkWithoutOpenTelemetry } from './packaging/without-opentelemetry.mjs';
-import { checkSdkWithoutRedis } from './packaging/without-redis.mjs';
+import { checkWithout, WITHOUT_CHECKS } from './packaging/without-optional.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
 
 const GROUPS = ['lint', 'contents', 'consumer', 'release', 'registry'];
@@ -314,9 +312,7 @@ async function checkConsumer(packed, guides) {
  * @param {readonly Packed[]} packed
  */
 async function checkOptionalPeers(packed) {
-  await step('mock server without msw', () => checkWithoutMsw(tempRoot, packed));
-  await step('sdk without a redis client', () => checkSdkWithoutRedis(tempRoot, packed));
-  await step('sdk without OpenTelemetry', () => checkSdkWithoutOpenTelemetry(tempRoot, packed));
+  for (const check of WITHOUT_CHECKS) await step(check.title, () => checkWithout(check, tempRoot, packed));
 }
 
 /**
