@@ -1,5 +1,6 @@
 import { API_VERSION_PREFIX, baseUrlNear, baseUrlOf, isLoopbackHost } from '@company-data/contract/runtime';
 import { Agent, type Dispatcher } from 'undici';
+import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
 import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from '../core/errors.js';
 import type { FetchLike } from '../core/options.js';
 import { DEADLINE_TOLERANCE_MS, DeadlinePassed, DeadlineTicker } from './deadline.js';
@@ -163,6 +164,12 @@ function connectionFailure(error: unknown, url: string): string {
   const target = new URL(url);
   if (code === 'ECONNREFUSED' && isLoopbackHost(target.hostname)) {
     return `nothing listens on ${target.host} (${code}): start the mock server (npx company-data-mock --port ${target.port || 80}), or fix the port in the base URL`;
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    const where = `the host in the base URL (the baseURL option, else ${ENVIRONMENT_VARIABLES.baseURL})`;
+    return code === 'ENOTFOUND'
+      ? `the host ${target.hostname} was not found (${code}): check ${where}`
+      : `the host ${target.hostname} could not be looked up (${code}, no answer from DNS): check the network, and ${where}`;
   }
   if (code === undefined || !NOT_TLS.has(code)) return reason;
   target.protocol = 'http:';

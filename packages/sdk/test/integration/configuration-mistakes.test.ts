@@ -1,4 +1,5 @@
 import type { MockServer } from '@company-data/mock-server';
+import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CompanyData, ConfigurationError, ConnectionError, ValidationError } from '../../src/index.js';
 import { clientFor, DEFAULT_MOCK, type Target, targets, wholeList } from '../support/harness.js';
@@ -182,5 +183,42 @@ describe('nothing listening on a loopback base URL', () => {
       `Connection failed: nothing listens on 127.0.0.1:${port} (ECONNREFUSED): start the mock server (npx company-data-mock --port ${port}), or fix the port in the base URL (GET ${baseURL}/teams/?page=1)`,
     );
     await client.close();
+  });
+});
+
+describe('a host that DNS does not know', () => {
+  // The lookup is the machine's resolver answering as it does for a misspelt host (or with no network):
+  // undici's own connection code then fails as it would, whatever DNS this machine has.
+  const failingLookup = (code: string) =>
+    new Agent({
+      connect: {
+        lookup: (hostname, _options, callback) =>
+          callback(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code }), '', 4),
+      },
+    });
+
+  it('an unknown host (ENOTFOUND) says to check the host of the base URL and where it comes from', async () => {
+    const dispatcher = failingLookup('ENOTFOUND');
+    const baseURL = 'https://api.company-data.invalid/v1';
+    const client = new CompanyData({ apiKey: 'svc_live_unused', baseURL, dispatcher, maxRetries: 0 });
+    const error = await client.teams.list().then(undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toBe(
+      `Connection failed: the host api.company-data.invalid was not found (ENOTFOUND): check the host in the base URL (the baseURL option, else COMPANY_DATA_BASE_URL) (GET ${baseURL}/teams/?page=1)`,
+    );
+    await client.close();
+    await dispatcher.close();
+  });
+
+  it('a lookup that got no answer (EAI_AGAIN) says to check the network as well', async () => {
+    const dispatcher = failingLookup('EAI_AGAIN');
+    const baseURL = 'https://api.company-data.invalid/v1';
+    const client = new CompanyData({ apiKey: 'svc_live_unused', baseURL, dispatcher, maxRetries: 0 });
+    const error = await client.teams.list().then(undefined, (caught: unknown) => caught);
+    expect((error as Error).message).toBe(
+      `Connection failed: the host api.company-data.invalid could not be looked up (EAI_AGAIN, no answer from DNS): check the network, and the host in the base URL (the baseURL option, else COMPANY_DATA_BASE_URL) (GET ${baseURL}/teams/?page=1)`,
+    );
+    await client.close();
+    await dispatcher.close();
   });
 });
