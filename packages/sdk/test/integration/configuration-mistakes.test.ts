@@ -1,8 +1,14 @@
 import type { MockServer } from '@company-data/mock-server';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CompanyData, ConfigurationError, ConnectionError, ValidationError } from '../../src/index.js';
-import { clientFor, DEFAULT_MOCK, type Target, targets, wholeList } from '../support/harness.js';
+import {
+  CompanyData,
+  ConfigurationError,
+  ConnectionError,
+  NotFoundError,
+  ValidationError,
+} from '../../src/index.js';
+import { caught, clientFor, DEFAULT_MOCK, type Target, targets, wholeList } from '../support/harness.js';
 
 function constructionError(options: ConstructorParameters<typeof CompanyData>[0]): ConfigurationError {
   try {
@@ -204,21 +210,68 @@ describe('a host that DNS does not know', () => {
     const error = await client.teams.list().then(undefined, (caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toBe(
-      `Connection failed: the host api.company-data.invalid was not found (ENOTFOUND): check the host in the base URL (the baseURL option, else COMPANY_DATA_BASE_URL) (GET ${baseURL}/teams/?page=1)`,
+      `Connection failed: the host api.company-data.invalid was not found (ENOTFOUND): check the host of the base URL, set in the \`baseURL\` option (GET ${baseURL}/teams/?page=1)`,
     );
     await client.close();
     await dispatcher.close();
   });
 
-  it('a lookup that got no answer (EAI_AGAIN) says to check the network as well', async () => {
+  it('a lookup that got no answer (EAI_AGAIN) says to check the network as well', async ({
+    onTestFinished,
+  }) => {
     const dispatcher = failingLookup('EAI_AGAIN');
     const baseURL = 'https://api.company-data.invalid/v1';
-    const client = new CompanyData({ apiKey: 'svc_live_unused', baseURL, dispatcher, maxRetries: 0 });
+    vi.stubEnv('COMPANY_DATA_BASE_URL', baseURL);
+    onTestFinished(() => vi.unstubAllEnvs());
+    const client = new CompanyData({ apiKey: 'svc_live_unused', dispatcher, maxRetries: 0 });
     const error = await client.teams.list().then(undefined, (caught: unknown) => caught);
     expect((error as Error).message).toBe(
-      `Connection failed: the host api.company-data.invalid could not be looked up (EAI_AGAIN, no answer from DNS): check the network, and the host in the base URL (the baseURL option, else COMPANY_DATA_BASE_URL) (GET ${baseURL}/teams/?page=1)`,
+      `Connection failed: the host api.company-data.invalid could not be looked up (EAI_AGAIN, no answer from DNS): check the network; check the host of the base URL, set in the COMPANY_DATA_BASE_URL environment variable (GET ${baseURL}/teams/?page=1)`,
     );
     await client.close();
     await dispatcher.close();
+  });
+});
+
+describe.each(targets)("a base URL with a path that is not the API's ($name)", (target) => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await target.start();
+  });
+  afterAll(() => mock.close());
+
+  it('a 404 on a list, which never answers 404, says to check the path of the base URL', async () => {
+    // `/api/v1` for `/v1`: the path ends in /v1, so the client takes it; the server knows no such path.
+    const baseURL = mock.baseURL.replace(/\/v1$/, '/api/v1');
+    const { client } = clientFor(target, mock, { baseURL });
+    const error = await caught(client.teams.list());
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toBe(
+      `404 Not found. (GET ${baseURL}/teams/?page=1): a list never answers 404: check the path of the base URL, set in the \`baseURL\` option`,
+    );
+    await client.close();
+  });
+
+  it("a 404 on a by-id call says so when the answer is not the API's own error, and not when it is", async () => {
+    const baseURL = mock.baseURL.replace(/\/v1$/, '/api/v1');
+    const { client } = clientFor(target, mock, { baseURL });
+    const id = '00000000-0000-4000-8000-000000000000';
+    // A gateway's page in front of the API, for the path it does not know.
+    mock.injectFault({ path: `/api/v1/teams/${id}/`, status: 404, htmlPage: true });
+    const page = await caught(client.teams.retrieve(id));
+    expect(page).toBeInstanceOf(NotFoundError);
+    expect(page.message).toBe(
+      `404 text/html; charset=utf-8 body: 404 Not Found 404 Not Found mock-proxy (GET ${baseURL}/teams/${id}/): not the API's own error: check the path of the base URL, set in the \`baseURL\` option`,
+    );
+    // The API's own JSON 404 may be an unknown id: nothing is said of the base URL.
+    const own = await caught(client.teams.retrieve(id));
+    expect(own.message).toBe(`404 Not found. (GET ${baseURL}/teams/${id}/)`);
+    await client.close();
+    // With the right base URL, an unknown id's 404 is as plain.
+    const right = clientFor(target, mock).client;
+    expect((await caught(right.teams.retrieve(id))).message).toBe(
+      `404 Not found. (GET ${mock.baseURL}/teams/${id}/)`,
+    );
+    await right.close();
   });
 });
