@@ -120,7 +120,15 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
       /directory of .*missing\/dir\/x\.json does not exist: create it first/,
     ],
     [['snapshot', '.'], /is a directory: give the path of the fixture file/],
-    [['exprot'], /Unknown command "exprot": use snapshot, verify, export or sync/],
+    [
+      ['exprot'],
+      /^company-data: Unknown command "exprot" \(did you mean "export"\?\): use snapshot, verify, export or sync\.$/m,
+    ],
+    [
+      ['verfy'],
+      /^company-data: Unknown command "verfy" \(did you mean "verify"\?\): use snapshot, verify, export or sync\.$/m,
+    ],
+    [['deploy'], /^company-data: Unknown command "deploy": use snapshot, verify, export or sync\.$/m],
     [['verify', '--pages', 'two'], /--pages expects a whole number, got "two"/],
     [['verify', '--page-size', '500'], /pageSize expects a whole number from 1 to 100; got 500/],
   ])('%j', async (args, message) => {

@@ -106,6 +106,9 @@ describe('mistakes refused at construction, saying how to fix them', () => {
       'Expected a logger: an object with debug, info, warn and error methods',
     );
     expect(constructionError({ dispatcher: {} as never }).message).toContain('Expected an undici Dispatcher');
+    expect(constructionError({ quota: { requests: 100, perSecond: 60 } as never }).message).toBe(
+      'Invalid options for new CompanyData(): ✖ Unknown quota field `perSecond` (did you mean `perSeconds`?): expected requests, perSeconds or marginMs\n  → at quota.perSecond\n✖ Expected a number of seconds above 0\n  → at quota.perSeconds',
+    );
   });
 });
 
