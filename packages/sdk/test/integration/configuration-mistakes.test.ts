@@ -225,7 +225,9 @@ describe('a host that DNS does not know', () => {
     const dispatcher = failingLookup('EAI_AGAIN');
     const baseURL = 'https://api.company-data.invalid/v1';
     vi.stubEnv('COMPANY_DATA_BASE_URL', baseURL);
-    onTestFinished(() => vi.unstubAllEnvs());
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     const client = new CompanyData({ apiKey: 'svc_live_unused', dispatcher, maxRetries: 0 });
     const error = await client.teams.list().then(undefined, (caught: unknown) => caught);
     expect((error as Error).message).toBe(
