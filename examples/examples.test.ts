@@ -474,6 +474,43 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       expect(pagesRead()).toEqual([1, 7, 8, 9, 10, 11]);
       expect(merged().map((call) => call.id)).toEqual(calls.map((call) => call.id));
     });
+
+    it('says how many workers it runs when the pages are fewer than the workers asked for', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished, { sizes: { calls: 120 } });
+      const out = join(dir, 'fewer-pages');
+      const run = await runExample('export-in-parts.ts', ['--workers', '4', '--out', out], apiEnv(mock));
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('2 pages of 100 calls: 2 workers, not 4 (a worker reads whole pages).');
+      expect(JSON.parse(lines(run.stdout).at(-1) ?? '')).toMatchObject({ calls: 120, parts: 2, pages: 2 });
+    });
+
+    it('says how to call it when the arguments are wrong, before any request', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const mock = await mockServer(onTestFinished);
+      const noUrl = await runExample('export-in-parts.ts', ['--redis'], apiEnv(mock));
+      expect(noUrl.code).toBe(2);
+      expect(noUrl.stderr).toContain("Option '--redis <value>' argument missing");
+      expect(noUrl.stderr).toContain('Usage: export-in-parts.ts');
+      expect(noUrl.stderr).not.toContain('    at ');
+      const notUrl = await runExample('export-in-parts.ts', ['--redis', '127.0.0.1:6379'], apiEnv(mock));
+      expect(notUrl.code).toBe(2);
+      expect(notUrl.stderr).toContain(
+        '--redis 127.0.0.1:6379: expected a Redis URL, e.g. redis://127.0.0.1:6379.',
+      );
+      const letterO = await runExample('export-in-parts.ts', ['--quota', '1OO/60'], apiEnv(mock));
+      expect(letterO.code).toBe(2);
+      expect(letterO.stderr).toContain('--quota 1OO/60: expected <requests>/<seconds>, e.g. 100/60.');
+      expect(letterO.stderr).not.toContain('    at ');
+      const noWorkers = await runExample('export-in-parts.ts', ['--workers', '0'], apiEnv(mock));
+      expect(noWorkers.code).toBe(2);
+      expect(noWorkers.stderr).toContain('--workers 0: expected a whole number, 1 or more.');
+      expect(mock.journal()).toEqual([]);
+    });
   });
 
   describe('tracing.ts', () => {

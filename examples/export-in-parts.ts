@@ -12,6 +12,16 @@
 // so that calls created meanwhile are appended rather than shifting pages across parts. It records every page it
 // finished in `part-<i>.json`: run the same command again after a failure and each part resumes at its
 // first page not done (a finished part is not read again). The merged file is `calls.ndjson`.
+//
+// Flags (exit code 2, with the usage, when one is wrong):
+//   --workers <n>      how many worker processes, at most (default 4). Never more than the pages: with fewer
+//                      pages than workers, one worker a page, and it says so.
+//   --out <dir>        the folder of the parts and the merged file (default `export`).
+//   --page-size <n>    calls a page, 1 to 100 (default 100).
+//   --redis <url>      share one rate gate between the workers through this Redis, e.g. redis://127.0.0.1:6379.
+//   --quota <n>/<s>    at most <n> requests every <s> seconds, e.g. 100/60: shared through Redis with --redis,
+//                      each worker its own without.
+//   --part, --first, --last   how the coordinator starts a worker (not for you).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
@@ -31,29 +41,61 @@ import { parseArgs } from 'node:util';
 import { RedisRateGate } from '@company-data/redis-gate';
 import { CompanyData, type RateQuota } from '@company-data/sdk';
 
-const { values } = parseArgs({
-  options: {
-    workers: { type: 'string', default: '4' },
-    out: { type: 'string', default: 'export' },
-    'page-size': { type: 'string', default: '100' },
-    redis: { type: 'string' },
-    quota: { type: 'string' },
-    part: { type: 'string' },
-    first: { type: 'string' },
-    last: { type: 'string' },
-  },
-});
-const pageSize = Number(values['page-size']);
-const quota = parseQuota(values.quota);
+const USAGE =
+  'Usage: export-in-parts.ts [--workers <n>] [--out <dir>] [--page-size <1-100>] [--redis <url>] [--quota <requests>/<seconds>]';
+
+function usageError(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+/** A whole number from `min` to `max` (the text of flag `name`), or a usage error. */
+function wholeNumber(name: string, text: string, min: number, max?: number): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= (max ?? Number.MAX_SAFE_INTEGER)))
+    usageError(`--${name} ${text}: expected a whole number, ${max ? `${min} to ${max}` : `${min} or more`}.`);
+  return value;
+}
 
 /** `100/60` → 100 requests per 60 seconds. */
 function parseQuota(text: string | undefined): RateQuota | undefined {
   if (text === undefined) return undefined;
-  const [requests, perSeconds] = text.split('/').map(Number);
-  if (!requests || !perSeconds)
-    throw new Error(`--quota ${text}: expected <requests>/<seconds>, e.g. 100/60`);
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const [requests, perSeconds] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!requests || !perSeconds) usageError(`--quota ${text}: expected <requests>/<seconds>, e.g. 100/60.`);
   return { requests, perSeconds };
 }
+
+function parseArguments() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        workers: { type: 'string', default: '4' },
+        out: { type: 'string', default: 'export' },
+        'page-size': { type: 'string', default: '100' },
+        redis: { type: 'string' },
+        quota: { type: 'string' },
+        part: { type: 'string' },
+        first: { type: 'string' },
+        last: { type: 'string' },
+      },
+    });
+    if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis))
+      usageError(`--redis ${values.redis}: expected a Redis URL, e.g. redis://127.0.0.1:6379.`);
+    return {
+      values,
+      workers: wholeNumber('workers', values.workers, 1),
+      pageSize: wholeNumber('page-size', values['page-size'], 1, 100),
+      quota: parseQuota(values.quota),
+    };
+  } catch (error) {
+    // parseArgs: an unknown option, or one without its value (`--redis` with no URL).
+    if (error instanceof TypeError) usageError(error.message);
+    throw error;
+  }
+}
+
+const { values, workers, pageSize, quota } = parseArguments();
 
 /**
  * The client of a worker: with `--redis`, its gate (and quota) shared with the other workers; without, a
@@ -145,7 +187,11 @@ async function coordinate(): Promise<void> {
   } finally {
     await close();
   }
-  const ranges = splitPages(totalPages, Number(values.workers));
+  const ranges = splitPages(totalPages, workers);
+  if (ranges.length < workers)
+    console.error(
+      `${totalPages === 1 ? '1 page' : `${totalPages} pages`} of ${pageSize} calls: ${ranges.length === 1 ? '1 worker' : `${ranges.length} workers`}, not ${workers} (a worker reads whole pages).`,
+    );
   const script = fileURLToPath(import.meta.url);
   const started = performance.now();
   const codes = await Promise.all(

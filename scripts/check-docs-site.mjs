@@ -9,7 +9,9 @@
 // screenshot is taken, saved for a person to look at and checked not to be blank (a blank page compresses
 // to a few kilobytes). The landing page points to the tarball route before its first install by name (which
 // fails until the packages are published). And the search: a word only a guide's body text has, typed into
-// the search box of the landing page, lists that guide (screenshot too). Chromium is Debian's `chromium`,
+// the search box of the landing page, lists that guide, and a word of a guide's title or headings lists it
+// among the first three, before the symbols named by it (screenshots too). The screenshots go to a folder of
+// the temp dir, removed at the end, or to `--out`, kept. Chromium is Debian's `chromium`,
 // which `npm test` installs first (scripts/system-packages.mjs) where it may; when it is missing, this
 // script fails under CI and elsewhere says LOUDLY that the browser part was skipped, and still checks the HTML.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -52,15 +54,32 @@ const PAGES = [
     guide: 'docs/pagination.md',
   },
 ];
-/** The search: a word in the body text of `guide` only (not in its title or headings, nor in a symbol's name). */
-const SEARCH = { word: 'spreadsheet', guide: 'docs/keeping-a-copy-up-to-date.md' };
+/**
+ * The searches, each typed into the search box of the landing page, and the guide it must list. `body`: the
+ * word is in the guide's body text only (not its title or headings, nor a symbol's name), and the guide must
+ * be among the results. Otherwise the word is in the guide's title or headings, and the guide must be among
+ * the first {@link HEADING_SEARCH_RANK} results, although symbols are named by the word (scripts/docs/search-headings-plugin.mjs).
+ *
+ * @typedef {{ word: string, guide: string, body?: true }} Search
+ * @type {Search[]}
+ */
+const SEARCHES = [
+  { word: 'spreadsheet', guide: 'docs/keeping-a-copy-up-to-date.md', body: true },
+  { word: 'sync', guide: 'docs/keeping-a-copy-up-to-date.md' },
+  { word: 'company-data-mock', guide: 'docs/mock-server.md' },
+  { word: 'Retry-After', guide: 'docs/errors-and-retries.md' },
+];
+/** How high a guide is listed for a word of its title or headings, at the lowest. */
+const HEADING_SEARCH_RANK = 3;
 /** Where the landing page sends a reader for the packages before they are published. */
 const TARBALL_ROUTE = 'documents/Getting_started.html#install';
 
 const outArg = process.argv.slice(2).find((arg) => arg.startsWith('--out='));
+// Without --out, the screenshots go to a folder of the temp dir that is removed at the end.
 const out = outArg
   ? path.resolve(outArg.slice('--out='.length))
   : mkdtempSync(path.join(os.tmpdir(), 'docs-site-'));
+if (!outArg) process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 mkdirSync(out, { recursive: true });
 /** @type {string[]} */
 const problems = [];
@@ -113,7 +132,7 @@ if (chromium !== undefined) {
         mobile: false,
       });
       for (const page of PAGES) await checkInBrowser(tab, page);
-      await checkSearch(tab);
+      for (const search of SEARCHES) await checkSearch(tab, search);
     } finally {
       await tab.close();
     }
@@ -129,7 +148,7 @@ if (problems.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    `check-docs-site: ${PAGES.length} key pages render their content and outline without JavaScript${chromium ? `, and in ${chromium} with it, where the search finds a guide by its text; screenshots in ${out}` : ''}`,
+    `check-docs-site: ${PAGES.length} key pages render their content and outline without JavaScript${chromium ? `, and in ${chromium} with it, where the search finds a guide by its text and by its headings; ${outArg ? `screenshots in ${out}` : 'to keep the screenshots, pass --out=<folder>'}` : ''}`,
   );
 }
 
@@ -232,21 +251,26 @@ function checkTarballRouteFirst() {
 }
 
 /**
- * Types a word of a guide's body text into the search box of the landing page, as a reader does, and
- * expects the guide among the results. typedoc's search knows a guide's text only with `searchInDocuments`.
+ * Types a word into the search box of the landing page, as a reader does, and expects the guide among the
+ * results: anywhere for a word of its body text (typedoc's search knows a guide's text only with
+ * `searchInDocuments`), among the first {@link HEADING_SEARCH_RANK} for a word of its title or headings.
  *
  * @param {import('./docs/chromium-pipe.mjs').Tab} tab - 1400×1000.
+ * @param {Search} search
  */
-async function checkSearch(tab) {
-  const guide = readFileSync(path.join(ROOT, SEARCH.guide), 'utf8');
+async function checkSearch(tab, search) {
+  const guide = readFileSync(path.join(ROOT, search.guide), 'utf8');
   const title = frontMatter(guide).title?.replace(/^"|"$/g, '');
   const headings = [...guide.matchAll(/^#{1,6} .*$/gm)].join('\n');
-  const word = new RegExp(`\\b${SEARCH.word}\\b`, 'i');
-  if (!word.test(guide) || word.test(headings) || word.test(title ?? '')) {
-    problems.push(`search: "${SEARCH.word}" is not a word of ${SEARCH.guide}'s body text only: pick another`);
+  const escaped = search.word.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+  const word = new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'i');
+  const inHeadings = word.test(headings) || word.test(title ?? '');
+  if (!word.test(guide) || inHeadings === Boolean(search.body)) {
+    const where = search.body ? 'body text only' : 'title or headings';
+    problems.push(`search: "${search.word}" is not a word of ${search.guide}'s ${where}: pick another`);
     return;
   }
-  const png = path.join(out, `search_${SEARCH.word}.png`);
+  const png = path.join(out, `search_${search.word.replace(/\W/g, '_')}.png`);
   try {
     const url = pathToFileURL(path.join(SITE, 'index.html')).href;
     await tab.send('Page.navigate', { url });
@@ -256,7 +280,7 @@ async function checkSearch(tab) {
     );
     await tab.evaluate(`document.getElementById('tsd-search-trigger').click()`);
     await tab.evaluate(`document.getElementById('tsd-search-input').focus()`);
-    await tab.send('Input.insertText', { text: SEARCH.word });
+    await tab.send('Input.insertText', { text: search.word });
     // The results, or typedoc's "no results" status (its input handler waits 200 ms after the last key).
     const results = await tab.waitFor(
       `(() => {
@@ -264,17 +288,25 @@ async function checkSearch(tab) {
         const status = document.getElementById('tsd-search-status').textContent.trim();
         return items.length > 0 || status ? { items, status } : undefined;
       })()`,
-      `the search results for "${SEARCH.word}"`,
+      `the search results for "${search.word}"`,
     );
     const { data } = await tab.send('Page.captureScreenshot', { format: 'png' });
     writeFileSync(png, Buffer.from(data, 'base64'));
-    if (!results.items.includes(title))
+    /** @type {string[]} */
+    const items = results.items;
+    const rank = items.indexOf(title ?? '') + 1;
+    const shown = items.length > 0 ? items.map((item) => `"${item}"`).join(', ') : `"${results.status}"`;
+    if (rank === 0)
       problems.push(
-        `search: "${SEARCH.word}" (in ${SEARCH.guide}'s text) does not list "${title}"; it shows ${results.items.length > 0 ? results.items.map((/** @type {string} */ item) => `"${item}"`).join(', ') : `"${results.status}"`}`,
+        `search: "${search.word}" (in ${search.guide}) does not list "${title}"; it shows ${shown}`,
+      );
+    else if (!search.body && rank > HEADING_SEARCH_RANK)
+      problems.push(
+        `search: "${search.word}" (in ${search.guide}'s title or headings) lists "${title}" at #${rank}, not in the first ${HEADING_SEARCH_RANK}; it shows ${shown}`,
       );
     else
       console.log(
-        `ok    search: "${SEARCH.word}" lists the guide "${title}", screenshot ${path.basename(png)}`,
+        `ok    search: "${search.word}" lists the guide "${title}" at #${rank}, screenshot ${path.basename(png)}`,
       );
   } catch (error) {
     problems.push(`search: ${error instanceof Error ? error.message : error}`);

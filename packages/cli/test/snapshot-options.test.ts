@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { type MockServer, startMockServer } from '@company-data/mock-server';
 import { CompanyData } from '@company-data/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshot, UsageError } from '../src/index.js';
+import { checkpointPath } from '../src/snapshot/checkpoint.js';
 import { envFor, runInProcess } from './support/run.js';
 
 let source: MockServer;
@@ -120,7 +122,15 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
       /directory of .*missing\/dir\/x\.json does not exist: create it first/,
     ],
     [['snapshot', '.'], /is a directory: give the path of the fixture file/],
-    [['exprot'], /Unknown command "exprot": use snapshot, verify, export or sync/],
+    [
+      ['exprot'],
+      /^company-data: Unknown command "exprot" \(did you mean "export"\?\): use snapshot, verify, export or sync\.$/m,
+    ],
+    [
+      ['verfy'],
+      /^company-data: Unknown command "verfy" \(did you mean "verify"\?\): use snapshot, verify, export or sync\.$/m,
+    ],
+    [['deploy'], /^company-data: Unknown command "deploy": use snapshot, verify, export or sync\.$/m],
     [['verify', '--pages', 'two'], /--pages expects a whole number, got "two"/],
     [['verify', '--page-size', '500'], /pageSize expects a whole number from 1 to 100; got 500/],
   ])('%j', async (args, message) => {
@@ -186,6 +196,14 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
     expect(ran.code).toBe(1);
     expect(ran.stderr).toMatch(/404 Injected fault.*Nothing was written; a snapshot keeps what it fetched/);
     await expect(readFile(join(dir, 'failed.json'))).rejects.toThrow(/ENOENT/);
+    // What it fetched (recordings, read before the calls' transcripts) is kept for the next run: removed
+    // here, as --fresh would, so that the test leaves nothing in the temp dir.
+    const kept = checkpointPath(join(dir, 'failed.json'));
+    const [header, ...entries] = (await readFile(kept, 'utf8')).trim().split('\n');
+    expect(JSON.parse(header ?? '')).toEqual({ company_data_snapshot: 1, baseURL: source.baseURL });
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.map((line) => (JSON.parse(line) as { kind: string }).kind)).toContain('recording');
+    await rm(kept);
   });
 
   it('prints its help and version', async () => {
@@ -225,5 +243,7 @@ describe('company-data snapshot: a key the server refuses', () => {
     );
     expect(fromFlag.stderr).not.toContain('resume');
     expect((await readdir(dir)).filter((name) => name.includes('refused'))).toEqual([]);
+    // Nor in the temp dir: a checkpoint with nothing fetched has nothing to resume.
+    expect(existsSync(checkpointPath(join(dir, 'refused.json')))).toBe(false);
   });
 });

@@ -61,6 +61,10 @@ describe('company-data snapshot, round trip', () => {
     );
     expect(summary).toMatch(/Read in \d+ requests/);
     expect(summary).toMatch(/Not anonymized/);
+    // A free port: the default 4010 may be held by the mock of Getting started.
+    expect(summary).toMatch(
+      /^Serve it: npx company-data-mock --fixture \S+\/fixture\.json --port 0 \(a free port; it prints the base URL\)$/m,
+    );
     expect(await readdir(dir)).toEqual(['fixture.json']);
   });
 

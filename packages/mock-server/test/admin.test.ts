@@ -55,7 +55,10 @@ describe('admin HTTP API', () => {
     expect(
       (await admin('GET', '', undefined, { authorization: `Bearer ${server.keys.valid}` })).json,
     ).toEqual({
-      error: { detail: 'Invalid admin token.' },
+      error: {
+        detail:
+          'Invalid admin token. Send `Authorization: Bearer <admin token>`: company-data-mock prints it at start (the Admin API line of its banner; `adminToken` with --json), and in code it is `mock.adminToken`; random unless set with --admin-token or the adminToken option.',
+      },
     });
     expect(server.adminToken).toBe('admin-secret');
   });

@@ -147,6 +147,9 @@ describe('RedisRateGate without Redis', () => {
     expect(() => new RedisRateGate({ name: '' })).toThrow(ConfigurationError);
     expect(() => new RedisRateGate({ timeoutMs: 0 })).toThrow('`timeoutMs` must be a number above 0');
     expect(() => new RedisRateGate({ quota: { requests: 0, perSeconds: 1 } })).toThrow(ConfigurationError);
+    expect(() => new RedisRateGate({ quota: { requests: 100, perSecond: 60 } as never })).toThrow(
+      'Unknown quota field `perSecond` (did you mean `perSeconds`?): expected requests, perSeconds or marginMs',
+    );
     const quota = { requests: 1, perSeconds: 1 };
     expect(() => new CompanyData({ gate: new RedisRateGate(), quota })).toThrow('pass the quota to the gate');
   });

@@ -31,6 +31,8 @@ interface Shared {
   readonly ownGate: RateGate | undefined;
   /** Where the key came from, in words; derived clients keep the key, so they keep its source too. */
   readonly apiKeySource: string | undefined;
+  /** Where the base URL came from, in words; derived clients keep the addresses, so they keep its source too. */
+  readonly baseURLSource: string | undefined;
   /** Recent response times: derived clients call the same server, so they learn its pace together. */
   readonly responseTimes: ResponseTimes;
   readonly hedgeBudget: HedgeBudget;
@@ -91,7 +93,7 @@ export class CompanyData {
     const inherited = (options as InheritingOptions | null)?.[SHARED];
     const of = inherited ? 'client.withOptions()' : 'new CompanyData()';
     checkOptions(OPTION_CHECKS.client, options, of, OPTION_HINTS.client);
-    const { apiKey, apiKeySource, baseURL } = connectionSettings(options);
+    const { apiKey, apiKeySource, baseURL, baseURLSource } = connectionSettings(options);
     this.baseURL = baseURL;
     this.apiRoot = readApiRoot(options.apiRoot, this.baseURL);
     this.#options = { ...options, apiKey, baseURL: this.baseURL, apiRoot: this.apiRoot };
@@ -103,11 +105,13 @@ export class CompanyData {
     const logger = createLogger(options.logger ?? console, readLogLevel(options.logLevel), () =>
       apiKey ? [apiKey] : [],
     );
-    this.#shared = inherited ?? this.#share(options, { sleep, now, apiKey, apiKeySource, logger });
+    this.#shared =
+      inherited ?? this.#share(options, { sleep, now, apiKey, apiKeySource, baseURLSource, logger });
     const { transport, gate } = this.#shared;
     const core = new RequestCore({
       apiKey,
       apiKeySource: this.#shared.apiKeySource,
+      baseURLSource: this.#shared.baseURLSource,
       baseURL: this.baseURL,
       apiRoot: this.apiRoot,
       timeout: options.timeout ?? DEFAULTS.timeout,
@@ -144,20 +148,29 @@ export class CompanyData {
       now: () => number;
       apiKey: string | undefined;
       apiKeySource: string | undefined;
+      baseURLSource: string | undefined;
       logger: SdkLogger;
     },
   ): Shared {
-    const { apiKeySource } = context;
+    const { apiKeySource, baseURLSource } = context;
     const transport = new Transport(options.dispatcher, options.fetch);
     const responseTimes = new ResponseTimes();
     const hedgeBudget = new HedgeBudget();
     const given = options.gate;
     if (given === undefined) {
       const own = new RateGate({ quota: options.quota, sleep: context.sleep, now: context.now });
-      return { transport, gate: own, ownGate: own, apiKeySource, responseTimes, hedgeBudget };
+      return { transport, gate: own, ownGate: own, apiKeySource, baseURLSource, responseTimes, hedgeBudget };
     }
     given.attach?.({ apiKey: context.apiKey, logger: context.logger });
-    return { transport, gate: given, ownGate: undefined, apiKeySource, responseTimes, hedgeBudget };
+    return {
+      transport,
+      gate: given,
+      ownGate: undefined,
+      apiKeySource,
+      baseURLSource,
+      responseTimes,
+      hedgeBudget,
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { closestName } from '@company-data/contract/runtime';
 import { MAX_CONCURRENCY } from '@company-data/sdk';
 import type { ConnectionOptions } from '../connection.js';
 import type { CopyMode } from '../copy/copy-list.js';
@@ -7,6 +8,9 @@ import { DURATION_FORMAT, parseDuration } from '../duration.js';
 import { UsageError } from '../errors.js';
 import type { SnapshotOptions } from '../snapshot/snapshot.js';
 import type { VerifyOptions } from '../verify/verify.js';
+
+/** The commands, as an unknown one's "did you mean" weighs them. */
+const COMMANDS = ['snapshot', 'verify', 'export', 'sync'] as const;
 
 /** What the command line asked for. */
 export type CliRequest =
@@ -115,7 +119,9 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       options: copyOptions(command, positionals, { ...values, lookBack }),
     };
   }
-  throw new UsageError(`Unknown command "${command}": use snapshot, verify, export or sync.`);
+  const near = closestName(command, COMMANDS);
+  const hint = near === undefined ? '' : ` (did you mean "${near}"?)`;
+  throw new UsageError(`Unknown command "${command}"${hint}: use snapshot, verify, export or sync.`);
 }
 
 function copyOptions(

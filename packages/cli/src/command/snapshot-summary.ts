@@ -40,7 +40,8 @@ export function formatSnapshotSummary(result: SnapshotResult, cwd: string, seede
     `Read in ${result.requests} requests and ${seconds(result.durationMs)}, ${waits}${resumed}.`,
     `The API keys in the file are placeholders, not yours: ${keys.join(', ')}.`,
     ...privacy,
-    `Serve it: npx company-data-mock --fixture ${file}`,
+    // Port 0: a free port, as the mock of Getting started (or any other) may hold the default 4010.
+    `Serve it: npx company-data-mock --fixture ${file} --port 0 (a free port; it prints the base URL)`,
     '',
   ].join('\n');
 }

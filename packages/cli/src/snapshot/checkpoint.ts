@@ -25,7 +25,8 @@ interface Header {
  * NDJSON file per output path: a header line, then one line per recording or call whose details were
  * fetched. It lives in the system's temporary directory, never beside the fixture (it holds the data as the
  * API returned it, before any anonymisation, and must not be committed by accident), readable by the user
- * only, and is deleted once the fixture is written.
+ * only, and is deleted once the fixture is written, or when a run stops before it holds anything to resume
+ * (a refused key, a failed list).
  */
 export class Checkpoint {
   /** Where it is. */
@@ -34,12 +35,15 @@ export class Checkpoint {
   readonly resumed: ReadonlyMap<string, DetailEntry>;
   #writing: Promise<void>;
   readonly #handle: FileHandle;
+  /** The entries in the file: those resumed and those saved since. */
+  #entries: number;
 
   private constructor(path: string, handle: FileHandle, resumed: Map<string, DetailEntry>) {
     this.path = path;
     this.#handle = handle;
     this.resumed = resumed;
     this.#writing = Promise.resolve();
+    this.#entries = resumed.size;
   }
 
   /**
@@ -60,13 +64,15 @@ export class Checkpoint {
 
   /** Records a fetched entry; lines are written one after the other, each complete. */
   save(entry: DetailEntry): Promise<void> {
+    this.#entries++;
     return this.#append(entry);
   }
 
-  /** Closes the file, keeping it for a later run to resume from. */
+  /** Closes the file, keeping it for a later run to resume from; one with nothing to resume is deleted. */
   async close(): Promise<void> {
     await this.#writing.catch(() => undefined);
     await this.#handle.close();
+    if (this.#entries === 0) await rm(this.path, { force: true });
   }
 
   /** Closes and deletes the file: the snapshot is complete. */

@@ -18,6 +18,13 @@ import { RecordNotFoundError } from '../records/errors.js';
 import { QuotaOrNoneSchema } from '../store/quota.js';
 import { describeServer } from './summary.js';
 
+/**
+ * The 401 of the admin API, saying where its token is printed: the CLI's banner (the Admin API line) and
+ * its `--json` summary (`adminToken`); `mock.adminToken` in code. It is random unless given.
+ */
+const INVALID_ADMIN_TOKEN =
+  'Invalid admin token. Send `Authorization: Bearer <admin token>`: company-data-mock prints it at start (the Admin API line of its banner; `adminToken` with --json), and in code it is `mock.adminToken`; random unless set with --admin-token or the adminToken option.';
+
 /** What the admin API drives: a mock server's controls. */
 export type AdminTarget = Pick<
   MockServer,
@@ -335,7 +342,7 @@ export function createAdminApi(
   };
 
   function answer(request: MockRequest): MockResponse {
-    if (!authorized(request.headers.authorization)) return errorJson(401, 'Invalid admin token.');
+    if (!authorized(request.headers.authorization)) return errorJson(401, INVALID_ADMIN_TOKEN);
     // The admin API answers its paths with or without a final slash (its root always has one).
     const path =
       request.path.endsWith('/') && request.path !== ADMIN_PREFIX ? request.path.slice(0, -1) : request.path;

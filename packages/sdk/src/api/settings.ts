@@ -99,11 +99,17 @@ export function connectionSettings(options: { apiKey?: string | undefined; baseU
   apiKey: string | undefined;
   apiKeySource: string | undefined;
   baseURL: string | undefined;
+  baseURLSource: string | undefined;
 } {
   const { apiKey, baseURL } = readConnectionSettings(options);
   if (apiKey.error) throw apiKey.error;
   if (baseURL.error) throw baseURL.error;
-  return { apiKey: apiKey.value, apiKeySource: settingInWords(apiKey.from), baseURL: baseURL.value };
+  return {
+    apiKey: apiKey.value,
+    apiKeySource: settingInWords(apiKey.from),
+    baseURL: baseURL.value,
+    baseURLSource: settingInWords(baseURL.from),
+  };
 }
 
 /** Where a setting was read, in words for a message: `the COMPANY_DATA_API_KEY environment variable` or `the \`apiKey\` option`. */

@@ -68,6 +68,17 @@ export function bodyExcerpt(body: string): string | undefined {
   return text.length <= BODY_EXCERPT_CHARS ? text : `${text.slice(0, BODY_EXCERPT_CHARS - 1)}…`;
 }
 
+/** Whether an error response is the API's own JSON error: a JSON type and the nested or flat error shape. */
+export function isApiErrorBody(response: ErrorResponse): boolean {
+  if (!isJson(response.headers)) return false;
+  try {
+    const json: unknown = JSON.parse(response.body);
+    return ERROR_BODY_CHECKS.nested(json) || ERROR_BODY_CHECKS.flat(json);
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a body is the API's own JSON, by its content type (a proxy's error page is not). */
 function isJson(headers: ResponseHeaders): boolean {
   const type = headers['content-type'];
@@ -82,12 +93,14 @@ function isJson(headers: ResponseHeaders): boolean {
  * @param retryAfterSeconds - the wait the server asked for on a 429, if any.
  * @param keySource - where the refused key came from, in words (`the COMPANY_DATA_API_KEY environment
  * variable`): a 401's message ends by saying to check it.
+ * @param notFoundHint - what a 404's message ends with, when it likely means a wrong base URL.
  */
 export function errorFromResponse(
   response: ErrorResponse,
   request: string,
   retryAfterSeconds?: number,
   keySource?: string,
+  notFoundHint?: string,
 ): CompanyDataError {
   const { status, headers } = response;
   const { parsed, detail } = readErrorBody(response.body, headers);
@@ -102,7 +115,7 @@ export function errorFromResponse(
     return new AuthenticationError(expired ? 'expired_key' : 'invalid_key', `${message}${hint}`, init);
   }
   if (status === 403) return new PermissionDeniedError(message, init);
-  if (status === 404) return new NotFoundError(message, init);
+  if (status === 404) return new NotFoundError(notFoundHint ? `${message}: ${notFoundHint}` : message, init);
   if (status === 429) return new RateLimitError(message, retryAfterSeconds, init);
   if (status >= 500) return new ServerError(message, init);
   return new CompanyDataError('unexpected_status', message, init);

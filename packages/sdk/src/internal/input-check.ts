@@ -1,9 +1,8 @@
-import { closestName } from '@company-data/contract/runtime';
 import type { z } from 'zod';
 import { ConfigurationError, ValidationError, type ValidationIssue } from '../core/errors.js';
 import { loadZod } from './lazy-contract.js';
 import { toValidationIssues } from './validation-issues.js';
-import { type CompiledOptions, formatProblems, optionProblems } from './value-rules.js';
+import { type CompiledOptions, formatProblems, optionProblems, unknownName } from './value-rules.js';
 
 /**
  * What a checked object's keys are (a refused option is a {@link ConfigurationError}), where it was given
@@ -53,8 +52,7 @@ export function refuseUnknownKeys(value: unknown, known: readonly string[], rule
   const hints = typeof elsewhere === 'function' ? elsewhere() : (elsewhere ?? {});
   const hinted = unknown.map((key) => {
     if (Object.hasOwn(hints, key)) return `\`${key}\` (${hints[key]})`;
-    const closest = closestName(key, known);
-    return closest === undefined ? `\`${key}\`` : `\`${key}\` (did you mean \`${closest}\`?)`;
+    return unknownName(key, known);
   });
   const message = [
     `Unknown ${noun}${unknown.length === 1 ? '' : 's'} for ${rules.of}: ${hinted.join(', ')}.`,

@@ -738,7 +738,7 @@ const schema18 = {
       errorMessage: 'Expected a number of milliseconds from 1 to 2147483647',
     },
   },
-  additionalProperties: { not: {}, errorMessage: 'Unknown hedge field: expected afterMs' },
+  additionalProperties: { not: {}, errorMessage: 'Unknown hedge field {field:afterMs}: expected afterMs' },
   plainObject: true,
   present: { afterMs: 'Expected a number of milliseconds from 1 to 2147483647' },
   errorMessage: 'Invalid input: expected true, false or { afterMs }, received {received}',
@@ -804,7 +804,7 @@ function validate45(data, { instancePath = '', parentData, parentDataProperty, r
               schemaPath: '#/additionalProperties/errorMessage',
               keyword: 'errorMessage',
               params: { errors: emErrs0 },
-              message: 'Unknown hedge field: expected afterMs',
+              message: 'Unknown hedge field {field:afterMs}: expected afterMs',
             };
             if (vErrors === null) {
               vErrors = [err3];
@@ -1235,7 +1235,8 @@ function validate60(data, { instancePath = '', parentData, parentDataProperty, r
               schemaPath: '#/additionalProperties/errorMessage',
               keyword: 'errorMessage',
               params: { errors: emErrs0 },
-              message: 'Unknown quota field: expected requests, perSeconds or marginMs',
+              message:
+                'Unknown quota field {field:requests,perSeconds,marginMs}: expected requests, perSeconds or marginMs',
             };
             if (vErrors === null) {
               vErrors = [err2];

@@ -17,7 +17,8 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 // (`new CompanyData()` runs these checks on every start, and loading zod for them would double the SDK's
 // import time): `scripts/write-option-checks.ts` compiles them, as the contract's schemas are compiled, into
 // `option-checks.generated.ts`, whose checks record each problem with the `errorMessage` of the node that
-// refused it (ajv-errors). A message may name the value's type with `{received}`. A test holds every
+// refused it (ajv-errors). A message may name the value's type with `{received}`, and an unknown field with
+// `{field:a,b}` (its name and the closest of the known names a and b, see `optionProblems`). A test holds every
 // compiled check equal to these schemas.
 // Keywords beyond JSON Schema, for what JSON cannot hold: `isFunction`, `instanceOf` (a global class),
 // `methods` (an object with these functions), `plainObject` (no class instance); see the generator.
@@ -29,8 +30,13 @@ const MAX_TIMER_MS = 2_147_483_647;
 const said = <Schema extends z.ZodType>(schema: Schema, message: string) =>
   schema.meta({ errorMessage: message });
 
-/** An object's fields: only these, any other refused with `message` (at the unknown field). */
-const onlyFields = (message: string) => ({ additionalProperties: { not: {}, errorMessage: message } });
+/** An object's fields: only `names`, any other refused at its path, named with the closest of them. */
+const onlyFields = (what: string, names: readonly [string, ...string[]]) => {
+  const last = names.at(-1) as string;
+  const expected = names.length === 1 ? last : `${names.slice(0, -1).join(', ')} or ${last}`;
+  const message = `Unknown ${what} field {field:${names.join(',')}}: expected ${expected}`;
+  return { additionalProperties: { not: {}, errorMessage: message } };
+};
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   said(
@@ -121,7 +127,7 @@ const hedge = said(
     z.boolean(),
     z
       .strictObject({ afterMs: milliseconds(1) })
-      .meta({ plainObject: true, ...onlyFields('Unknown hedge field: expected afterMs') }),
+      .meta({ plainObject: true, ...onlyFields('hedge', ['afterMs']) }),
   ]),
   'Invalid input: expected true, false or { afterMs }, received {received}',
 );
@@ -149,7 +155,7 @@ const quota = said(
     .refine(isPlainObject)
     .meta({
       plainObject: true,
-      ...onlyFields('Unknown quota field: expected requests, perSeconds or marginMs'),
+      ...onlyFields('quota', ['requests', 'perSeconds', 'marginMs']),
     }),
   'Invalid input: expected { requests, perSeconds }, received {received}',
 );

@@ -21,7 +21,8 @@ import type {
   Sleep,
 } from '../core/options.js';
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
-import { errorDetail, errorFromResponse } from './error-from-response.js';
+import { checkTheBaseURL } from './base-url-hint.js';
+import { errorDetail, errorFromResponse, isApiErrorBody } from './error-from-response.js';
 import type { HedgeBudget } from './hedge-budget.js';
 import { type HedgedRead, hedgedRead } from './hedged-read.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
@@ -39,6 +40,8 @@ export interface CoreConfig {
   apiKey: string | undefined;
   /** Where the key came from, in words (`the COMPANY_DATA_API_KEY environment variable`), for a 401's hint. */
   apiKeySource: string | undefined;
+  /** Where the base URL came from, in words, for the hints of an unknown host and of a 404 on a list. */
+  baseURLSource: string | undefined;
   baseURL: string | undefined;
   apiRoot: string | undefined;
   timeout: number;
@@ -67,7 +70,10 @@ export interface CoreConfig {
  * What the pipeline needs of an operation: a row of the contract's `OPERATIONS` (or of its endpoint
  * table, whose `operationId` is typed as a plain string).
  */
-export type CallEndpoint = Pick<OperationMeta, 'method' | 'path' | 'base' | 'auth' | 'successStatuses'> & {
+export type CallEndpoint = Pick<
+  OperationMeta,
+  'method' | 'path' | 'base' | 'auth' | 'kind' | 'successStatuses'
+> & {
   readonly operationId: string;
 };
 
@@ -208,6 +214,7 @@ export class RequestCore {
           timeout: options.timeout ?? config.timeout,
           signal: options.signal,
           label: request,
+          baseURLSource: endpoint.base === 'baseURL' ? config.baseURLSource : undefined,
         };
         let response: TransportResponse;
         try {
@@ -248,7 +255,13 @@ export class RequestCore {
           pausedHere = true;
           continue;
         }
-        const error = errorFromResponse(response, request, undefined, this.#keySource(headers));
+        const error = errorFromResponse(
+          response,
+          request,
+          undefined,
+          this.#keySource(headers),
+          this.#notFoundHint(endpoint, response),
+        );
         if (retryClass === 'never' || !retriesLeft) throw error;
         await this.#backoff(error, current, options.signal, aborted);
       }
@@ -382,6 +395,20 @@ export class RequestCore {
   }
 
   /** Where the key a request sent came from, in words: the client's setting, or a header the caller set. */
+  /**
+   * Why a 404 may mean a wrong base URL, for its message: a list never answers 404 (a page past the last is
+   * an empty page), and the API's 404 of an unknown id is its own JSON error; a 404 of anything else under
+   * the base URL (a gateway's or another server's page) most likely comes from a path that is not the API's,
+   * such as `/api/v1` for `/v1`. The API's JSON 404 on a by-id call says nothing: the id may be unknown.
+   */
+  #notFoundHint(endpoint: CallEndpoint, response: TransportResponse): string | undefined {
+    const source = this.#config.baseURLSource;
+    if (response.status !== 404 || endpoint.base !== 'baseURL' || source === undefined) return undefined;
+    if (endpoint.kind === 'list') return `a list never answers 404: ${checkTheBaseURL('path', source)}`;
+    if (isApiErrorBody(response)) return undefined;
+    return `not the API's own error: ${checkTheBaseURL('path', source)}`;
+  }
+
   #keySource(headers: Readonly<Record<string, string>>): string | undefined {
     const sent = headers.authorization;
     if (sent === undefined) return undefined;

@@ -2,6 +2,7 @@ import { API_VERSION_PREFIX, baseUrlNear, baseUrlOf, isLoopbackHost } from '@com
 import { Agent, type Dispatcher } from 'undici';
 import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from '../core/errors.js';
 import type { FetchLike } from '../core/options.js';
+import { checkTheBaseURL } from './base-url-hint.js';
 import { DEADLINE_TOLERANCE_MS, DeadlinePassed, DeadlineTicker } from './deadline.js';
 import { type DispatchResponse, dispatchExchange } from './dispatch-exchange.js';
 import { runtimeFetch } from './runtime-env.js';
@@ -19,6 +20,8 @@ export interface TransportRequest {
   signal?: AbortSignal | undefined;
   /** Names the request in error messages: method and URL, webhook tokens redacted. */
   label: string;
+  /** Where the base URL came from, in words, when the URL is under it: a connection failure's hint names it. */
+  baseURLSource?: string | undefined;
 }
 
 /** A complete response with its body read. */
@@ -128,9 +131,12 @@ function failure(error: unknown, input: TransportRequest, timedOut: boolean): Er
   if (input.signal?.aborted) {
     return new RequestAbortedError(`Request aborted (${input.label})`, { cause: input.signal.reason });
   }
-  return new ConnectionError(`Connection failed: ${connectionFailure(error, input.url)} (${input.label})`, {
-    cause: error,
-  });
+  return new ConnectionError(
+    `Connection failed: ${connectionFailure(error, input.url, input.baseURLSource)} (${input.label})`,
+    {
+      cause: error,
+    },
+  );
 }
 
 async function sendWithFetch(
@@ -157,12 +163,19 @@ async function sendWithFetch(
 const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG']);
 
 /** Why a connection failed, in words: the error's message, and the likely cause when it is a known mistake. */
-function connectionFailure(error: unknown, url: string): string {
+function connectionFailure(error: unknown, url: string, baseURLSource: string | undefined): string {
   const reason = error instanceof Error ? error.message : String(error);
   const code = errorCode(error);
   const target = new URL(url);
   if (code === 'ECONNREFUSED' && isLoopbackHost(target.hostname)) {
     return `nothing listens on ${target.host} (${code}): start the mock server (npx company-data-mock --port ${target.port || 80}), or fix the port in the base URL`;
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    const check =
+      baseURLSource === undefined ? 'check the host of the URL' : checkTheBaseURL('host', baseURLSource);
+    return code === 'ENOTFOUND'
+      ? `the host ${target.hostname} was not found (${code}): ${check}`
+      : `the host ${target.hostname} could not be looked up (${code}, no answer from DNS): check the network; ${check}`;
   }
   if (code === undefined || !NOT_TLS.has(code)) return reason;
   target.protocol = 'http:';

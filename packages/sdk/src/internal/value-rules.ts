@@ -1,3 +1,5 @@
+import { closestName } from '@company-data/contract/runtime';
+
 /** One thing wrong with a value: what, and where under it (empty or absent: the value itself). */
 export interface Problem {
   readonly message: string;
@@ -13,15 +15,28 @@ export interface CompiledOptions {
 type CheckError = { readonly instancePath: string; readonly message?: string };
 
 /**
+ * A name the SDK does not know, for a message: `` `perSecond` (did you mean `perSeconds`?) ``, or the name
+ * alone when no known one is close. The one wording of every "did you mean" of the SDK.
+ */
+export function unknownName(name: string, known: readonly string[]): string {
+  const closest = closestName(name, known);
+  return closest === undefined ? `\`${name}\`` : `\`${name}\` (did you mean \`${closest}\`?)`;
+}
+
+/**
  * The problems of options, in the order of the caller's keys, `{received}` in a message naming the value's
- * type. A value refused as a whole (not a plain object, say) is one problem, not one more per missing field.
+ * type and `{field:a,b}` the unknown field (the last key of the path) with the closest of the names a, b. A value refused as a whole (not a plain object, say) is one problem, not one more per missing field.
  */
 export function optionProblems(options: CompiledOptions, value: unknown): Problem[] {
   const errors = options.check(value) ? [] : (options.check.errors ?? []);
   const problems = errors.map(({ instancePath, message = 'Invalid input' }) => {
     const path = instancePath.split('/').slice(1).map(unescapePointer);
     const at = path.reduce<unknown>((outer, key) => (outer as Record<string, unknown>)?.[key], value);
-    return { message: message.replace('{received}', () => valueTypeName(at)), path };
+    const field = String(path.at(-1));
+    const said = message
+      .replace('{received}', () => valueTypeName(at))
+      .replace(/\{field:([^}]*)\}/, (_, names: string) => unknownName(field, names.split(',')));
+    return { message: said, path };
   });
   const within = (inner: string[]) =>
     problems.some(({ path }) => path.length < inner.length && path.every((key, at) => inner[at] === key));

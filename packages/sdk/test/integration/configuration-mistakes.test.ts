@@ -1,7 +1,14 @@
 import type { MockServer } from '@company-data/mock-server';
+import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CompanyData, ConfigurationError, ConnectionError, ValidationError } from '../../src/index.js';
-import { clientFor, DEFAULT_MOCK, type Target, targets, wholeList } from '../support/harness.js';
+import {
+  CompanyData,
+  ConfigurationError,
+  ConnectionError,
+  NotFoundError,
+  ValidationError,
+} from '../../src/index.js';
+import { caught, clientFor, DEFAULT_MOCK, type Target, targets, wholeList } from '../support/harness.js';
 
 function constructionError(options: ConstructorParameters<typeof CompanyData>[0]): ConfigurationError {
   try {
@@ -99,6 +106,9 @@ describe('mistakes refused at construction, saying how to fix them', () => {
       'Expected a logger: an object with debug, info, warn and error methods',
     );
     expect(constructionError({ dispatcher: {} as never }).message).toContain('Expected an undici Dispatcher');
+    expect(constructionError({ quota: { requests: 100, perSecond: 60 } as never }).message).toBe(
+      'Invalid options for new CompanyData(): ✖ Unknown quota field `perSecond` (did you mean `perSeconds`?): expected requests, perSeconds or marginMs\n  → at quota.perSecond\n✖ Expected a number of seconds above 0\n  → at quota.perSeconds',
+    );
   });
 });
 
@@ -182,5 +192,91 @@ describe('nothing listening on a loopback base URL', () => {
       `Connection failed: nothing listens on 127.0.0.1:${port} (ECONNREFUSED): start the mock server (npx company-data-mock --port ${port}), or fix the port in the base URL (GET ${baseURL}/teams/?page=1)`,
     );
     await client.close();
+  });
+});
+
+describe('a host that DNS does not know', () => {
+  // The lookup is the machine's resolver answering as it does for a misspelt host (or with no network):
+  // undici's own connection code then fails as it would, whatever DNS this machine has.
+  const failingLookup = (code: string) =>
+    new Agent({
+      connect: {
+        lookup: (hostname, _options, callback) =>
+          callback(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code }), '', 4),
+      },
+    });
+
+  it('an unknown host (ENOTFOUND) says to check the host of the base URL and where it comes from', async () => {
+    const dispatcher = failingLookup('ENOTFOUND');
+    const baseURL = 'https://api.company-data.invalid/v1';
+    const client = new CompanyData({ apiKey: 'svc_live_unused', baseURL, dispatcher, maxRetries: 0 });
+    const error = await client.teams.list().then(undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toBe(
+      `Connection failed: the host api.company-data.invalid was not found (ENOTFOUND): check the host of the base URL, set in the \`baseURL\` option (GET ${baseURL}/teams/?page=1)`,
+    );
+    await client.close();
+    await dispatcher.close();
+  });
+
+  it('a lookup that got no answer (EAI_AGAIN) says to check the network as well', async ({
+    onTestFinished,
+  }) => {
+    const dispatcher = failingLookup('EAI_AGAIN');
+    const baseURL = 'https://api.company-data.invalid/v1';
+    vi.stubEnv('COMPANY_DATA_BASE_URL', baseURL);
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    const client = new CompanyData({ apiKey: 'svc_live_unused', dispatcher, maxRetries: 0 });
+    const error = await client.teams.list().then(undefined, (caught: unknown) => caught);
+    expect((error as Error).message).toBe(
+      `Connection failed: the host api.company-data.invalid could not be looked up (EAI_AGAIN, no answer from DNS): check the network; check the host of the base URL, set in the COMPANY_DATA_BASE_URL environment variable (GET ${baseURL}/teams/?page=1)`,
+    );
+    await client.close();
+    await dispatcher.close();
+  });
+});
+
+describe.each(targets)("a base URL with a path that is not the API's ($name)", (target) => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await target.start();
+  });
+  afterAll(() => mock.close());
+
+  it('a 404 on a list, which never answers 404, says to check the path of the base URL', async () => {
+    // `/api/v1` for `/v1`: the path ends in /v1, so the client takes it; the server knows no such path.
+    const baseURL = mock.baseURL.replace(/\/v1$/, '/api/v1');
+    const { client } = clientFor(target, mock, { baseURL });
+    const error = await caught(client.teams.list());
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toBe(
+      `404 Not found. (GET ${baseURL}/teams/?page=1): a list never answers 404: check the path of the base URL, set in the \`baseURL\` option`,
+    );
+    await client.close();
+  });
+
+  it("a 404 on a by-id call says so when the answer is not the API's own error, and not when it is", async () => {
+    const baseURL = mock.baseURL.replace(/\/v1$/, '/api/v1');
+    const { client } = clientFor(target, mock, { baseURL });
+    const id = '00000000-0000-4000-8000-000000000000';
+    // A gateway's page in front of the API, for the path it does not know.
+    mock.injectFault({ path: `/api/v1/teams/${id}/`, status: 404, htmlPage: true });
+    const page = await caught(client.teams.retrieve(id));
+    expect(page).toBeInstanceOf(NotFoundError);
+    expect(page.message).toBe(
+      `404 text/html; charset=utf-8 body: 404 Not Found 404 Not Found mock-proxy (GET ${baseURL}/teams/${id}/): not the API's own error: check the path of the base URL, set in the \`baseURL\` option`,
+    );
+    // The API's own JSON 404 may be an unknown id: nothing is said of the base URL.
+    const own = await caught(client.teams.retrieve(id));
+    expect(own.message).toBe(`404 Not found. (GET ${baseURL}/teams/${id}/)`);
+    await client.close();
+    // With the right base URL, an unknown id's 404 is as plain.
+    const right = clientFor(target, mock).client;
+    expect((await caught(right.teams.retrieve(id))).message).toBe(
+      `404 Not found. (GET ${mock.baseURL}/teams/${id}/)`,
+    );
+    await right.close();
   });
 });

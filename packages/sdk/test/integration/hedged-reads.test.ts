@@ -398,7 +398,7 @@ describe('the hedge option is checked like the others', () => {
       'Invalid input: expected true, false or { afterMs }, received string\n  → at hedge',
     );
     expect(message({ hedge: { after: 5 } })).toContain(
-      'Unknown hedge field: expected afterMs\n  → at hedge.after',
+      'Unknown hedge field `after` (did you mean `afterMs`?): expected afterMs\n  → at hedge.after',
     );
     expect(message({ hedge: { afterMs: 0 } })).toContain(
       'Expected a number of milliseconds from 1 to 2147483647\n  → at hedge.afterMs',

@@ -83,8 +83,23 @@ describe('optionProblems', () => {
     const quota = { perSeconds: 0, every: 5 };
     expect(OPTION_CHECKS.quota.check({ quota })).toBe(false);
     expect(optionProblems(OPTION_CHECKS.quota, { quota })).toEqual([
-      { message: 'Unknown quota field: expected requests, perSeconds or marginMs', path: ['quota', 'every'] },
+      {
+        message: 'Unknown quota field `every`: expected requests, perSeconds or marginMs',
+        path: ['quota', 'every'],
+      },
       { message: 'Expected an integer of at least 1', path: ['quota', 'requests'] },
+      { message: 'Expected a number of seconds above 0', path: ['quota', 'perSeconds'] },
+    ]);
+  });
+
+  it('names the quota field closest to a misspelt one (`perSecond` for `perSeconds`)', () => {
+    const quota = { requests: 100, perSecond: 60 };
+    expect(optionProblems(OPTION_CHECKS.quota, { quota })).toEqual([
+      {
+        message:
+          'Unknown quota field `perSecond` (did you mean `perSeconds`?): expected requests, perSeconds or marginMs',
+        path: ['quota', 'perSecond'],
+      },
       { message: 'Expected a number of seconds above 0', path: ['quota', 'perSeconds'] },
     ]);
   });
@@ -113,7 +128,10 @@ describe('optionProblems of a union (hedge: true, false or { afterMs })', () => 
       { message: 'Expected a number of milliseconds from 1 to 2147483647', path: ['hedge', 'afterMs'] },
     ]);
     expect(hedgeProblems({ afterMs: 5, after: 5 })).toEqual([
-      { message: 'Unknown hedge field: expected afterMs', path: ['hedge', 'after'] },
+      {
+        message: 'Unknown hedge field `after` (did you mean `afterMs`?): expected afterMs',
+        path: ['hedge', 'after'],
+      },
     ]);
   });
 });
