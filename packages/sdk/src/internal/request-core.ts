@@ -394,7 +394,6 @@ export class RequestCore {
     return this.#keyedHeaders;
   }
 
-  /** Where the key a request sent came from, in words: the client's setting, or a header the caller set. */
   /**
    * Why a 404 may mean a wrong base URL, for its message: a list never answers 404 (a page past the last is
    * an empty page), and the API's 404 of an unknown id is its own JSON error; a 404 of anything else under
@@ -409,6 +408,7 @@ export class RequestCore {
     return `not the API's own error: ${checkTheBaseURL('path', source)}`;
   }
 
+  /** Where the key a request sent came from, in words: the client's setting, or a header the caller set. */
   #keySource(headers: Readonly<Record<string, string>>): string | undefined {
     const sent = headers.authorization;
     if (sent === undefined) return undefined;

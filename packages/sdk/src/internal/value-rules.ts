@@ -25,7 +25,8 @@ export function unknownName(name: string, known: readonly string[]): string {
 
 /**
  * The problems of options, in the order of the caller's keys, `{received}` in a message naming the value's
- * type and `{field:a,b}` the unknown field (the last key of the path) with the closest of the names a, b. A value refused as a whole (not a plain object, say) is one problem, not one more per missing field.
+ * type and `{field:a,b}` the unknown field (the last key of the path) with the closest of the names a, b. A
+ * value refused as a whole (not a plain object, say) is one problem, not one more per missing field.
  */
 export function optionProblems(options: CompiledOptions, value: unknown): Problem[] {
   const errors = options.check(value) ? [] : (options.check.errors ?? []);
