@@ -18,6 +18,7 @@ import {
 import type { Call, Pagination, Recording, RecordingTranscript, User } from '@company-data/sdk';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { stopKeptMock } from '../scripts/lib/kept-mock.mjs';
 import {
   envWith,
   finish as finishProcess,
@@ -832,6 +833,60 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('company-data-mock: unknown option --nope');
       expect(refused.stderr).not.toContain('    at ');
+    });
+
+    it('--keep keeps one mock across runs: the second import adds none, syncs an hour apart see new, changed and removed calls; --stop stops it', async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const dir = mkdtempSync(join(tmpdir(), 'with-mock-keep-'));
+      const keptFile = join(dir, 'kept-mock.json');
+      onTestFinished(async () => {
+        await stopKeptMock(keptFile);
+        rmSync(dir, { recursive: true, force: true });
+      });
+      const withMock = async (...args: string[]) =>
+        finish(
+          await start(() =>
+            spawnNode(['examples/with-mock.mjs', ...args], { COMPANY_DATA_KEPT_MOCK: keptFile }),
+          ),
+        );
+      const mockOptions = ['--mock-calls=240', '--mock-freeze', '--mock-activity=deletions=60/h'];
+      const csv = 'examples/contacts.csv';
+
+      const first = await withMock('--keep', ...mockOptions, 'examples/import-contacts.ts', csv);
+      expect(first.stdout, first.stderr).toContain('4 added, 1 already there, 0 rejected');
+      const kept = JSON.parse(readFileSync(keptFile, 'utf8'));
+      expect(first.stderr).toContain(`Kept mock started at ${kept.summary.baseURL}`);
+      const second = await withMock('--keep', 'examples/import-contacts.ts', csv);
+      expect(second.stdout, second.stderr).toContain('0 added, 5 already there, 0 rejected');
+      expect(second.stderr).toContain(`Kept mock (since ${kept.since}) at ${kept.summary.baseURL}`);
+      // Other options would not apply to the mock that runs: refused, saying how to go on.
+      const other = await withMock('--keep', '--mock-calls=7', 'examples/list-active-users.ts');
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain(
+        'A kept mock runs with --calls 240 --freeze --activity deletions=60/h, not --calls 7: use it without --mock- options, or stop it first with `node examples/with-mock.mjs --stop`.',
+      );
+
+      // The export, then an hour of the company's life before each sync (the clock is frozen: exact counts).
+      const copy = join(dir, 'calls.ndjson');
+      const exported = await withMock('--keep', 'examples/export-calls-ndjson.ts', copy);
+      expect(exported.stderr).toContain('Exported 240 calls');
+      const sync = ['--keep', '--advance', '1h', 'examples/sync-calls.ts', copy, '--look-back', '24h'];
+      const firstSync = await withMock(...sync);
+      expect(firstSync.code, firstSync.stderr).toBe(0);
+      expect(firstSync.stderr).toContain('Mock clock moved on 1h, to 2026-06-01T13:00:00.000Z.');
+      expect(firstSync.stderr).toContain(`Synced: 319 new calls; ${WINDOW_STARTS_NOW};`);
+      const secondSync = await withMock(...sync);
+      expect(secondSync.code, secondSync.stderr).toBe(0);
+      expect(secondSync.stderr).toContain('Mock clock moved on 1h, to 2026-06-01T14:00:00.000Z.');
+      expect(secondSync.stderr).toContain('Synced: 338 new calls; 9 changed and 34 removed within 24h;');
+
+      const stopped = await withMock('--stop');
+      expect(stopped.stderr).toBe(`Stopped the kept mock at ${kept.summary.baseURL}.\n`);
+      expect(existsSync(keptFile)).toBe(false);
+      for (const pid of [kept.keeperPid, kept.summary.pid]) expect(() => process.kill(pid, 0)).toThrow();
+      expect((await withMock('--stop')).stderr).toBe('No kept mock runs.\n');
     });
 
     it('runs an example against a throwaway mock server, as the README shows', async ({ expect }) => {

@@ -251,7 +251,10 @@ async function checkConsumer(packed, guides) {
         plan,
         home,
         cloneDir: ROOT,
-        env: await readerEnv(home, cleanEnv(), { databaseUrl: database?.url }),
+        env: await readerEnv(home, cleanEnv(), {
+          databaseUrl: database?.url,
+          keptMock: path.join(tempRoot, 'kept-mock.json'),
+        }),
         sessionDir: path.join(tempRoot, 'shell'),
       });
     } finally {

@@ -13,6 +13,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { KEPT_MOCK_FILE_VARIABLE, stopKeptMock } from '../lib/kept-mock.mjs';
 import { openShell, shellQuote as quote } from './guide-shell.mjs';
 import { unmetPromise } from './guide-snippets.mjs';
 import { fillPlaceholders } from './placeholders.mjs';
@@ -63,6 +64,10 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   } catch (error) {
     failure ??= new Error(`a server the guides started did not stop: ${messageOf(error)}`);
   }
+  // A guide that failed before its `with-mock.mjs --stop` leaves its kept mock running: stopped here.
+  const keptMock = env[KEPT_MOCK_FILE_VARIABLE];
+  if (keptMock && (await stopKeptMock(keptMock)) && !failure)
+    failure = new Error(`the guides left the mock of \`with-mock.mjs --keep\` running: end with --stop`);
   if (failure) throw failure;
   return { lines, projectDir };
 }
@@ -199,14 +204,15 @@ const oneLine = (/** @type {string} */ command) => command.replace(/\s*\\\n\s*/g
  * user config the caller's, and quiet installs that reuse cached registry metadata. The database is the
  * check's own: the caller's DATABASE_URL and libpq's PG* variables (PGHOST, PGPASSWORD, PGSSLMODE…) are
  * left out, so that no guide reaches the caller's database or connects to the check's one differently, and
- * DATABASE_URL is `databaseUrl` when one is given (unset otherwise).
+ * DATABASE_URL is `databaseUrl` when one is given (unset otherwise). The mock that `with-mock.mjs --keep`
+ * keeps is the check's own too (named in `keptMock`, a file in the session's folder), never the caller's.
  *
  * @param {string} home
  * @param {NodeJS.ProcessEnv} callerEnv
- * @param {{ databaseUrl?: string }} [options]
+ * @param {{ databaseUrl?: string, keptMock?: string }} [options]
  * @returns {Promise<NodeJS.ProcessEnv>}
  */
-export async function readerEnv(home, callerEnv, { databaseUrl } = {}) {
+export async function readerEnv(home, callerEnv, { databaseUrl, keptMock } = {}) {
   await mkdir(home, { recursive: true });
   await writeFile(path.join(home, '.curlrc'), 'fail-with-body\n');
   const env = Object.fromEntries(
@@ -217,6 +223,7 @@ export async function readerEnv(home, callerEnv, { databaseUrl } = {}) {
   return {
     ...env,
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    ...(keptMock === undefined ? {} : { [KEPT_MOCK_FILE_VARIABLE]: keptMock }),
     HOME: home,
     NODE_OPTIONS: '',
     NO_COLOR: '1',

@@ -91,6 +91,16 @@ describe('readerEnv', () => {
     // No PostgreSQL for the guides (skipped): DATABASE_URL unset, not the caller's.
     expect('DATABASE_URL' in (await readerEnv(home, caller))).toBe(false);
   });
+
+  it("gives `with-mock.mjs --keep` the check's own file, never the caller's kept mock", async () => {
+    const home = path.join(mkdtempSync(path.join(os.tmpdir(), 'guide-runner-test-')), 'home');
+    temps.push(path.dirname(home));
+    const caller = { PATH: '/usr/bin', COMPANY_DATA_KEPT_MOCK: '/home/someone/kept.json' };
+    expect((await readerEnv(home, caller, { keptMock: '/check/kept.json' })).COMPANY_DATA_KEPT_MOCK).toBe(
+      '/check/kept.json',
+    );
+    expect('COMPANY_DATA_KEPT_MOCK' in (await readerEnv(home, caller))).toBe(false);
+  });
 });
 
 describe('runGuides', () => {
