@@ -9,6 +9,7 @@
 // --jobs: steps at once, at most (default: all that may start). --keep-going: after a failure, run every step
 // that does not need the failed one, to see all failures and every step's time in one run.
 import path from 'node:path';
+import { ownTempDir } from './lib/own-temp-dir.mjs';
 import { runSteps } from './run-steps.mjs';
 import { JOBS_FLAG, jobsFrom, TEST_STEPS } from './test-steps.mjs';
 
@@ -37,5 +38,20 @@ const controller = new AbortController();
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.on(signal, () => controller.abort());
 const keepGoing = args.includes(KEEP_GOING);
-const { ok } = await runSteps(TEST_STEPS, { jobs, signal: controller.signal, keepGoing });
+// Every step's temporary files go to a folder of the run's own, which must be empty again at the end.
+const temp = ownTempDir();
+process.env.TMPDIR = temp.path;
+let ok = false;
+try {
+  ({ ok } = await runSteps(TEST_STEPS, { jobs, signal: controller.signal, keepGoing }));
+} finally {
+  const left = temp.leftovers();
+  temp.remove();
+  if (left.length > 0 && !controller.signal.aborted) {
+    console.error(
+      `\nnpm test failed: its steps left ${left.length} entries in the temporary folder (removed now): ${left.join(', ')}. A test or check that creates a temporary file or folder removes it when it ends.`,
+    );
+    ok = false;
+  }
+}
 process.exitCode = ok ? 0 : 1;

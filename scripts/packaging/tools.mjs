@@ -2,7 +2,8 @@
 // the Types Wrong? (attw). Together they weigh about 280 MB; as root dev dependencies every `npm ci` fetched
 // them for this one step. They are pinned instead, their whole dependency tree included, in
 // scripts/packaging/tools/package.json and its package-lock.json, and this step installs them from the npm
-// registry with `npm ci` into a cache folder of their own under the OS temp folder. The folder is named by a
+// registry with `npm ci` into a cache folder of their own in the user's cache folder (`$XDG_CACHE_HOME`, or
+// `~/.cache`: not the temporary folder, which `npm test` gives each run afresh). The folder is named by a
 // hash of that manifest and lock, so a later run (another clone on the machine too, or a run after a fresh
 // `npm ci`) reuses it, and a changed pin installs afresh. A new install is made in a scratch folder and renamed
 // into place, so a run that stops half-way, or two runs at once, never leave a half-installed folder in use.
@@ -21,7 +22,11 @@ import { ROOT } from './workspace.mjs';
 export const TOOLS_MANIFEST_DIR = path.join(ROOT, 'scripts', 'packaging', 'tools');
 const MANIFEST_FILES = ['package.json', 'package-lock.json'];
 /** Where the installed tools live, one folder per manifest hash. */
-const CACHE_ROOT = path.join(os.tmpdir(), 'company-data-packaging-tools');
+const CACHE_ROOT = path.join(
+  process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
+  'company-data',
+  'packaging-tools',
+);
 /** A cached install no run has used for this long is removed by the next install (pins changed since). */
 const UNUSED_FOR_MS = 7 * 24 * 60 * 60 * 1000;
 /** A scratch folder this old belongs to an install that stopped half-way. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Call, RecordingDetail } from '@company-data/contract';
 import { type MockServer, startMockServer } from '@company-data/mock-server';
 import { CompanyData } from '@company-data/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { snapshot, UsageError } from '../src/index.js';
 import { checkpointPath } from '../src/snapshot/checkpoint.js';
 import { envFor, runInProcess } from './support/run.js';
@@ -204,6 +204,23 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.map((line) => (JSON.parse(line) as { kind: string }).kind)).toContain('recording');
     await rm(kept);
+  });
+
+  it('leaves nothing in the temporary folder once the snapshot is written: no checkpoint, no folder of them', async ({
+    onTestFinished,
+  }) => {
+    const temp = await mkdtemp(join(dir, 'tmp-'));
+    vi.stubEnv('TMPDIR', temp);
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    const ran = await runInProcess(['snapshot', 'clean.json', '--max-calls', '3', '--max-recordings', '2'], {
+      env: envFor(source),
+      cwd: dir,
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect((await company('clean.json')).calls).toHaveLength(3);
+    expect(await readdir(temp)).toEqual([]);
   });
 
   it('prints its help and version', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type FileHandle, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CallTranscriptSegment, RecordingDetail, RecordingTranscriptSegment } from '@company-data/sdk';
 import { UsageError } from '../errors.js';
 
@@ -54,9 +54,8 @@ export class Checkpoint {
    */
   static async open(output: string, baseURL: string, fresh: boolean): Promise<Checkpoint> {
     const path = checkpointPath(output);
-    await mkdir(join(tmpdir(), DIRECTORY), { recursive: true, mode: 0o700 });
     const resumed = fresh ? new Map<string, DetailEntry>() : await readEntries(path, baseURL);
-    const handle = await open(path, resumed.size > 0 ? 'a' : 'w', 0o600);
+    const handle = await openInFolder(path, resumed.size > 0 ? 'a' : 'w');
     const checkpoint = new Checkpoint(path, handle, resumed);
     if (resumed.size === 0) await checkpoint.#append({ company_data_snapshot: 1, baseURL } satisfies Header);
     return checkpoint;
@@ -72,13 +71,20 @@ export class Checkpoint {
   async close(): Promise<void> {
     await this.#writing.catch(() => undefined);
     await this.#handle.close();
-    if (this.#entries === 0) await rm(this.path, { force: true });
+    if (this.#entries === 0) await this.#delete();
   }
 
   /** Closes and deletes the file: the snapshot is complete. */
   async remove(): Promise<void> {
     await this.close();
+    await this.#delete();
+  }
+
+  /** Deletes the file, and the folder of checkpoints with it when no other snapshot waits in it. */
+  async #delete(): Promise<void> {
     await rm(this.path, { force: true });
+    // ENOTEMPTY (another checkpoint) or ENOENT (removed meanwhile): the folder stays as it is.
+    await rmdir(dirname(this.path)).catch(() => undefined);
   }
 
   #append(value: unknown): Promise<void> {
@@ -91,6 +97,21 @@ export class Checkpoint {
 }
 
 const DIRECTORY = 'company-data-snapshots';
+
+/**
+ * Opens a checkpoint, creating the folder first. Another snapshot that just ended may remove the folder
+ * between the two (it removes it when empty): then it is created again.
+ */
+async function openInFolder(path: string, flags: 'a' | 'w'): Promise<FileHandle> {
+  for (let attempt = 1; ; attempt++) {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    try {
+      return await open(path, flags, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw error;
+    }
+  }
+}
 
 /**
  * The checkpoint file of an output path (absolute).
