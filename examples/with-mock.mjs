@@ -32,7 +32,10 @@ const USAGE =
   '  --advance: move the mock clock on this much before the example runs (e.g. 1h)\n' +
   '  --mock-<option>: an option of company-data-mock (e.g. --mock-latency=400), see company-data-mock --help';
 
-/** @param {string} message */
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function usageError(message) {
   console.error(`${message}\n${USAGE}`);
   process.exit(2);
@@ -116,14 +119,13 @@ if (advanceMs !== undefined) {
     headers: { authorization: `Bearer ${summary.adminToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ ms: advanceMs }),
   });
-  const answer = await response.json();
+  const answer = /** @type {{ now: string, error?: { detail: string } }} */ (await response.json());
   if (!response.ok) {
     console.error(`The mock refused to move its clock on ${advance}: ${answer.error?.detail}`);
     await stopMock?.();
     process.exit(2);
   }
-  const { now } = /** @type {{ now: string }} */ (answer);
-  console.error(`Mock clock moved on ${advance}, to ${now}.`);
+  console.error(`Mock clock moved on ${advance}, to ${answer.now}.`);
 }
 const child = spawn(process.execPath, [...FROM_SOURCE, example, ...args], {
   stdio: 'inherit',

@@ -16,10 +16,31 @@ const CHECK_MS = Math.min(30_000, Math.max(100, idleMs / 10));
 /** @param {unknown} line */
 const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
-/** @type {Awaited<ReturnType<typeof startMockCli>>} */
+/** @type {Awaited<ReturnType<typeof startMockCli>> | undefined} */
 let mock;
+/** @type {NodeJS.Timeout | undefined} */
+let timer;
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(timer);
+  if (usedAt() !== undefined) rmSync(file, { force: true });
+  await mock?.stop();
+  process.exit(0);
+}
+// From the start: a stop asked for while the mock starts waits for it, then stops it.
+for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP']))
+  process.on(signal, () => {
+    if (mock) void stop();
+    else stopping = true;
+  });
 try {
   mock = await startMockCli({ args });
+  if (stopping) {
+    await mock.stop();
+    process.exit(0);
+  }
 } catch (error) {
   say({ error: /** @type {Error} */ (error).message });
   process.exit(1);
@@ -48,19 +69,9 @@ function usedAt() {
   }
 }
 
-let stopping = false;
-async function stop() {
-  if (stopping) return;
-  stopping = true;
-  clearInterval(timer);
-  if (usedAt() !== undefined) rmSync(file, { force: true });
-  await mock.stop();
-  process.exit(0);
-}
-const timer = setInterval(() => {
+timer = setInterval(() => {
   const used = usedAt();
   if (used === undefined || Date.now() - used > idleMs) void stop();
 }, CHECK_MS);
-for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])) process.on(signal, stop);
 // The mock ending on its own (killed) ends the keeping too.
 void mock.exited.then(stop);
