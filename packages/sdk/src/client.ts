@@ -6,7 +6,7 @@ import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.
 import { SDK_VERSION } from './core/version.js';
 import { HedgeBudget } from './internal/hedge-budget.js';
 import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
-import { createLogger, type SdkLogger } from './internal/logger.js';
+import { createLogger, type SdkLogger } from './internal/scrubbed-logger.js';
 import { OPTION_CHECKS, OPTION_HINTS } from './internal/option-checks.generated.js';
 import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './internal/option-rules.js';
 import { RequestCore } from './internal/request-core.js';

@@ -72,7 +72,7 @@ export {
   type RateGateLike,
   type RateQuota,
 } from './core/gate.js';
-export type { Logger, LogLevel } from './core/logger.js';
+export type { Logger, LogLevel } from './core/logger-interface.js';
 export { type ResourceName, SDK_METHODS } from './core/methods.js';
 export {
   type ClientOptions,

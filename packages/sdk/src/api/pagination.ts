@@ -16,7 +16,7 @@
 import type { Pagination } from '@company-data/contract';
 import type { OperationMeta } from '@company-data/contract/runtime';
 import { CompanyDataError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/logger-interface.js';
 import { DEFAULT_READ_AHEAD, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import { endTelemetry, spanName } from '../internal/call-telemetry.js';

@@ -8,7 +8,7 @@ import {
 } from '@company-data/contract/runtime';
 import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
 import { ConfigurationError } from '../core/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../core/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../core/logger-interface.js';
 import { environmentVariable } from '../internal/runtime-env.js';
 
 /**

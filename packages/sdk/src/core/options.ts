@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
 import type { RateGateLike, RateQuota } from './gate.js';
-import type { Logger, LogLevel } from './logger.js';
+import type { Logger, LogLevel } from './logger-interface.js';
 
 /**
  * Passed to `onRateLimit` before the client pauses for a 429.

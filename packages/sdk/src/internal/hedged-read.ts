@@ -3,7 +3,7 @@ import { ConnectionError } from '../core/errors.js';
 import type { RateGateLike } from '../core/gate.js';
 import type { HedgeOptions, HedgeOutcome, Sleep } from '../core/options.js';
 import type { HedgeBudget } from './hedge-budget.js';
-import type { SdkLogger } from './logger.js';
+import type { SdkLogger } from './scrubbed-logger.js';
 import type { ResponseTimes } from './response-times.js';
 import { classifyStatus } from './retry.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';

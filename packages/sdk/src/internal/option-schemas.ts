@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { RateQuota } from '../core/gate.js';
-import { LOG_LEVELS } from '../core/logger.js';
+import { LOG_LEVELS } from '../core/logger-interface.js';
 import {
   type ClientOptions,
   type DerivedClientOptions,

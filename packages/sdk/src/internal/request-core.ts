@@ -10,7 +10,7 @@ import {
   RequestAbortedError,
 } from '../core/errors.js';
 import type { RateGateLike } from '../core/gate.js';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/logger-interface.js';
 import type {
   HedgeOptions,
   HedgeOutcome,
@@ -26,7 +26,7 @@ import { errorDetail, errorFromResponse, isApiErrorBody } from './error-from-res
 import type { HedgeBudget } from './hedge-budget.js';
 import { type HedgedRead, hedgedRead } from './hedged-read.js';
 import { endpointWithSchemas, loadZod } from './lazy-contract.js';
-import type { SdkLogger } from './logger.js';
+import type { SdkLogger } from './scrubbed-logger.js';
 import type { AttemptSlots } from './request-slots.js';
 import type { ResponseTimes } from './response-times.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';

@@ -20,7 +20,7 @@ import {
 } from '../api/pagination.js';
 import { SyncRun } from '../api/sync-run.js';
 import { ValidationError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/logger-interface.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
