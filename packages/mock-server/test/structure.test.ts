@@ -59,15 +59,18 @@ const LAYOUTS: Record<string, Layout> = {
     ],
   },
   sdk: {
-    // The vocabulary every layer shares (options, errors, constants); the machinery; the objects a call
-    // returns or a user holds, and the OpenTelemetry side of the opt-in `opentelemetry.ts` entry (only
-    // `telemetry/` imports `@opentelemetry/api`, and nothing but that entry imports it); the resources and
-    // their operations; the client; the entries.
+    // By feature, lowest first: the vocabulary every feature shares (options, errors, the logger, the
+    // runtime); the telemetry handle and the OpenTelemetry side of the opt-in `opentelemetry.ts` entry (only
+    // `telemetry/open-telemetry-sink.ts` imports `@opentelemetry/api`, and nothing but that entry imports it),
+    // beside the option and input checks; one request, sent; a list's pages; a sync; the resources and their
+    // operations, beside the connection settings; the client; the entries.
     layers: [
       ['core'],
-      ['internal'],
-      ['api', 'telemetry'],
-      ['resources'],
+      ['telemetry', 'checks'],
+      ['request'],
+      ['pagination'],
+      ['sync'],
+      ['resources', 'settings.ts'],
       ['client.ts'],
       ['index.ts', 'opentelemetry.ts'],
     ],

@@ -1,25 +1,25 @@
-import { RateGate } from './api/rate-gate.js';
-import { connectionSettings, readApiRoot, readLogLevel } from './api/settings.js';
+import { checkOptions, refuseUnknownKeys } from './checks/input-check.js';
+import { OPTION_CHECKS, OPTION_HINTS } from './checks/option-checks.generated.js';
+import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './checks/option-rules.js';
 import { ConfigurationError } from './core/errors.js';
 import type { RateGateLike } from './core/gate.js';
 import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.js';
+import { runtimeName } from './core/runtime-env.js';
+import { createLogger, type SdkLogger } from './core/scrubbed-logger.js';
 import { SDK_VERSION } from './core/version.js';
-import { HedgeBudget } from './internal/hedge-budget.js';
-import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
-import { createLogger, type SdkLogger } from './internal/scrubbed-logger.js';
-import { OPTION_CHECKS, OPTION_HINTS } from './internal/option-checks.generated.js';
-import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './internal/option-rules.js';
-import { RequestCore } from './internal/request-core.js';
-import { ResponseTimes } from './internal/response-times.js';
-import { runtimeName } from './internal/runtime-env.js';
-import { realSleep } from './internal/sleep.js';
-import { Transport } from './internal/transport.js';
+import { HedgeBudget } from './request/hedge-budget.js';
+import { RateGate } from './request/rate-gate.js';
+import { RequestCore } from './request/request-core.js';
+import { ResponseTimes } from './request/response-times.js';
+import { realSleep } from './request/sleep.js';
+import { Transport } from './request/transport.js';
 import { Audiences } from './resources/audiences.js';
 import { Calls } from './resources/calls.js';
 import { Leads } from './resources/leads.js';
 import { Recordings } from './resources/recordings.js';
 import { Teams } from './resources/teams.js';
 import { Users } from './resources/users.js';
+import { connectionSettings, readApiRoot, readLogLevel } from './settings.js';
 
 const DEFAULTS = { timeout: 60_000, maxRetries: 2, maxRetryWait: 120_000 } as const;
 

@@ -10,33 +10,33 @@ import {
   QUERY_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { APIPromise } from '../api/api-promise.js';
-import {
-  defaultReadAhead,
-  type ListPageFetch,
-  type ListSource,
-  Page,
-  PagePromise,
-} from '../api/pagination.js';
-import { SyncRun } from '../api/sync-run.js';
+import { checkOptions, parseInput } from '../checks/input-check.js';
+import { endpointWithSchemas } from '../checks/lazy-contract.js';
+import { OPTION_CHECKS, OPTION_HINTS } from '../checks/option-checks.generated.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../checks/option-rules.js';
 import { ValidationError } from '../core/errors.js';
 import type { Logger } from '../core/logger-interface.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { endedWith, requestAttributes, serverAttributes, spanName } from '../internal/call-telemetry.js';
-import { checkOptions, parseInput } from '../internal/input-check.js';
-import { endpointWithSchemas } from '../internal/lazy-contract.js';
-import { OPTION_CHECKS, OPTION_HINTS } from '../internal/option-checks.generated.js';
-import { belongsIn, checkListBudgets, refuseKnown } from '../internal/option-rules.js';
-import type { Exchange, PreparedCall, RequestCore } from '../internal/request-core.js';
-import type { AttemptSlots } from '../internal/request-slots.js';
-import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
-import type { FetchWalkPage, WalkPage } from '../internal/sync-pages.js';
-import { SyncWalk } from '../internal/sync-walk.js';
-import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
-import { resolveWebhookUrl } from '../internal/webhook-target.js';
+import {
+  defaultReadAhead,
+  type ListPageFetch,
+  type ListSource,
+  Page,
+  PagePromise,
+} from '../pagination/pagination.js';
+import { APIPromise } from '../request/api-promise.js';
+import type { Exchange, PreparedCall, RequestCore } from '../request/request-core.js';
+import type { AttemptSlots } from '../request/request-slots.js';
+import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/sync-checkpoint.js';
+import type { FetchWalkPage, WalkPage } from '../sync/sync-pages.js';
+import { SyncRun } from '../sync/sync-run.js';
+import { SyncWalk } from '../sync/sync-walk.js';
+import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from '../telemetry/telemetry.js';
+import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
 // zod schemas only types it here, and is loaded only when the compiled checks refuse something (to say
@@ -151,7 +151,7 @@ function fetcherOf<Item>(pages: ListPages<Item>): ListPageFetch<Item> {
 
 /**
  * A sync method, read off the endpoint table of its list: a {@link SyncRun} whose walk reads the list
- * newest first from the checkpoint given (see `internal/sync-walk.ts`). Its input is checked when the run
+ * newest first from the checkpoint given (see `sync/sync-walk.ts`). Its input is checked when the run
  * is iterated: a refusal rejects the first step, nothing sent.
  *
  * @typeParam Id - the list operation: its row of the endpoint table types the method.

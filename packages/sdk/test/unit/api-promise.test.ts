@@ -1,7 +1,7 @@
 import { endpoints } from '@company-data/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { APIPromise } from '../../src/index.js';
-import type { Exchange } from '../../src/internal/request-core.js';
+import type { Exchange } from '../../src/request/request-core.js';
 
 const url = 'https://api.example.com/v1/teams/';
 const exchange: Exchange = {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchExchange, requestTarget } from '../../src/internal/dispatch-exchange.js';
+import { dispatchExchange, requestTarget } from '../../src/request/dispatch-exchange.js';
 
 // The exchange's own byte handling, over a real loopback socket: what the mock cannot be asked to do (a
 // byte order mark, a body held back mid-way). The SDK's behaviour over this path is tested against the mock.

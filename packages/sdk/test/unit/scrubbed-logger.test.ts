@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/internal/scrubbed-logger.js';
+import { createLogger } from '../../src/core/scrubbed-logger.js';
 import { recordingLogger } from '../support/harness.js';
 
 describe('createLogger', () => {

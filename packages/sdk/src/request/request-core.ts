@@ -1,4 +1,6 @@
 import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
+import { endpointWithSchemas, loadZod } from '../checks/lazy-contract.js';
+import { toValidationIssues } from '../checks/validation-issues.js';
 import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
 import {
   ClientClosedError,
@@ -21,19 +23,17 @@ import type {
   Sleep,
 } from '../core/options.js';
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
+import type { SdkLogger } from '../core/scrubbed-logger.js';
+import { type CallTelemetry, errorType, TELEMETRY } from '../telemetry/telemetry.js';
 import { checkTheBaseURL } from './base-url-hint.js';
 import { errorDetail, errorFromResponse, isApiErrorBody } from './error-from-response.js';
 import type { HedgeBudget } from './hedge-budget.js';
 import { type HedgedRead, hedgedRead } from './hedged-read.js';
-import { endpointWithSchemas, loadZod } from './lazy-contract.js';
-import type { SdkLogger } from './scrubbed-logger.js';
 import type { AttemptSlots } from './request-slots.js';
 import type { ResponseTimes } from './response-times.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
-import { type CallTelemetry, errorType, TELEMETRY } from './telemetry.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
-import { toValidationIssues } from './validation-issues.js';
 
 /** Everything the core needs, resolved from the client options. */
 export interface CoreConfig {

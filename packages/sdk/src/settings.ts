@@ -6,10 +6,10 @@ import {
   closestName,
   isLoopbackHost,
 } from '@company-data/contract/runtime';
-import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
-import { ConfigurationError } from '../core/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../core/logger-interface.js';
-import { environmentVariable } from '../internal/runtime-env.js';
+import { ENVIRONMENT_VARIABLES } from './core/environment.js';
+import { ConfigurationError } from './core/errors.js';
+import { LOG_LEVELS, type LogLevel } from './core/logger-interface.js';
+import { environmentVariable } from './core/runtime-env.js';
 
 /**
  * Where {@link readConnectionSettings} reads, and how its messages name the options.

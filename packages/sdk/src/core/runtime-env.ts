@@ -1,4 +1,4 @@
-import type { FetchLike } from '../core/options.js';
+import type { FetchLike } from './options.js';
 
 // What differs between the runtimes the SDK supports (Node, Bun, Deno), read from their globals only when
 // a client is made: nothing here runs at module load, so importing the SDK touches no Node-only global.

@@ -1,4 +1,4 @@
-import type { Logger, LogLevel } from '../core/logger-interface.js';
+import type { Logger, LogLevel } from './logger-interface.js';
 
 const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 /** What stands in a log line or message for a secret. */

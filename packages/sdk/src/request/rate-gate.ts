@@ -1,9 +1,9 @@
+import { checkOptions } from '../checks/input-check.js';
+import { OPTION_CHECKS } from '../checks/option-checks.generated.js';
 import type { ConfigurationError } from '../core/errors.js';
 import { DEFAULT_QUOTA_MARGIN_MS, type QuotaSlots, type RateGateLike, type RateQuota } from '../core/gate.js';
 import type { Sleep } from '../core/options.js';
-import { checkOptions } from '../internal/input-check.js';
-import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
-import { raceAbort, realSleep } from '../internal/sleep.js';
+import { raceAbort, realSleep } from './sleep.js';
 
 /** What {@link RateGate.wait} answers when the gate is open: one settled promise for every call. */
 const OPEN: Promise<void> = Promise.resolve();

@@ -3,31 +3,31 @@
 // - This file is what a caller holds. `PagePromise` is the promise `list()` returns: awaited, it is the first
 //   `Page` (items, `pagination`, `getNextPage()`); iterated (`for await`, `toArray`), it walks every item.
 //   An ordered walk drops repeats with a deduper (below); `ordered: false` yields pages as they come.
-// - `internal/page-stream.ts` walks the pages after the first: one at a time by default, or with
+// - `page-stream.ts` walks the pages after the first: one at a time by default, or with
 //   `concurrency` requests in flight and up to `readAhead` pages held, always handing them over in page order
 //   (or as they settle). It widens its read-ahead past a late oldest page, and reports `count` changes.
-// - `internal/request-slots.ts` is the walk's pool of `concurrency` slots: each attempt of a page takes one
+// - `request/request-slots.ts` is the walk's pool of `concurrency` slots: each attempt of a page takes one
 //   and gives it back as soon as its answer is in, so a page backing off before a retry holds none.
-// - `internal/page-dedupe.ts` drops an item already yielded when calls arriving during the walk shift the
+// - `page-dedupe.ts` drops an item already yielded when calls arriving during the walk shift the
 //   pages under it: by `created_at` and the ids at the boundary (ordered), or by the neighbouring page's ids.
 //
-// A sync (`api/sync-run.ts`) reuses the stream and the boundary deduper; `internal/sync-walk.ts` explains how.
+// A sync (`sync/sync-run.ts`) reuses the stream and the boundary deduper; `sync/sync-walk.ts` explains how.
 
 import type { Pagination } from '@company-data/contract';
 import type { OperationMeta } from '@company-data/contract/runtime';
+import { checkOptions } from '../checks/input-check.js';
+import { OPTION_CHECKS } from '../checks/option-checks.generated.js';
 import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger-interface.js';
 import { DEFAULT_READ_AHEAD, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
-import { endTelemetry, spanName } from '../internal/call-telemetry.js';
-import { checkOptions } from '../internal/input-check.js';
-import { OPTION_CHECKS } from '../internal/option-checks.generated.js';
-import { NeighbourPageDeduper, PageBoundaryDeduper } from '../internal/page-dedupe.js';
-import { type FetchPage, pageStream } from '../internal/page-stream.js';
-import type { Exchange } from '../internal/request-core.js';
-import type { AttemptSlots } from '../internal/request-slots.js';
-import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
-import { APIPromise } from './api-promise.js';
+import { APIPromise } from '../request/api-promise.js';
+import type { Exchange } from '../request/request-core.js';
+import type { AttemptSlots } from '../request/request-slots.js';
+import { endTelemetry, spanName } from '../telemetry/call-telemetry.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from '../telemetry/telemetry.js';
+import { NeighbourPageDeduper, PageBoundaryDeduper } from './page-dedupe.js';
+import { type FetchPage, pageStream } from './page-stream.js';
 
 /** A settled promise, to run a callback a turn later. */
 const SETTLED: Promise<void> = Promise.resolve();
@@ -318,7 +318,7 @@ export interface ListSource<Item> {
 
 /**
  * Fetches another page of the list by number, its attempts sharing the list's request slots (see
- * `internal/request-slots.ts`).
+ * `request/request-slots.ts`).
  *
  * @internal
  */

@@ -2,10 +2,10 @@ import { API_VERSION_PREFIX, baseUrlNear, baseUrlOf, isLoopbackHost } from '@com
 import { Agent, type Dispatcher } from 'undici';
 import { ConnectionError, RequestAbortedError, type ResponseHeaders, TimeoutError } from '../core/errors.js';
 import type { FetchLike } from '../core/options.js';
+import { runtimeFetch } from '../core/runtime-env.js';
 import { checkTheBaseURL } from './base-url-hint.js';
 import { DEADLINE_TOLERANCE_MS, DeadlinePassed, DeadlineTicker } from './deadline.js';
 import { type DispatchResponse, dispatchExchange } from './dispatch-exchange.js';
-import { runtimeFetch } from './runtime-env.js';
 
 /** One HTTP exchange as the transport sends it. */
 export interface TransportRequest {

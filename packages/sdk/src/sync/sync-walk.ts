@@ -1,11 +1,11 @@
 import { NotFoundError, RequestAbortedError } from '../core/errors.js';
 import type { SyncChange } from '../core/sync-changes.js';
-import { endTelemetry } from './call-telemetry.js';
-import { PageBoundaryDeduper } from './page-dedupe.js';
+import { PageBoundaryDeduper } from '../pagination/page-dedupe.js';
+import { endTelemetry } from '../telemetry/call-telemetry.js';
+import { TELEMETRY } from '../telemetry/telemetry.js';
 import { encodeCheckpoint, type SyncMark, type SyncState, type SyncWalkState } from './sync-checkpoint.js';
 import { type FetchWalkPage, type WalkPage, type WalkPageOptions, WalkPages } from './sync-pages.js';
 import { LookBack } from './sync-window.js';
-import { TELEMETRY } from './telemetry.js';
 
 // How `sync()` walks a list that changes while it reads it, and why it yields each record exactly once.
 //

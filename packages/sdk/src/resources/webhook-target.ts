@@ -9,7 +9,7 @@ import {
 } from '@company-data/contract/runtime';
 import { ValidationError } from '../core/errors.js';
 import { methodName } from '../core/methods.js';
-import { REDACTED } from './scrubbed-logger.js';
+import { REDACTED } from '../core/scrubbed-logger.js';
 
 /** Where a webhook call goes. */
 export interface WebhookTarget {
