@@ -3,11 +3,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// The layout of every package, read from the imports of its sources: a test of the structure, not of
-// behaviour. Every import counts, `import type`, `export … from`, `import('…')` types and dynamic
-// imports included: a type-only circle still ties two files together for whoever reads them.
+// The layout of every package of the repository, read from the imports of its sources: a test of the
+// structure, not of behaviour. Every import counts, `import type`, `export … from`, `import('…')` types and
+// dynamic imports included: a type-only circle still ties two files together for whoever reads them.
 
-const PACKAGES = resolve(import.meta.dirname, '../..');
+const PACKAGES = resolve(import.meta.dirname, '../packages');
 
 /** One import between two files of a package's `src/`, as paths relative to it. */
 interface Edge {
@@ -240,8 +240,20 @@ describe('the structure test itself', () => {
     expect(backArrows(edges, { layers: [['a']] }).unplaced).toEqual(['b']);
   });
 
+  it('fails on an import back up or a circle in a real package, not only in a made-up one', () => {
+    // One arrow added to the SDK's own imports: the vocabulary reaching up to the request it serves.
+    const sdk = LAYOUTS.sdk as Layout;
+    const upward = { from: 'core/errors.ts', to: 'request/request-core.ts', typeOnly: true };
+    const edges = [...edgesOf('sdk'), upward];
+    expect(backArrows(edges, sdk).up).toEqual([show(upward)]);
+    expect(circles(edges).some((circle) => circle.includes('core/errors.ts'))).toBe(true);
+    // A room no layer names is reported, not passed over.
+    const stray = { from: 'client.ts', to: 'internal/anything.ts', typeOnly: false };
+    expect(backArrows([...edgesOf('sdk'), stray], sdk).unplaced).toEqual(['internal']);
+  });
+
   it('reads every shape of import', () => {
-    const file = join(PACKAGES, 'mock-server/test/support/import-shapes.fixture.txt');
+    const file = join(import.meta.dirname, 'import-shapes.fixture.txt');
     expect(specifiers(file).sort((a, b) => a.module.localeCompare(b.module))).toEqual([
       { module: './a.js', typeOnly: false },
       { module: './b.js', typeOnly: true },
@@ -260,5 +272,14 @@ describe('the mock server’s engine', () => {
     );
     expect(edges.length).toBeGreaterThan(0);
     expect(edges.filter((edge) => !edge.typeOnly).map(show)).toEqual([]);
+  });
+});
+
+describe('the SDK’s OpenTelemetry side', () => {
+  it('is imported by the opt-in entry alone, so the main entry never reaches @opentelemetry/api', () => {
+    const importers = edgesOf('sdk')
+      .filter((edge) => edge.to === 'telemetry/open-telemetry-sink.ts')
+      .map((edge) => edge.from);
+    expect([...new Set(importers)]).toEqual(['opentelemetry.ts']);
   });
 });
