@@ -3,7 +3,12 @@ import { OPTION_CHECKS, OPTION_HINTS } from './checks/option-checks.generated.js
 import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './checks/option-rules.js';
 import { ConfigurationError } from './core/errors.js';
 import type { RateGateLike } from './core/gate.js';
-import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.js';
+import {
+  CLIENT_DEFAULTS,
+  type ClientOptions,
+  type DerivedClientOptions,
+  type Sleep,
+} from './core/options.js';
 import { runtimeName } from './core/runtime-env.js';
 import { createLogger, type SdkLogger } from './core/scrubbed-logger.js';
 import { SDK_VERSION } from './core/version.js';
@@ -20,8 +25,6 @@ import { Recordings } from './resources/recordings.js';
 import { Teams } from './resources/teams.js';
 import { Users } from './resources/users.js';
 import { connectionSettings, readApiRoot, readLogLevel } from './settings.js';
-
-const DEFAULTS = { timeout: 60_000, maxRetries: 2, maxRetryWait: 120_000 } as const;
 
 /** What a client shares with the clients derived from it. */
 interface Shared {
@@ -114,12 +117,12 @@ export class CompanyData {
       baseURLSource: this.#shared.baseURLSource,
       baseURL: this.baseURL,
       apiRoot: this.apiRoot,
-      timeout: options.timeout ?? DEFAULTS.timeout,
-      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
-      maxRetryWait: options.maxRetryWait ?? DEFAULTS.maxRetryWait,
+      timeout: options.timeout ?? CLIENT_DEFAULTS.timeout,
+      maxRetries: options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
+      maxRetryWait: options.maxRetryWait ?? CLIENT_DEFAULTS.maxRetryWait,
       defaultHeaders: options.defaultHeaders ?? {},
       userAgent: `company-data-sdk/${SDK_VERSION} ${runtimeName()}`,
-      validate: options.validate ?? true,
+      validate: options.validate ?? CLIENT_DEFAULTS.validate,
       onRateLimit: options.onRateLimit,
       onRetry: options.onRetry,
       sleep,
@@ -128,7 +131,7 @@ export class CompanyData {
       logger,
       transport,
       gate,
-      hedge: options.hedge ?? false,
+      hedge: options.hedge ?? CLIENT_DEFAULTS.hedge,
       responseTimes: this.#shared.responseTimes,
       hedgeBudget: this.#shared.hedgeBudget,
     });

@@ -19,7 +19,7 @@ import { checkOptions } from '../checks/input-check.js';
 import { OPTION_CHECKS } from '../checks/option-checks.generated.js';
 import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger-interface.js';
-import { DEFAULT_READ_AHEAD, type ListOptions } from '../core/options.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_ORDERED, defaultReadAhead, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import { APIPromise } from '../request/api-promise.js';
 import type { Exchange } from '../request/request-core.js';
@@ -186,7 +186,13 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    */
   async *pages(): AsyncGenerator<Page<Item>, void, undefined> {
     const source = this.#source;
-    const { concurrency = 1, ordered = true, lastPage, signal, onCountChange } = source.options;
+    const {
+      concurrency = DEFAULT_CONCURRENCY,
+      ordered = DEFAULT_ORDERED,
+      lastPage,
+      signal,
+      onCountChange,
+    } = source.options;
     const readAhead = source.options.readAhead ?? defaultReadAhead(concurrency);
     const dedupe = ordered ? new PageBoundaryDeduper(source.ordering) : new NeighbourPageDeduper();
     const telemetry = telemetrySink()?.start(`${spanName(source.operation)} iterate`, 'walk', {
@@ -328,14 +334,3 @@ export type ListPageFetch<Item> = (
   slots?: AttemptSlots,
   walk?: CallTelemetry,
 ) => Promise<WithResponse<Page<Item>>>;
-
-/**
- * `readAhead` when it is not given: with one request at a time, one page (the next is fetched when it is
- * needed); when fetching ahead, room for the other requests to keep going while one page retries.
- *
- * @param concurrency - the list's `concurrency`.
- * @returns pages.
- */
-export function defaultReadAhead(concurrency: number): number {
-  return concurrency === 1 ? 1 : Math.max(DEFAULT_READ_AHEAD, concurrency);
-}

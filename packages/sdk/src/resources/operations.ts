@@ -2,7 +2,6 @@ import type { EndpointDefinition, Endpoints } from '@company-data/contract';
 import {
   DEFAULT_ORDERING,
   fillPath,
-  LIST_LIMITS,
   OPERATIONS,
   type OperationId,
   type OperationMeta,
@@ -15,11 +14,19 @@ import { OPTION_CHECKS, OPTION_HINTS } from '../checks/option-checks.generated.j
 import { belongsIn, checkListBudgets, refuseKnown } from '../checks/option-rules.js';
 import { ValidationError } from '../core/errors.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
-import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_LOOK_BACK,
+  DEFAULT_SYNC_PAGE_SIZE,
+  defaultReadAhead,
+  type ListOptions,
+  type RequestOptions,
+  type WebhookOptions,
+} from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { ListPages, type PageRequest, pageRequest } from '../pagination/list-pages.js';
-import { defaultReadAhead, PagePromise } from '../pagination/pagination.js';
+import { PagePromise } from '../pagination/pagination.js';
 import { APIPromise } from '../request/api-promise.js';
 import { queryString } from '../request/query-string.js';
 import type { Exchange, PreparedCall, RequestCore } from '../request/request-core.js';
@@ -111,7 +118,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
         throw new ValidationError(message, [{ code: 'custom', message, path: ['params', name] }]);
       }
     }
-    const pageSize = typeof params.page_size === 'number' ? params.page_size : LIST_LIMITS.maxPageSize;
+    const pageSize = typeof params.page_size === 'number' ? params.page_size : DEFAULT_SYNC_PAGE_SIZE;
     const query = { ...params, ordering: DEFAULT_ORDERING, page_size: pageSize };
     let request: PageRequest;
     try {
@@ -119,7 +126,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     } catch (error) {
       request = () => Promise.reject(error);
     }
-    const { concurrency = 1, signal } = requestOptions;
+    const { concurrency = DEFAULT_CONCURRENCY, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
     const telemetry = telemetrySink()?.start(spanName(operation, 'sync'), 'sync', {
       [TELEMETRY.operation]: operation.operationId,
@@ -130,7 +137,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
       const { data } = await core.parse(await request(page, signal, slots, telemetry));
       return data as WalkPage<Item>;
     };
-    const lookBack = typeof input.lookBack === 'number' ? input.lookBack : 0;
+    const lookBack = typeof input.lookBack === 'number' ? input.lookBack : DEFAULT_LOOK_BACK;
     const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry };
     return new SyncWalk<Item>(state, source);
   };
