@@ -1,6 +1,6 @@
-import { checkOptions, refuseUnknownKeys } from './checks/input-check.js';
-import { OPTION_CHECKS, OPTION_HINTS } from './checks/option-checks.generated.js';
-import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './checks/option-rules.js';
+import { checkOptions, refuseUnknownKeys } from './checks/refusals.js';
+import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './checks/rules.js';
+import { OPTION_CHECKS, OPTION_HINTS } from './checks/schemas.generated.js';
 import { ConfigurationError } from './core/errors.js';
 import type { RateGateLike } from './core/gate.js';
 import {

@@ -4,10 +4,10 @@
 import type { Pagination } from '@company-data/contract';
 import { DEFAULT_ORDERING, type OperationMeta, QUERY_CHECKS } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { checkOptions, parseInput } from '../checks/input-check.js';
-import { endpointWithSchemas } from '../checks/lazy-contract.js';
-import { OPTION_CHECKS } from '../checks/option-checks.generated.js';
-import { belongsIn, checkListBudgets, refuseKnown } from '../checks/option-rules.js';
+import { checkOptions, parseInput } from '../checks/refusals.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../checks/rules.js';
+import { OPTION_CHECKS } from '../checks/schemas.generated.js';
+import { endpointWithSchemas } from '../checks/zod-on-demand.js';
 import type { Logger } from '../core/logger-interface.js';
 import { methodName } from '../core/methods.js';
 import type { ListOptions } from '../core/options.js';

@@ -15,8 +15,8 @@
 
 import type { Pagination } from '@company-data/contract';
 import type { OperationMeta } from '@company-data/contract/runtime';
-import { checkOptions } from '../checks/input-check.js';
-import { OPTION_CHECKS } from '../checks/option-checks.generated.js';
+import { checkOptions } from '../checks/refusals.js';
+import { OPTION_CHECKS } from '../checks/schemas.generated.js';
 import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger-interface.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_ORDERED, defaultReadAhead, type ListOptions } from '../core/options.js';

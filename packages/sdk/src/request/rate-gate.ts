@@ -1,5 +1,5 @@
-import { checkOptions } from '../checks/input-check.js';
-import { OPTION_CHECKS } from '../checks/option-checks.generated.js';
+import { checkOptions } from '../checks/refusals.js';
+import { OPTION_CHECKS } from '../checks/schemas.generated.js';
 import type { ConfigurationError } from '../core/errors.js';
 import { DEFAULT_QUOTA_MARGIN_MS, type QuotaSlots, type RateGateLike, type RateQuota } from '../core/gate.js';
 import type { Sleep } from '../core/options.js';

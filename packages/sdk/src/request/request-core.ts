@@ -1,6 +1,6 @@
 import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
-import { endpointWithSchemas, loadZod } from '../checks/lazy-contract.js';
-import { toValidationIssues } from '../checks/validation-issues.js';
+import { toValidationIssues } from '../checks/issues.js';
+import { endpointWithSchemas, loadZod } from '../checks/zod-on-demand.js';
 import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
 import {
   ClientClosedError,

@@ -8,10 +8,10 @@ import {
   PATH_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { checkOptions, parseInput } from '../checks/input-check.js';
-import { endpointWithSchemas } from '../checks/lazy-contract.js';
-import { OPTION_CHECKS, OPTION_HINTS } from '../checks/option-checks.generated.js';
-import { belongsIn, checkListBudgets, refuseKnown } from '../checks/option-rules.js';
+import { checkOptions, parseInput } from '../checks/refusals.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../checks/rules.js';
+import { OPTION_CHECKS, OPTION_HINTS } from '../checks/schemas.generated.js';
+import { endpointWithSchemas } from '../checks/zod-on-demand.js';
 import { ValidationError } from '../core/errors.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import {

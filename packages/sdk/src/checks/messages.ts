@@ -6,7 +6,7 @@ export interface Problem {
   readonly path?: readonly (string | number)[];
 }
 
-/** A set of options' check, compiled from its schema (`option-checks.generated.ts`), and their names in order. */
+/** A set of options' check, compiled from its schema (`schemas.generated.ts`), and their names in order. */
 export interface CompiledOptions {
   /** After a refusal, `check.errors` holds each problem, with the message of the schema node that refused it. */
   readonly check: ((value: unknown) => boolean) & { errors?: readonly CheckError[] | null };

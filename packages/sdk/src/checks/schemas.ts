@@ -16,7 +16,7 @@ import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 // The SDK's own options, as schemas: the home of their rules and messages. NEVER imported at run time
 // (`new CompanyData()` runs these checks on every start, and loading zod for them would double the SDK's
 // import time): `scripts/write-option-checks.ts` compiles them, as the contract's schemas are compiled, into
-// `option-checks.generated.ts`, whose checks record each problem with the `errorMessage` of the node that
+// `schemas.generated.ts`, whose checks record each problem with the `errorMessage` of the node that
 // refused it (ajv-errors). A message may name the value's type with `{received}`, and an unknown field with
 // `{field:a,b}` (its name and the closest of the known names a and b, see `optionProblems`). A test holds every
 // compiled check equal to these schemas.

@@ -1,8 +1,8 @@
 import { DEFAULT_CONCURRENCY, type ListOptions } from '../core/options.js';
-import { inputError } from './input-check.js';
-import { OPTION_CHECKS, OPTION_HINTS } from './option-checks.generated.js';
+import { inputError } from './refusals.js';
+import { OPTION_CHECKS, OPTION_HINTS } from './schemas.generated.js';
 
-// What the options' schemas (option-schemas.ts, compiled into OPTION_CHECKS and OPTION_HINTS) cannot say:
+// What the options' schemas (schemas.ts, compiled into OPTION_CHECKS and OPTION_HINTS) cannot say:
 // rules across options and arguments, and where a name given in the wrong argument belongs.
 
 /** Why `new CompanyData()` refuses `quota` beside `gate`: the gate given keeps the quota, or none. */

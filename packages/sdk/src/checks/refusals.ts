@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { ConfigurationError, ValidationError, type ValidationIssue } from '../core/errors.js';
-import { loadZod } from './lazy-contract.js';
-import { toValidationIssues } from './validation-issues.js';
-import { type CompiledOptions, formatProblems, optionProblems, unknownName } from './value-rules.js';
+import { toValidationIssues } from './issues.js';
+import { type CompiledOptions, formatProblems, optionProblems, unknownName } from './messages.js';
+import { loadZod } from './zod-on-demand.js';
 
 /**
  * What a checked object's keys are (a refused option is a {@link ConfigurationError}), where it was given
