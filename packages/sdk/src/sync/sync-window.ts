@@ -1,4 +1,4 @@
-import { fingerprint } from './fingerprint.js';
+import { fingerprint } from './record-fingerprint.js';
 import { fingerprintEntries, fingerprintEntry, type SyncWindow } from './sync-checkpoint.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
-import { canonicalJson, fingerprint } from '../../src/sync/fingerprint.js';
+import { canonicalJson, fingerprint } from '../../src/sync/record-fingerprint.js';
 import {
   decodeCheckpoint,
   emptyState,
