@@ -13,7 +13,7 @@ import { methodName } from '../core/methods.js';
 import type { ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import { joinQueries, queryString } from '../request/query-string.js';
-import type { Exchange, RequestCore } from '../request/request-core.js';
+import type { AnsweredCall, RequestCore } from '../request/request-core.js';
 import type { AttemptSlots } from '../request/request-slots.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
 import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
@@ -59,12 +59,12 @@ export class ListPages<Item> implements ListSource<Item> {
     this.#request = request;
   }
 
-  first(walk?: CallTelemetry): Promise<Exchange> {
+  first(walk?: CallTelemetry): Promise<AnsweredCall> {
     return this.#request(this.#start, this.options.signal, undefined, walk);
   }
 
-  parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>> {
-    const read = this.#core.parse(exchange);
+  parse(answered: AnsweredCall): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>> {
+    const read = this.#core.parse(answered);
     return read instanceof Promise ? read.then((result) => this.#page(result)) : this.#page(read);
   }
 
@@ -101,7 +101,7 @@ export type PageRequest = (
   signal: AbortSignal | undefined,
   slots?: AttemptSlots | undefined,
   parent?: CallTelemetry | undefined,
-) => Promise<Exchange>;
+) => Promise<AnsweredCall>;
 
 /**
  * Checks a list's parameters and options, and builds the request of its pages.

@@ -22,7 +22,7 @@ import type { Logger } from '../core/logger-interface.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_ORDERED, defaultReadAhead, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import { APIPromise } from '../request/api-promise.js';
-import type { Exchange } from '../request/request-core.js';
+import type { AnsweredCall } from '../request/request-core.js';
 import type { AttemptSlots } from '../request/request-slots.js';
 import { endTelemetry, spanName } from '../telemetry/call-telemetry.js';
 import { type CallTelemetry, TELEMETRY, telemetrySink } from '../telemetry/telemetry.js';
@@ -158,7 +158,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
         first.catch(ignore);
         return first;
       },
-      (exchange) => source.parse(exchange),
+      (answered) => source.parse(answered),
     );
     this.#source = source;
     this.#firstIn = firstIn;
@@ -302,9 +302,9 @@ export interface ListSource<Item> {
    * Sends the first page's request (a list refused before sending rejects): a page of `walk` when given,
    * else a call of its own.
    */
-  first(walk?: CallTelemetry): Promise<Exchange>;
+  first(walk?: CallTelemetry): Promise<AnsweredCall>;
   /** Reads a page out of its response (at once when it needs no wait). */
-  parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>>;
+  parse(answered: AnsweredCall): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>>;
   /** Fetches another page by number, its attempts sharing the list's request slots when given. */
   fetch(
     page: number,

@@ -1,5 +1,5 @@
 import type { WithResponse } from '../core/response-info.js';
-import type { Exchange } from './request-core.js';
+import type { AnsweredCall } from './request-core.js';
 
 /**
  * What every SDK method returns: a promise of the parsed result (the request starts at once, like any
@@ -15,9 +15,9 @@ import type { Exchange } from './request-core.js';
  * ```
  */
 export class APIPromise<T> implements PromiseLike<T> {
-  #exchange: Promise<Exchange> | undefined;
-  readonly #start: (() => Promise<Exchange>) | undefined;
-  readonly #parse: (exchange: Exchange) => WithResponse<T> | Promise<WithResponse<T>>;
+  #answered: Promise<AnsweredCall> | undefined;
+  readonly #start: (() => Promise<AnsweredCall>) | undefined;
+  readonly #parse: (answered: AnsweredCall) => WithResponse<T> | Promise<WithResponse<T>>;
   #parsed: Promise<WithResponse<T>> | undefined;
   /** The response once read: what `parse` gave (a promise when it must wait), or what it threw. */
   #read:
@@ -26,29 +26,29 @@ export class APIPromise<T> implements PromiseLike<T> {
     | undefined;
 
   /**
-   * @param exchange - the call under way, resolved with its success response, or how to send it when
+   * @param answered - the call under way, resolved with its success response, or how to send it when
    * first needed.
    * @param parse - reads the result out of the response (only when asked for: `asResponse()` does not).
    * @internal
    */
   constructor(
-    exchange: Promise<Exchange> | (() => Promise<Exchange>),
-    parse: (exchange: Exchange) => WithResponse<T> | Promise<WithResponse<T>>,
+    answered: Promise<AnsweredCall> | (() => Promise<AnsweredCall>),
+    parse: (answered: AnsweredCall) => WithResponse<T> | Promise<WithResponse<T>>,
   ) {
-    if (typeof exchange === 'function') this.#start = exchange;
-    else this.#exchange = exchange;
+    if (typeof answered === 'function') this.#start = answered;
+    else this.#answered = answered;
     this.#parse = parse;
   }
 
   /**
-   * The call's exchange, sent now if it was not yet (a list sends its first page a turn after it is made).
+   * The answered call, sent now if it was not yet (a list sends its first page a turn after it is made).
    *
    * @returns the call under way.
    * @internal
    */
-  protected sent(): Promise<Exchange> {
-    this.#exchange ??= (this.#start as () => Promise<Exchange>)();
-    return this.#exchange;
+  protected sent(): Promise<AnsweredCall> {
+    this.#answered ??= (this.#start as () => Promise<AnsweredCall>)();
+    return this.#answered;
   }
 
   /**
@@ -58,15 +58,15 @@ export class APIPromise<T> implements PromiseLike<T> {
    * @throws {@link CompanyDataError} (a subclass of it) when the call fails.
    */
   withResponse(): Promise<WithResponse<T>> {
-    this.#parsed ??= this.sent().then((exchange) => this.#readOnce(exchange));
+    this.#parsed ??= this.sent().then((answered) => this.#readOnce(answered));
     return this.#parsed;
   }
 
   /** Reads the response the first time, and gives (or throws) the same outcome every time after. */
-  #readOnce(exchange: Exchange): WithResponse<T> | Promise<WithResponse<T>> {
+  #readOnce(answered: AnsweredCall): WithResponse<T> | Promise<WithResponse<T>> {
     if (this.#read === undefined) {
       try {
-        this.#read = { value: this.#parse(exchange) };
+        this.#read = { value: this.#parse(answered) };
       } catch (error) {
         this.#read = { error };
       }
@@ -111,10 +111,10 @@ export class APIPromise<T> implements PromiseLike<T> {
     // Awaiting a call is the SDK's hottest path: the response is read and its data handed on in one step
     // after it arrives, not through withResponse()'s promise and then a second (each is a turn of the
     // microtask queue). The outcome of the read is kept, so withResponse() later reads nothing again.
-    return this.sent().then<R1 | R2, R2>((exchange) => {
+    return this.sent().then<R1 | R2, R2>((answered) => {
       let read: WithResponse<T> | Promise<WithResponse<T>>;
       try {
-        read = this.#readOnce(exchange);
+        read = this.#readOnce(answered);
       } catch (error) {
         if (onrejected) return onrejected(error);
         throw error;

@@ -15,8 +15,8 @@ export const DEADLINE_TOLERANCE_MS = 1_000;
 export class DeadlinePassed extends Error {}
 
 /**
- * An abort source as the transport's exchange reads one (`aborted`, `reason` and one `abort` listener; see
- * `AbortSource` in `dispatch-exchange.ts`), made without an AbortController: a plain object that costs next
+ * An abort source as the transport's dispatch reads one (`aborted`, `reason` and one `abort` listener; see
+ * `AbortSource` in `dispatch.ts`), made without an AbortController: a plain object that costs next
  * to nothing per attempt.
  */
 export class AttemptSignal {
@@ -49,7 +49,7 @@ export class AttemptSignal {
     caller.addEventListener('abort', this.#forward, { once: true });
   }
 
-  /** As EventTarget's: the exchange registers its one `abort` listener here. */
+  /** As EventTarget's: the dispatch registers its one `abort` listener here. */
   addEventListener(_type: 'abort', listener: () => void): void {
     this.#listener = listener;
   }
@@ -105,7 +105,7 @@ export class DeadlineTicker {
    *
    * @param timeoutMs - its time limit.
    * @param caller - the caller's signal, forwarded.
-   * @returns the signal to hand the exchange; give it back to {@link release} when the attempt is over.
+   * @returns the signal to hand the dispatch; give it back to {@link release} when the attempt is over.
    */
   watch(timeoutMs: number, caller: AbortSignal | undefined): AttemptSignal {
     const signal = new AttemptSignal(performance.now() + timeoutMs, caller);

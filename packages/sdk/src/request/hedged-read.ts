@@ -6,7 +6,7 @@ import type { SdkLogger } from '../core/scrubbed-logger.js';
 import type { HedgeBudget } from './hedge-budget.js';
 import type { ResponseTimes } from './response-times.js';
 import { classifyStatus } from './retry.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import type { AttemptRequest, AttemptResponse, Transport } from './transport.js';
 
 // Hedged reads (the `hedge` option): one attempt of a GET may go out twice. The request core sends the
 // first copy as always (its request slot and the rate gate taken); this file times it, sends the second
@@ -30,7 +30,7 @@ type HedgedEndpoint = Pick<OperationMeta, 'method' | 'path' | 'successStatuses'>
 };
 
 /** How one copy ended: its response (any status), or what its transport threw. */
-type CopyResult = { readonly response: TransportResponse } | { readonly error: unknown };
+type CopyResult = { readonly response: AttemptResponse } | { readonly error: unknown };
 
 /** The two copies of an attempt. */
 type Copy = 'first' | 'hedge';
@@ -94,7 +94,7 @@ export class HedgedRead {
    * @returns the answer that decided the attempt (a failure status included).
    * @throws what the deciding copy's transport threw.
    */
-  async send(input: TransportRequest, aborted: () => Error, attempt: number): Promise<TransportResponse> {
+  async send(input: AttemptRequest, aborted: () => Error, attempt: number): Promise<AttemptResponse> {
     this.outcome = undefined;
     const afterMs = this.#afterMs ?? this.#context.responseTimes.hedgeAfterMs(this.#endpoint.operationId);
     if (afterMs === undefined) return settled(await this.#copy(input));
@@ -120,11 +120,11 @@ export class HedgedRead {
 
   /** The first copy has waited past the threshold: sends the second, and decides between them. */
   async #race(
-    input: TransportRequest,
+    input: AttemptRequest,
     first: Promise<CopyResult>,
     stopFirst: AbortController,
     context: { aborted: () => Error; afterMs: number; attempt: number },
-  ): Promise<TransportResponse> {
+  ): Promise<AttemptResponse> {
     const { afterMs, attempt } = context;
     const stopHedge = new AbortController();
     let onWire = false;
@@ -163,7 +163,7 @@ export class HedgedRead {
 
   /** The second copy: the gate, as any request, then the request; given up once `stop` aborts. */
   async #hedgeCopy(
-    input: TransportRequest,
+    input: AttemptRequest,
     stop: AbortController,
     context: { aborted: () => Error },
     sending: () => void,
@@ -180,7 +180,7 @@ export class HedgedRead {
   }
 
   /** Sends one copy, recording its time when it succeeds; never rejects. */
-  async #copy(input: TransportRequest): Promise<CopyResult> {
+  async #copy(input: AttemptRequest): Promise<CopyResult> {
     const started = performance.now();
     try {
       const response = await this.#context.transport.send(input);
@@ -221,7 +221,7 @@ function joined(signal: AbortSignal | undefined, own: AbortSignal): AbortSignal 
 }
 
 /** The response of a copy's result, or its error thrown. */
-function settled(result: CopyResult): TransportResponse {
+function settled(result: CopyResult): AttemptResponse {
   if ('error' in result) throw result.error;
   return result.response;
 }

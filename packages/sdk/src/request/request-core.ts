@@ -33,7 +33,7 @@ import type { AttemptSlots } from './request-slots.js';
 import type { ResponseTimes } from './response-times.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import type { AttemptRequest, AttemptResponse, Transport } from './transport.js';
 
 /** Everything the core needs, resolved from the client options. */
 export interface CoreConfig {
@@ -77,8 +77,14 @@ export type CallEndpoint = Pick<
   readonly operationId: string;
 };
 
+// A request on its way down: an operation asks for a `CallRequest` (the endpoint, the URL, the body as a
+// value); each attempt of it goes to the transport as an `AttemptRequest` (request/transport.ts: headers,
+// the body as text, the time limit, the signal), which is the `WireRequest` that undici's `dispatch` sends
+// (request/dispatch.ts), with those limits added. What comes back is an `AnsweredCall`: the call, with the
+// attempt's response.
+
 /** One call, ready to send. */
-export interface PreparedCall {
+export interface CallRequest {
   endpoint: CallEndpoint;
   url: string;
   /** The URL as messages and logs show it: a webhook token in it is redacted. */
@@ -87,15 +93,15 @@ export interface PreparedCall {
 }
 
 /** A call with the response it got: what `core.send()` gives, before the body is read. */
-export interface Exchange {
-  call: PreparedCall;
-  response: TransportResponse;
+export interface AnsweredCall {
+  call: CallRequest;
+  response: AttemptResponse;
   /** Which copy answered, when the last attempt was hedged. */
   hedge?: HedgeOutcome | undefined;
 }
 
 /** A call's method and URL (tokens redacted), as messages name it, e.g. `GET https://…/v1/users/`. */
-function describe(call: PreparedCall): string {
+function describe(call: CallRequest): string {
   return `${call.endpoint.method} ${call.shownUrl}`;
 }
 
@@ -161,11 +167,11 @@ export class RequestCore {
    * @throws CompanyDataError (a subclass) for every failure.
    */
   async send(
-    call: PreparedCall,
+    call: CallRequest,
     options: RequestOptions = {},
     slots?: AttemptSlots,
     telemetry?: CallTelemetry,
-  ): Promise<Exchange> {
+  ): Promise<AnsweredCall> {
     const config = this.#config;
     const { endpoint } = call;
     const operation = `${endpoint.method} ${endpoint.path}`;
@@ -216,7 +222,7 @@ export class RequestCore {
           label: request,
           baseURLSource: endpoint.base === 'baseURL' ? config.baseURLSource : undefined,
         };
-        let response: TransportResponse;
+        let response: AttemptResponse;
         try {
           // No arrow in a const on this path: the build's keepNames would rename it on every attempt.
           response = await (telemetry === undefined
@@ -276,11 +282,11 @@ export class RequestCore {
 
   /** Sends one attempt: through the hedge when the call is hedged, else straight through the transport. */
   #sendAttempt(
-    sent: TransportRequest,
+    sent: AttemptRequest,
     hedge: HedgedRead | undefined,
     aborted: () => Error,
     attempt: number,
-  ): Promise<TransportResponse> {
+  ): Promise<AttemptResponse> {
     return hedge === undefined ? this.#config.transport.send(sent) : hedge.send(sent, aborted, attempt);
   }
 
@@ -293,10 +299,10 @@ export class RequestCore {
    * @returns the result, or (for a body the check refused) a promise that rejects with the description.
    * @throws InvalidResponseError when the body is not JSON or does not match the schema.
    */
-  parse(exchange: Exchange): WithResponse<unknown> | Promise<WithResponse<unknown>> {
-    const { call, response } = exchange;
+  parse(answered: AnsweredCall): WithResponse<unknown> | Promise<WithResponse<unknown>> {
+    const { call, response } = answered;
     const info: ResponseInfo = { status: response.status, headers: response.headers };
-    if (exchange.hedge !== undefined) info.hedge = exchange.hedge;
+    if (answered.hedge !== undefined) info.hedge = answered.hedge;
     let json: unknown;
     try {
       json = JSON.parse(response.body);
@@ -315,7 +321,7 @@ export class RequestCore {
 
   /** A body the compiled check refused, as zod describes it (zod may yet accept it: then its output). */
   async #describeRefusal(
-    call: PreparedCall,
+    call: CallRequest,
     json: unknown,
     info: ResponseInfo,
   ): Promise<WithResponse<unknown>> {
@@ -340,11 +346,7 @@ export class RequestCore {
    *
    * @throws RateLimitError when the wait is over `maxRetryWait`, no retry is left, or `onRateLimit` vetoes.
    */
-  async #pauseForRateLimit(
-    response: TransportResponse,
-    current: Attempt,
-    retriesLeft: boolean,
-  ): Promise<void> {
+  async #pauseForRateLimit(response: AttemptResponse, current: Attempt, retriesLeft: boolean): Promise<void> {
     const config = this.#config;
     const { operation, request, attempt } = current;
     const waitMs = rateLimitWaitMs(response.headers, errorDetail(response.body), config.now());
@@ -386,7 +388,7 @@ export class RequestCore {
     );
   }
 
-  #headers(call: PreparedCall, options: RequestOptions): Readonly<Record<string, string>> {
+  #headers(call: CallRequest, options: RequestOptions): Readonly<Record<string, string>> {
     const plain = call.body === undefined && options.headers === undefined;
     // Most calls send the client's headers unchanged: built once and shared (the transport never changes them).
     if (!plain || call.endpoint.auth !== 'apiKey') return this.#buildHeaders(call, options);
@@ -400,7 +402,7 @@ export class RequestCore {
    * the base URL (a gateway's or another server's page) most likely comes from a path that is not the API's,
    * such as `/api/v1` for `/v1`. The API's JSON 404 on a by-id call says nothing: the id may be unknown.
    */
-  #notFoundHint(endpoint: CallEndpoint, response: TransportResponse): string | undefined {
+  #notFoundHint(endpoint: CallEndpoint, response: AttemptResponse): string | undefined {
     const source = this.#config.baseURLSource;
     if (response.status !== 404 || endpoint.base !== 'baseURL' || source === undefined) return undefined;
     if (endpoint.kind === 'list') return `a list never answers 404: ${checkTheBaseURL('path', source)}`;
@@ -417,7 +419,7 @@ export class RequestCore {
       : 'the `authorization` header you set';
   }
 
-  #buildHeaders(call: PreparedCall, options: RequestOptions): Record<string, string> {
+  #buildHeaders(call: CallRequest, options: RequestOptions): Record<string, string> {
     const config = this.#config;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': config.userAgent };
     if (call.body !== undefined) headers['content-type'] = 'application/json';

@@ -5,27 +5,25 @@ import type { FetchLike } from '../core/options.js';
 import { runtimeFetch } from '../core/runtime-env.js';
 import { checkTheBaseURL } from './base-url-hint.js';
 import { DEADLINE_TOLERANCE_MS, DeadlinePassed, DeadlineTicker } from './deadline.js';
-import { type DispatchResponse, dispatchExchange } from './dispatch-exchange.js';
+import { dispatchRequest, type WireRequest, type WireResponse } from './dispatch.js';
 
-/** One HTTP exchange as the transport sends it. */
-export interface TransportRequest {
-  method: 'GET' | 'POST';
-  url: string;
-  /** Shared by the client's calls: never changed. */
-  headers: Readonly<Record<string, string>>;
-  body?: string | undefined;
+/**
+ * One attempt as the transport sends it: the request that goes on the wire (method, URL, headers shared by
+ * the client's calls and never changed, the body as text), with its time limit, signal and label.
+ */
+export interface AttemptRequest extends WireRequest {
   /** Per-attempt time limit in ms (how it is kept: see {@link Transport}). */
-  timeout: number;
+  readonly timeout: number;
   /** The caller's signal. */
-  signal?: AbortSignal | undefined;
+  readonly signal?: AbortSignal | undefined;
   /** Names the request in error messages: method and URL, webhook tokens redacted. */
-  label: string;
+  readonly label: string;
   /** Where the base URL came from, in words, when the URL is under it: a connection failure's hint names it. */
-  baseURLSource?: string | undefined;
+  readonly baseURLSource?: string | undefined;
 }
 
-/** A complete response with its body read. */
-export interface TransportResponse {
+/** An attempt's complete response, its body read and its headers as the SDK gives them. */
+export interface AttemptResponse {
   status: number;
   headers: ResponseHeaders;
   body: string;
@@ -78,11 +76,11 @@ export class Transport {
   }
 
   /** Sends one request and reads the whole body. */
-  async send(input: TransportRequest): Promise<TransportResponse> {
+  async send(input: AttemptRequest): Promise<AttemptResponse> {
     if (!this.#ownsDispatcher || input.timeout < POOL_TIMED_FROM_MS) return this.#sendWithDeadline(input);
     const signal = this.#deadlines.watch(input.timeout, input.signal);
     try {
-      return received(await dispatchExchange(this.#dispatcher as Dispatcher, input, signal, input.timeout));
+      return received(await dispatchRequest(this.#dispatcher as Dispatcher, input, signal, input.timeout));
     } catch (error) {
       const code = errorCode(error);
       const timedOut =
@@ -94,7 +92,7 @@ export class Transport {
   }
 
   /** {@link send} through the caller's dispatcher or `fetch`: one deadline for the whole attempt. */
-  async #sendWithDeadline(input: TransportRequest): Promise<TransportResponse> {
+  async #sendWithDeadline(input: AttemptRequest): Promise<AttemptResponse> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DeadlinePassed()), input.timeout);
     const forwardAbort = () => controller.abort(input.signal?.reason);
@@ -102,7 +100,7 @@ export class Transport {
     try {
       if (input.signal?.aborted) forwardAbort();
       if (this.#fetch) return await sendWithFetch(this.#fetch, input, controller.signal);
-      return received(await dispatchExchange(this.#dispatcher as Dispatcher, input, controller.signal));
+      return received(await dispatchRequest(this.#dispatcher as Dispatcher, input, controller.signal));
     } catch (error) {
       throw failure(error, input, controller.signal.reason instanceof DeadlinePassed);
     } finally {
@@ -124,7 +122,7 @@ export class Transport {
 }
 
 /** The SDK's error for a failed attempt: its time limit, the caller's abort, or the connection. */
-function failure(error: unknown, input: TransportRequest, timedOut: boolean): Error {
+function failure(error: unknown, input: AttemptRequest, timedOut: boolean): Error {
   if (timedOut) {
     return new TimeoutError(`Request timed out after ${input.timeout} ms (${input.label})`, { cause: error });
   }
@@ -141,9 +139,9 @@ function failure(error: unknown, input: TransportRequest, timedOut: boolean): Er
 
 async function sendWithFetch(
   fetchImpl: FetchLike,
-  input: TransportRequest,
+  input: AttemptRequest,
   signal: AbortSignal,
-): Promise<TransportResponse> {
+): Promise<AttemptResponse> {
   const response = await fetchImpl(input.url, {
     method: input.method,
     // A copy: the headers object may be shared by the client's calls, and a fetch of the caller's may change it.
@@ -197,7 +195,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** A response as the transport hands it on. */
-function received({ status, headers, body }: DispatchResponse): TransportResponse {
+function received({ status, headers, body }: WireResponse): AttemptResponse {
   return { status, headers: normaliseHeaders(headers), body };
 }
 

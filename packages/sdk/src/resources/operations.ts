@@ -29,7 +29,7 @@ import { ListPages, type PageRequest, pageRequest } from '../pagination/list-pag
 import { PagePromise } from '../pagination/pagination.js';
 import { APIPromise } from '../request/api-promise.js';
 import { queryString } from '../request/query-string.js';
-import type { Exchange, PreparedCall, RequestCore } from '../request/request-core.js';
+import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/sync-checkpoint.js';
 import type { FetchWalkPage, WalkPage } from '../sync/sync-pages.js';
 import { SyncRun } from '../sync/sync-run.js';
@@ -190,7 +190,7 @@ function retrieveCall(
   operation: OperationMeta,
   id: string,
   options: RequestOptions,
-): PreparedCall | Promise<PreparedCall> {
+): CallRequest | Promise<CallRequest> {
   const method = methodName(operation);
   checkOptions(OPTION_CHECKS.request, options, method);
   const params = { id };
@@ -208,7 +208,7 @@ function addressed(
   operation: OperationMeta,
   params: Record<string, string>,
   options: RequestOptions,
-): PreparedCall {
+): CallRequest {
   const query = queryString(options.query);
   const url = `${core.base(operation)}${fillPath(operation.path, params)}`;
   const withQuery = query === '' ? url : `${url}?${query}`;
@@ -271,22 +271,22 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
 function start<T>(
   core: RequestCore,
   operation: OperationMeta,
-  prepare: () => PreparedCall | Promise<PreparedCall>,
+  prepare: () => CallRequest | Promise<CallRequest>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
   const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
-  let exchange: Promise<Exchange>;
+  let answered: Promise<AnsweredCall>;
   try {
     const call = prepare();
-    exchange =
+    answered =
       call instanceof Promise
         ? call.then((ready) => sendTraced(core, ready, options, telemetry))
         : sendTraced(core, call, options, telemetry);
   } catch (error) {
-    exchange = Promise.reject(error);
+    answered = Promise.reject(error);
   }
-  return new APIPromise(endedWith(telemetry, exchange), (sent) => {
+  return new APIPromise(endedWith(telemetry, answered), (sent) => {
     const read = core.parse(sent);
     return read instanceof Promise
       ? read.then((result) => unwrapped(result, unwrap))
@@ -297,10 +297,10 @@ function start<T>(
 /** Sends a prepared call, its address on the call's span when there is one. */
 function sendTraced(
   core: RequestCore,
-  call: PreparedCall,
+  call: CallRequest,
   options: RequestOptions,
   telemetry: CallTelemetry | undefined,
-): Promise<Exchange> {
+): Promise<AnsweredCall> {
   telemetry?.setAttributes(serverAttributes(call.url));
   return core.send(call, options, undefined, telemetry);
 }

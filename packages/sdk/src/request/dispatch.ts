@@ -8,7 +8,7 @@ import type { Dispatcher } from 'undici';
 // undici instrumentation reads) all apply.
 
 /**
- * What can end an exchange early: an AbortSignal, or anything with its `aborted`, `reason` and one `abort`
+ * What can end a dispatched request early: an AbortSignal, or anything with its `aborted`, `reason` and one `abort`
  * listener (the transport's `AttemptSignal`).
  */
 export interface AbortSource {
@@ -18,8 +18,8 @@ export interface AbortSource {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
-/** A request as {@link dispatchExchange} sends it. */
-export interface DispatchRequest {
+/** A request as it goes on the wire: what {@link dispatchRequest} sends. */
+export interface WireRequest {
   readonly url: string;
   readonly method: 'GET' | 'POST';
   readonly headers: Readonly<Record<string, string>>;
@@ -27,7 +27,7 @@ export interface DispatchRequest {
 }
 
 /** A response with its body read as text; headers as undici parses them. */
-export interface DispatchResponse {
+export interface WireResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
@@ -39,17 +39,17 @@ export interface DispatchResponse {
  * @param dispatcher - any undici dispatcher: the transport's pool, or the caller's (the mock's in-process
  * dispatcher, a proxy agent, an interceptor chain).
  * @param request - what to send.
- * @param abort - ends the exchange when it fires; the promise then rejects with its reason.
+ * @param abort - ends the request when it fires; the promise then rejects with its reason.
  * @param poolTimeout - undici's limit on the wait for the response headers, and for each piece of the body
  * (its `headersTimeout` and `bodyTimeout`); its own defaults when absent.
- * @returns the response; rejects with undici's error (or the abort's reason) when the exchange fails.
+ * @returns the response; rejects with undici's error (or the abort's reason) when the request fails.
  */
-export function dispatchExchange(
+export function dispatchRequest(
   dispatcher: Dispatcher,
-  request: DispatchRequest,
+  request: WireRequest,
   abort: AbortSource,
   poolTimeout?: number,
-): Promise<DispatchResponse> {
+): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
     if (abort.aborted) {
       reject(abort.reason);
@@ -73,11 +73,11 @@ export function dispatchExchange(
 }
 
 /**
- * Collects one response for {@link dispatchExchange}: undici's handler interface, forwarding the abort
+ * Collects one response for {@link dispatchRequest}: undici's handler interface, forwarding the abort
  * source to the request's controller (at once when it fires before the request starts).
  */
 class ResponseCollector implements Dispatcher.DispatchHandler {
-  readonly #resolve: (response: DispatchResponse) => void;
+  readonly #resolve: (response: WireResponse) => void;
   readonly #reject: (error: unknown) => void;
   readonly #abort: AbortSource;
   readonly #onAbort: () => void;
@@ -87,7 +87,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] = [];
 
   constructor(
-    resolve: (response: DispatchResponse) => void,
+    resolve: (response: WireResponse) => void,
     reject: (error: unknown) => void,
     abort: AbortSource,
   ) {

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchExchange, requestTarget } from '../../src/request/dispatch-exchange.js';
+import { dispatchRequest, requestTarget } from '../../src/request/dispatch.js';
 
-// The exchange's own byte handling, over a real loopback socket: what the mock cannot be asked to do (a
+// The dispatch's own byte handling, over a real loopback socket: what the mock cannot be asked to do (a
 // byte order mark, a body held back mid-way). The SDK's behaviour over this path is tested against the mock.
 
 describe('requestTarget', () => {
@@ -42,7 +42,7 @@ describe('requestTarget', () => {
   });
 });
 
-describe('dispatchExchange', () => {
+describe('dispatchRequest', () => {
   let server: Server;
   let origin: string;
   let held: (() => void) | undefined;
@@ -70,7 +70,7 @@ describe('dispatchExchange', () => {
   });
 
   it('reads a body as undici’s text() does: a UTF-8 byte order mark is not part of it', async () => {
-    const response = await dispatchExchange(
+    const response = await dispatchRequest(
       agent,
       { url: `${origin}/bom`, method: 'GET', headers: {} },
       new AbortController().signal,
@@ -81,7 +81,7 @@ describe('dispatchExchange', () => {
 
   it('ends with the abort reason when aborted mid-body, and at once when aborted before', async () => {
     const controller = new AbortController();
-    const exchange = dispatchExchange(
+    const pending = dispatchRequest(
       agent,
       { url: `${origin}/held`, method: 'GET', headers: {} },
       controller.signal,
@@ -89,9 +89,9 @@ describe('dispatchExchange', () => {
     while (held === undefined) await new Promise((resolve) => setImmediate(resolve));
     const reason = new Error('stop');
     controller.abort(reason);
-    await expect(exchange).rejects.toBe(reason);
+    await expect(pending).rejects.toBe(reason);
     await expect(
-      dispatchExchange(agent, { url: `${origin}/held`, method: 'GET', headers: {} }, controller.signal),
+      dispatchRequest(agent, { url: `${origin}/held`, method: 'GET', headers: {} }, controller.signal),
     ).rejects.toBe(reason);
   });
 });
