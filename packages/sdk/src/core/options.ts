@@ -297,7 +297,7 @@ export interface ListOptions extends RequestOptions {
   concurrency?: number | undefined;
   /**
    * The most pages fetched ahead, held in memory or under way, while iterating: the memory budget (pages
-   * × `page_size` items). In order, a clean walk keeps `concurrency` pages ahead; only while the oldest
+   * × `page_size` items). In order, a clean iteration keeps `concurrency` pages ahead; only while the oldest
    * page is late (an attempt failed, or it takes far longer than its peers) do the other requests fetch
    * further, up to this many pages, so a failing page delays its own turn and not every request behind
    * it. At least `concurrency`, at most 1,000. Default: 1 with `concurrency: 1`, else 128.

@@ -59,8 +59,8 @@ export class ListPages<Item> implements ListSource<Item> {
     this.#request = request;
   }
 
-  first(walk?: CallTelemetry): Promise<AnsweredCall> {
-    return this.#request(this.#start, this.options.signal, undefined, walk);
+  first(parent?: CallTelemetry): Promise<AnsweredCall> {
+    return this.#request(this.#start, this.options.signal, undefined, parent);
   }
 
   parse(answered: AnsweredCall): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>> {
@@ -72,9 +72,9 @@ export class ListPages<Item> implements ListSource<Item> {
     page: number,
     signal: AbortSignal | undefined,
     slots?: AttemptSlots,
-    walk?: CallTelemetry,
+    parent?: CallTelemetry,
   ): Promise<WithResponse<Page<Item>>> {
-    return this.parse(await this.#request(page, signal, slots, walk));
+    return this.parse(await this.#request(page, signal, slots, parent));
   }
 
   #page({ data, response }: WithResponse<unknown>): WithResponse<Page<Item>> {
@@ -89,12 +89,12 @@ export class ListPages<Item> implements ListSource<Item> {
  * build's keepNames leaves it unnamed (bind() would name it, each time).
  */
 function fetcherOf<Item>(pages: ListPages<Item>): ListPageFetch<Item> {
-  return (page, signal, slots, walk) => pages.fetch(page, signal, slots, walk);
+  return (page, signal, slots, parent) => pages.fetch(page, signal, slots, parent);
 }
 
 /**
  * Sends the request of one page of a list, its attempts sharing the list's request slots when given: a
- * page of the walk or sync `parent` when given (its span a child of theirs), else a call of its own.
+ * page of the iteration or sync `parent` when given (its span a child of theirs), else a call of its own.
  */
 export type PageRequest = (
   page: number,

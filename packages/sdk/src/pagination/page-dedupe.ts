@@ -104,7 +104,7 @@ export class PageBoundaryDeduper implements PageDeduper {
 }
 
 /**
- * For pages taken as they arrive, in any order: when records are created mid-walk, a page fetched later
+ * For pages taken as they arrive, in any order: when records are created mid-iteration, a page fetched later
  * repeats the edge of its neighbour, so each page's ids are kept until both its neighbours were taken,
  * and an item already yielded on a neighbouring page is dropped. Memory holds the ids of the pages
  * taken whose neighbours are not yet (a few pages when pages arrive roughly in order), plus one number a

@@ -3,7 +3,7 @@ import { NotFoundError } from '../core/errors.js';
 import { type AttemptOutcome, type AttemptSlots, RequestSlots } from '../request/request-slots.js';
 import { type CallTelemetry, TELEMETRY } from '../telemetry/telemetry.js';
 
-/** The least a page needs for the stream to walk on. */
+/** The least a page needs for the stream to go on. */
 export interface PageLike {
   data: readonly unknown[];
   pagination: Pagination;
@@ -32,7 +32,7 @@ const realTimer: ArmTimer = (ms, fire) => {
   return () => clearTimeout(timer);
 };
 
-/** How a stream walks the pages after the first. */
+/** How a stream fetches the pages after the first. */
 export interface PageStreamOptions {
   /** The most requests in flight at once. */
   concurrency: number;
@@ -46,7 +46,7 @@ export interface PageStreamOptions {
   signal?: AbortSignal | undefined;
   /** How the late-page timer is armed (injected by tests). */
   armTimer?: ArmTimer | undefined;
-  /** The walk's telemetry: read-ahead extensions and pages read again are its events. */
+  /** The iteration's telemetry: read-ahead extensions and pages read again are its events. */
   telemetry?: CallTelemetry | undefined;
 }
 
@@ -72,11 +72,11 @@ interface Task<P> {
  * Yields the first page, then every later page, fetching ahead (ordered prefetch, or as pages arrive
  * when `ordered` is false). Two budgets bound it: at most `concurrency` requests in flight (a page that
  * backs off before a retry gives its slot to the next page in line), and at most `readAhead` pages under
- * way or held. In order, a clean walk keeps `concurrency` pages ahead, as a window; only while the oldest
+ * way or held. In order, a clean stream keeps `concurrency` pages ahead, as a window; only while the oldest
  * page is late (an attempt failed, or it takes far longer than its peers) do the free slots reach further,
  * up to `readAhead` pages, so that a failing page delays its own turn and not every request behind it.
  *
- * The end is taken from the newest page read (`total_pages` grows when records are added mid-walk) or
+ * The end is taken from the newest page read (`total_pages` grows when records are added mid-iteration) or
  * `lastPage`; an empty page, or a 404 for a page that no longer exists after deletions, also ends it.
  * Stopping early aborts every request under way.
  */
@@ -87,16 +87,16 @@ export async function* pageStream<P extends PageLike>(
 ): AsyncGenerator<P, void, undefined> {
   const firstPage = await first;
   yield firstPage;
-  const walk = new PageWalk(firstPage, fetchPage, options);
+  const stream = new PageStreamState(firstPage, fetchPage, options);
   try {
-    yield* options.ordered ? walk.inOrder() : walk.asTheyArrive();
+    yield* options.ordered ? stream.inOrder() : stream.asTheyArrive();
   } finally {
-    walk.stop();
+    stream.stop();
   }
 }
 
-/** The state of one walk over the pages after the first. */
-class PageWalk<P extends PageLike> {
+/** The state of one stream over the pages after the first. */
+class PageStreamState<P extends PageLike> {
   readonly #fetchPage: FetchPage<P>;
   readonly #options: PageStreamOptions;
   readonly #stopped = new AbortController();
@@ -120,7 +120,7 @@ class PageWalk<P extends PageLike> {
   #settledCount = 0;
   /** When the page yielded last settled, and the `count` it reported. */
   #yielded: { order: number; count: number };
-  /** Settled tasks not yet yielded, in the order they settled (unordered walks). */
+  /** Settled tasks not yet yielded, in the order they settled (unordered streams). */
   readonly #arrived: Task<P>[] = [];
   #wake: (() => void) | undefined;
 
@@ -254,7 +254,7 @@ class PageWalk<P extends PageLike> {
     this.#fill();
   }
 
-  /** The head page is late or failing: an ordered walk's budget grows from `concurrency` to `readAhead`. */
+  /** The head page is late or failing: an ordered stream's budget grows from `concurrency` to `readAhead`. */
   #extended(reason: 'late' | 'failed'): void {
     const { telemetry, ordered, readAhead, concurrency } = this.#options;
     if (telemetry === undefined || !ordered || readAhead <= concurrency) return;
@@ -266,7 +266,7 @@ class PageWalk<P extends PageLike> {
   }
 
   #settle(task: Task<P>, outcome: Outcome<P>): void {
-    // A page read again replaces its task; the first copy's late answer is not this walk's any more.
+    // A page read again replaces its task; the first copy's late answer is not this stream's any more.
     if (this.#tasks.get(task.number) !== task) return;
     task.outcome = outcome;
     task.order = ++this.#settledCount;

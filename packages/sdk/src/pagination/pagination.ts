@@ -1,14 +1,14 @@
 // How a list is paged, in four parts (read them in this order):
 //
 // - This file is what a caller holds. `PagePromise` is the promise `list()` returns: awaited, it is the first
-//   `Page` (items, `pagination`, `getNextPage()`); iterated (`for await`, `toArray`), it walks every item.
-//   An ordered walk drops repeats with a deduper (below); `ordered: false` yields pages as they come.
-// - `page-stream.ts` walks the pages after the first: one at a time by default, or with
+//   `Page` (items, `pagination`, `getNextPage()`); iterated (`for await`, `toArray`), it yields every item.
+//   An ordered iteration drops repeats with a deduper (below); `ordered: false` yields pages as they come.
+// - `page-stream.ts` fetches the pages after the first: one at a time by default, or with
 //   `concurrency` requests in flight and up to `readAhead` pages held, always handing them over in page order
 //   (or as they settle). It widens its read-ahead past a late oldest page, and reports `count` changes.
-// - `request/request-slots.ts` is the walk's pool of `concurrency` slots: each attempt of a page takes one
+// - `request/request-slots.ts` is the iteration's pool of `concurrency` slots: each attempt of a page takes one
 //   and gives it back as soon as its answer is in, so a page backing off before a retry holds none.
-// - `page-dedupe.ts` drops an item already yielded when calls arriving during the walk shift the
+// - `page-dedupe.ts` drops an item already yielded when calls arriving during the iteration shift the
 //   pages under it: by `created_at` and the ids at the boundary (ordered), or by the neighbouring page's ids.
 //
 // A sync (`sync/sync-run.ts`) reuses the stream and the boundary deduper; `sync/sync-walk.ts` explains how.
@@ -141,18 +141,18 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   readonly #source: ListSource<Item>;
   /** `toArray()` refused its options before page 1 went out: page 1 waits for a consumer. */
   #held = false;
-  /** The walk page 1 goes out in, when iteration began before it went out (its span is a page of the walk's). */
-  readonly #firstIn: { walk?: CallTelemetry | undefined };
+  /** The iteration page 1 goes out in, when iteration began before it went out (its span is a page of the iteration's). */
+  readonly #firstIn: { parent?: CallTelemetry | undefined };
 
   /**
    * @param source - how to send the first page and fetch the others, how to read them, and the list's options.
    * @internal
    */
   constructor(source: ListSource<Item>) {
-    const firstIn: { walk?: CallTelemetry | undefined } = {};
+    const firstIn: { parent?: CallTelemetry | undefined } = {};
     super(
       () => {
-        const first = source.first(firstIn.walk);
+        const first = source.first(firstIn.parent);
         // Iteration and `toArray({ limit: 0 })` may never await page 1 itself; its failure reaches every
         // consumer that does, but must not also surface as an unhandled rejection.
         first.catch(ignore);
@@ -201,12 +201,12 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
       [TELEMETRY.readAhead]: readAhead,
       [TELEMETRY.ordered]: ordered,
     });
-    // Page 1 not sent yet (the usual case: the list is iterated as it is made) goes out as a page of the walk.
-    this.#firstIn.walk = telemetry;
+    // Page 1 not sent yet (the usual case: the list is iterated as it is made) goes out as a page of the iteration.
+    this.#firstIn.parent = telemetry;
     const fetch: FetchPage<Page<Item>> = async (page, pageSignal, slots) =>
       (await source.fetch(page, pageSignal, slots, telemetry)).data;
     const first = this.withResponse().then(({ data }) => data);
-    this.#firstIn.walk = undefined;
+    this.#firstIn.parent = undefined;
     let count: number | undefined;
     let pages = 0;
     let failure: unknown;
@@ -238,7 +238,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
       failure = error;
       throw error;
     } finally {
-      // Left early (a `break`, `toArray`'s limit): the walk is `stopped`, not failed.
+      // Left early (a `break`, `toArray`'s limit): the iteration is `stopped`, not failed.
       if (telemetry !== undefined) {
         const outcome = failure === undefined && !complete ? 'stopped' : undefined;
         endTelemetry(telemetry, failure, { [TELEMETRY.pages]: pages, [TELEMETRY.outcome]: outcome });
@@ -299,10 +299,10 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
  */
 export interface ListSource<Item> {
   /**
-   * Sends the first page's request (a list refused before sending rejects): a page of `walk` when given,
+   * Sends the first page's request (a list refused before sending rejects): a page of `parent` when given,
    * else a call of its own.
    */
-  first(walk?: CallTelemetry): Promise<AnsweredCall>;
+  first(parent?: CallTelemetry): Promise<AnsweredCall>;
   /** Reads a page out of its response (at once when it needs no wait). */
   parse(answered: AnsweredCall): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>>;
   /** Fetches another page by number, its attempts sharing the list's request slots when given. */
@@ -310,7 +310,7 @@ export interface ListSource<Item> {
     page: number,
     signal: AbortSignal | undefined,
     slots?: AttemptSlots,
-    walk?: CallTelemetry,
+    parent?: CallTelemetry,
   ): Promise<WithResponse<Page<Item>>>;
   /** The list's ordering, to know which way the pages run. */
   ordering: string;
@@ -332,5 +332,5 @@ export type ListPageFetch<Item> = (
   page: number,
   signal: AbortSignal | undefined,
   slots?: AttemptSlots,
-  walk?: CallTelemetry,
+  parent?: CallTelemetry,
 ) => Promise<WithResponse<Page<Item>>>;

@@ -31,7 +31,7 @@ import { APIPromise } from '../request/api-promise.js';
 import { queryString } from '../request/query-string.js';
 import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/sync-checkpoint.js';
-import type { FetchWalkPage, WalkPage } from '../sync/sync-pages.js';
+import type { FetchSyncPage, SyncPage } from '../sync/sync-pages.js';
 import { SyncRun } from '../sync/sync-run.js';
 import { SyncWalk } from '../sync/sync-walk.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
@@ -133,9 +133,9 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
       [TELEMETRY.concurrency]: concurrency,
       [TELEMETRY.readAhead]: readAhead,
     });
-    const fetch: FetchWalkPage<Item> = async (page, signal, slots) => {
+    const fetch: FetchSyncPage<Item> = async (page, signal, slots) => {
       const { data } = await core.parse(await request(page, signal, slots, telemetry));
-      return data as WalkPage<Item>;
+      return data as SyncPage<Item>;
     };
     const lookBack = typeof input.lookBack === 'number' ? input.lookBack : DEFAULT_LOOK_BACK;
     const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry };

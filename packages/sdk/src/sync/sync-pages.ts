@@ -4,21 +4,21 @@ import type { AttemptSlots } from '../request/request-slots.js';
 import type { CallTelemetry } from '../telemetry/telemetry.js';
 
 /** One page of a list, as a sync walk reads it. */
-export interface WalkPage<Item> {
+export interface SyncPage<Item> {
   data: Item[];
   pagination: Pagination;
 }
 
 /** Fetches one page of the list by number (its attempts sharing the read-ahead's request slots, if any). */
-export type FetchWalkPage<Item> = (
+export type FetchSyncPage<Item> = (
   page: number,
   signal: AbortSignal | undefined,
   slots?: AttemptSlots,
-) => Promise<WalkPage<Item>>;
+) => Promise<SyncPage<Item>>;
 
 /** How a sync walk fetches pages. */
-export interface WalkPageOptions {
-  /** Requests in flight at once; above 1, pages are fetched ahead (in order) until {@link WalkPages.oneAtATime}. */
+export interface SyncPageOptions {
+  /** Requests in flight at once; above 1, pages are fetched ahead (in order) until {@link SyncPages.oneAtATime}. */
   concurrency: number;
   /** The most pages fetched ahead, under way or held. */
   readAhead: number;
@@ -34,15 +34,15 @@ export interface WalkPageOptions {
  * straight on, or one at a time. Asking for any page but the next of the stream (a step back) stops the
  * read-ahead; {@link oneAtATime} stops it for good.
  */
-export class WalkPages<Item> {
-  readonly #fetch: FetchWalkPage<Item>;
-  readonly #options: WalkPageOptions;
-  #stream: AsyncGenerator<WalkPage<Item>, void, undefined> | undefined;
+export class SyncPages<Item> {
+  readonly #fetch: FetchSyncPage<Item>;
+  readonly #options: SyncPageOptions;
+  #stream: AsyncGenerator<SyncPage<Item>, void, undefined> | undefined;
   /** The page the stream yields next. */
   #streamNext = 0;
   #readAhead: boolean;
 
-  constructor(fetch: FetchWalkPage<Item>, options: WalkPageOptions) {
+  constructor(fetch: FetchSyncPage<Item>, options: SyncPageOptions) {
     this.#fetch = fetch;
     this.#options = options;
     this.#readAhead = options.concurrency > 1;
@@ -54,7 +54,7 @@ export class WalkPages<Item> {
    * @param page - its number.
    * @returns the page as the server answered it.
    */
-  async read(page: number): Promise<WalkPage<Item>> {
+  async read(page: number): Promise<SyncPage<Item>> {
     if (this.#stream !== undefined && page !== this.#streamNext) await this.#stop();
     if (this.#stream === undefined && this.#readAhead) {
       const { concurrency, readAhead, signal, telemetry } = this.#options;

@@ -4,7 +4,7 @@ import { PageBoundaryDeduper } from '../pagination/page-dedupe.js';
 import { endTelemetry } from '../telemetry/call-telemetry.js';
 import { TELEMETRY } from '../telemetry/telemetry.js';
 import { encodeCheckpoint, type SyncMark, type SyncState, type SyncWalkState } from './sync-checkpoint.js';
-import { type FetchWalkPage, type WalkPage, type WalkPageOptions, WalkPages } from './sync-pages.js';
+import { type FetchSyncPage, type SyncPage, type SyncPageOptions, SyncPages } from './sync-pages.js';
 import { LookBack } from './sync-window.js';
 
 // How `sync()` walks a list that changes while it reads it, and why it yields each record exactly once.
@@ -64,12 +64,12 @@ interface Identified {
 }
 
 /** What the walk yields: a change, or the end of the page it read (its number; 0 for the last batch). */
-export type WalkEvent<Item> = { readonly change: SyncChange<Item> } | { readonly pageDone: number };
+export type SyncEvent<Item> = { readonly change: SyncChange<Item> } | { readonly pageDone: number };
 
 /** What a sync walk reads and how. */
-export interface SyncWalkSource<Item> extends WalkPageOptions {
+export interface SyncWalkSource<Item> extends SyncPageOptions {
   /** Fetches a page of the list, newest first, with the run's filters and page size. */
-  fetch: FetchWalkPage<Item>;
+  fetch: FetchSyncPage<Item>;
   /** The run's page size. */
   pageSize: number;
   /** The look-back window, in ms (0 for none). */
@@ -86,7 +86,7 @@ const NEWEST_FIRST = '-created_at';
 export class SyncWalk<Item> {
   readonly #state: SyncState;
   readonly #source: SyncWalkSource<Item>;
-  readonly #pages: WalkPages<Item>;
+  readonly #pages: SyncPages<Item>;
   readonly #dedupe: PageBoundaryDeduper;
   readonly #lookBack: LookBack;
   /** The walk stops at the first record created before this instant (epoch ms). */
@@ -102,7 +102,7 @@ export class SyncWalk<Item> {
   constructor(state: SyncState, source: SyncWalkSource<Item>) {
     this.#state = state;
     this.#source = source;
-    this.#pages = new WalkPages(source.fetch, source);
+    this.#pages = new SyncPages(source.fetch, source);
     const walk = state.walk;
     // A resumed run keeps the look-back of the run it resumes.
     this.#lookBack = new LookBack(walk?.lookBack ?? source.lookBack, state.window, walk?.fingerprints);
@@ -126,7 +126,7 @@ export class SyncWalk<Item> {
   }
 
   /** Every change of the list since the mark, and the end of every page read. */
-  async *changes(): AsyncGenerator<WalkEvent<Item>, void, undefined> {
+  async *changes(): AsyncGenerator<SyncEvent<Item>, void, undefined> {
     const { telemetry } = this.#source;
     let failure: unknown;
     let complete = false;
@@ -153,7 +153,7 @@ export class SyncWalk<Item> {
   #pagesRead = 0;
 
   /** Walks down to the bound or the list's end; returns whether it reached the end. */
-  async *#walk(): AsyncGenerator<WalkEvent<Item>, 'bound' | 'end', undefined> {
+  async *#walk(): AsyncGenerator<SyncEvent<Item>, 'bound' | 'end', undefined> {
     const resumed = this.#state.walk;
     let page = resumed ? this.#estimate(resumed.count) : 1;
     /** The `count` of the page taken last; `undefined` while seeking the cursor. */
@@ -238,7 +238,7 @@ export class SyncWalk<Item> {
   }
 
   /** A page; past a list that shrank (a 404), an empty page whose count fell, so that the walk steps back. */
-  async #read(page: number, anchor: number | undefined): Promise<WalkPage<Item>> {
+  async #read(page: number, anchor: number | undefined): Promise<SyncPage<Item>> {
     try {
       return await this.#pages.read(page);
     } catch (error) {
@@ -292,7 +292,7 @@ export class SyncWalk<Item> {
   }
 
   /** Completes the run: the removals, then the new mark and window. */
-  async *#finish(end: 'bound' | 'end'): AsyncGenerator<WalkEvent<Item>, void, undefined> {
+  async *#finish(end: 'bound' | 'end'): AsyncGenerator<SyncEvent<Item>, void, undefined> {
     const state = this.#state;
     for (const id of this.#lookBack.unseen(end === 'end' ? Number.NEGATIVE_INFINITY : this.#bound)) {
       this.#lookBack.forget(id);

@@ -12,9 +12,12 @@ export type TelemetryAttributes = Readonly<Record<string, string | number | bool
 export type TelemetryScope =
   /** A call on its own: a retrieve, a webhook POST, a list's first page awaited alone. */
   | 'call'
-  /** A list iterated: `for await`, `.pages()`, `.toArray()`, with read-ahead or not. */
+  /**
+   * A list iterated: `for await`, `.pages()`, `.toArray()`, with read-ahead or not (`'walk'` is the value
+   * `company_data.scope` has carried since it was published).
+   */
   | 'walk'
-  /** One page of a walk or a sync. */
+  /** One page of an iterated list or a sync. */
   | 'page'
   /** One run of `sync()`. */
   | 'sync';
@@ -53,7 +56,7 @@ export interface CallTelemetry {
    * @param waitMs - the pause every request through the gate now waits.
    */
   recordPause(waitMs: number, attributes: TelemetryAttributes): void;
-  /** Opens a child (a page of this walk or sync). */
+  /** Opens a child (a page of this iterated list or sync). */
   child(name: string, scope: TelemetryScope, attributes: TelemetryAttributes): CallTelemetry;
   /**
    * Ends the span: with `error`, its status is an error of that error's code (never its message, which
@@ -66,7 +69,7 @@ export interface CallTelemetry {
 /** What an instrumentation registers: where the SDK's calls open their telemetry. */
 export interface TelemetrySink {
   /**
-   * Opens the telemetry of one call, walk or sync, under the active context (the caller's span), or nothing
+   * Opens the telemetry of one call, iterated list or sync, under the active context (the caller's span), or nothing
    * when it would record nothing.
    *
    * @param name - the span's name, e.g. `calls.list`.
@@ -108,11 +111,11 @@ export const TELEMETRY = {
   toPage: 'company_data.to_page',
   /** Attempts a request took (1 when the first answered). */
   attempts: 'company_data.attempts',
-  /** How the call ended: `ok`, `error`, or for a walk also `stopped` (the consumer left early). */
+  /** How the call ended: `ok`, `error`, or for an iterated list also `stopped` (the consumer left early). */
   outcome: 'company_data.outcome',
-  /** Pages a walk or sync yielded. */
+  /** Pages an iterated list or a sync yielded. */
   pages: 'company_data.pages',
-  /** The list options of a walk. */
+  /** The list options of an iterated list. */
   concurrency: 'company_data.concurrency',
   readAhead: 'company_data.read_ahead',
   ordered: 'company_data.ordered',
