@@ -37,9 +37,14 @@ const OWN_MODULES = [
   'packages/mock-server/test/listener.test.ts',
   'packages/sdk/test/integration/fetch-option.test.ts',
 ];
-const ALL = ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts', 'scripts/**/*.test.ts'];
+const ALL = [
+  'packages/*/test/**/*.test.ts',
+  'test/**/*.test.ts',
+  'examples/**/*.test.ts',
+  'scripts/**/*.test.ts',
+];
 /** What 'own modules' runs already: everything outside the shared folders. */
-const ALL_ELSEWHERE = ['packages/redis-gate/**', 'examples/**', 'scripts/**'];
+const ALL_ELSEWHERE = ['packages/redis-gate/**', 'test/**', 'examples/**', 'scripts/**'];
 
 export default defineConfig({
   resolve: {

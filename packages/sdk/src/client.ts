@@ -1,27 +1,30 @@
-import { RateGate } from './api/rate-gate.js';
-import { connectionSettings, readApiRoot, readLogLevel } from './api/settings.js';
+import { checkOptions, refuseUnknownKeys } from './checks/refusals.js';
+import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './checks/rules.js';
+import { OPTION_CHECKS, OPTION_HINTS } from './checks/schemas.generated.js';
 import { ConfigurationError } from './core/errors.js';
 import type { RateGateLike } from './core/gate.js';
-import type { ClientOptions, DerivedClientOptions, Sleep } from './core/options.js';
+import {
+  CLIENT_DEFAULTS,
+  type ClientOptions,
+  type DerivedClientOptions,
+  type Sleep,
+} from './core/options.js';
+import { runtimeName } from './core/runtime-env.js';
+import { createLogger, type SdkLogger } from './core/scrubbed-logger.js';
 import { SDK_VERSION } from './core/version.js';
-import { HedgeBudget } from './internal/hedge-budget.js';
-import { checkOptions, refuseUnknownKeys } from './internal/input-check.js';
-import { createLogger, type SdkLogger } from './internal/logger.js';
-import { OPTION_CHECKS, OPTION_HINTS } from './internal/option-checks.generated.js';
-import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './internal/option-rules.js';
-import { RequestCore } from './internal/request-core.js';
-import { ResponseTimes } from './internal/response-times.js';
-import { runtimeName } from './internal/runtime-env.js';
-import { realSleep } from './internal/sleep.js';
-import { Transport } from './internal/transport.js';
+import { HedgeBudget } from './request/hedge-budget.js';
+import { RateGate } from './request/rate-gate.js';
+import { RequestCore } from './request/request-core.js';
+import { ResponseTimes } from './request/response-times.js';
+import { realSleep } from './request/sleep.js';
+import { Transport } from './request/transport.js';
 import { Audiences } from './resources/audiences.js';
 import { Calls } from './resources/calls.js';
 import { Leads } from './resources/leads.js';
 import { Recordings } from './resources/recordings.js';
 import { Teams } from './resources/teams.js';
 import { Users } from './resources/users.js';
-
-const DEFAULTS = { timeout: 60_000, maxRetries: 2, maxRetryWait: 120_000 } as const;
+import { connectionSettings, readApiRoot, readLogLevel } from './settings.js';
 
 /** What a client shares with the clients derived from it. */
 interface Shared {
@@ -114,12 +117,12 @@ export class CompanyData {
       baseURLSource: this.#shared.baseURLSource,
       baseURL: this.baseURL,
       apiRoot: this.apiRoot,
-      timeout: options.timeout ?? DEFAULTS.timeout,
-      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
-      maxRetryWait: options.maxRetryWait ?? DEFAULTS.maxRetryWait,
+      timeout: options.timeout ?? CLIENT_DEFAULTS.timeout,
+      maxRetries: options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
+      maxRetryWait: options.maxRetryWait ?? CLIENT_DEFAULTS.maxRetryWait,
       defaultHeaders: options.defaultHeaders ?? {},
       userAgent: `company-data-sdk/${SDK_VERSION} ${runtimeName()}`,
-      validate: options.validate ?? true,
+      validate: options.validate ?? CLIENT_DEFAULTS.validate,
       onRateLimit: options.onRateLimit,
       onRetry: options.onRetry,
       sleep,
@@ -128,7 +131,7 @@ export class CompanyData {
       logger,
       transport,
       gate,
-      hedge: options.hedge ?? false,
+      hedge: options.hedge ?? CLIENT_DEFAULTS.hedge,
       responseTimes: this.#shared.responseTimes,
       hedgeBudget: this.#shared.hedgeBudget,
     });

@@ -31,16 +31,6 @@ export type {
   UserListQuery,
   UserRef,
 } from '@company-data/contract';
-export { APIPromise } from './api/api-promise.js';
-export { Page, PagePromise } from './api/pagination.js';
-export { RateGate, type RateGateOptions, SlidingWindowSlots } from './api/rate-gate.js';
-export {
-  type ConnectionSetting,
-  type ConnectionSettings,
-  readConnectionSettings,
-  type SettingsSource,
-} from './api/settings.js';
-export { SyncRun } from './api/sync-run.js';
 export { CompanyData } from './client.js';
 export { ENVIRONMENT_VARIABLES } from './core/environment.js';
 export {
@@ -72,7 +62,7 @@ export {
   type RateGateLike,
   type RateQuota,
 } from './core/gate.js';
-export type { Logger, LogLevel } from './core/logger.js';
+export type { Logger, LogLevel } from './core/logger-interface.js';
 export { type ResourceName, SDK_METHODS } from './core/methods.js';
 export {
   type ClientOptions,
@@ -93,9 +83,19 @@ export {
 export type { ResponseInfo, WithResponse } from './core/response-info.js';
 export type { SyncBatch, SyncChange, SyncOptions, SyncRequestOptions } from './core/sync-changes.js';
 export { SDK_VERSION } from './core/version.js';
+export { Page, PagePromise } from './pagination/pagination.js';
+export { APIPromise } from './request/api-promise.js';
+export { RateGate, type RateGateOptions, SlidingWindowSlots } from './request/rate-gate.js';
 export { Audiences } from './resources/audiences.js';
 export { Calls } from './resources/calls.js';
 export { Leads } from './resources/leads.js';
 export { Recordings } from './resources/recordings.js';
 export { Teams } from './resources/teams.js';
 export { Users } from './resources/users.js';
+export {
+  type ConnectionSetting,
+  type ConnectionSettings,
+  readConnectionSettings,
+  type SettingsSource,
+} from './settings.js';
+export { SyncRun } from './sync/sync-run.js';

@@ -7,11 +7,11 @@
  * @group Entry points
  */
 // The only file of the SDK that imports `@opentelemetry/api`. The main entry only asks, per call, whether an
-// instrumentation registered (see `internal/telemetry.ts`).
+// instrumentation registered (see `telemetry/telemetry.ts`).
 import { type MeterProvider, metrics, type TracerProvider, trace } from '@opentelemetry/api';
 import { SDK_VERSION } from './core/version.js';
-import { setTelemetrySink, telemetrySink } from './internal/telemetry.js';
 import { OpenTelemetrySink } from './telemetry/open-telemetry-sink.js';
+import { setTelemetrySink, telemetrySink } from './telemetry/telemetry.js';
 
 export { METRICS } from './telemetry/open-telemetry-sink.js';
 

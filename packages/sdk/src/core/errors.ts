@@ -54,6 +54,19 @@ interface Branded {
   [KINDS]?: unknown;
 }
 
+/**
+ * The brands an error made by `type` carries: the kind of each class from `type` up to CompanyDataError,
+ * its own first (a caller's subclass without a kind of its own adds none).
+ */
+function kindsOf(type: unknown): string[] {
+  const kinds: string[] = [];
+  for (let at = type; typeof at === 'function'; at = Object.getPrototypeOf(at)) {
+    if (Object.hasOwn(at, 'kind')) kinds.push((at as typeof CompanyDataError).kind);
+    if (at === CompanyDataError) break;
+  }
+  return kinds;
+}
+
 function hasBrand(type: { kind: string }, value: unknown): boolean {
   // A class without its own brand (a caller's subclass) falls back to the ordinary prototype check.
   if (!Object.hasOwn(type, 'kind')) return Function.prototype[Symbol.hasInstance].call(type, value);
@@ -61,6 +74,12 @@ function hasBrand(type: { kind: string }, value: unknown): boolean {
   const kinds = (value as Branded)[KINDS];
   return Array.isArray(kinds) && kinds.includes(type.kind);
 }
+
+// Every error class below is the same few lines on purpose: its kind (the brand `instanceof` reads) and a
+// constructor that hands its stable code to CompanyDataError's. Everything the errors share (the brand, the
+// `name`, status, detail, headers, body and cause) is CompanyDataError's alone, made once in its constructor
+// (with `kindsOf` and `hasBrand` above); a subclass adds only what it alone carries (`reason`,
+// `retryAfter`, `issues`). Each class's constructor stays its own: its signature is part of the public API.
 
 /**
  * The root of every error the SDK throws. Catch it to handle anything that went wrong in a call.
@@ -126,11 +145,7 @@ export class CompanyDataError extends Error {
    */
   constructor(code: string, message: string, init: CompanyDataErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    const kinds: string[] = [];
-    for (let type: unknown = new.target; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
-      if (Object.hasOwn(type, 'kind')) kinds.push((type as typeof CompanyDataError).kind);
-      if (type === CompanyDataError) break;
-    }
+    const kinds = kindsOf(new.target);
     Object.defineProperty(this, KINDS, { value: kinds });
     this.name = kinds[0] ?? 'CompanyDataError';
     this.code = code;
@@ -156,7 +171,7 @@ export class BadRequestError extends CompanyDataError {
    * @param message - a human-readable message.
    * @param init - status, detail, headers and cause.
    */
-  constructor(message: string, init: CompanyDataErrorInit = {}) {
+  constructor(message: string, init?: CompanyDataErrorInit) {
     super('bad_request', message, init);
   }
 }
@@ -183,7 +198,7 @@ export class AuthenticationError extends CompanyDataError {
    * @param message - a human-readable message.
    * @param init - status, detail, headers and cause.
    */
-  constructor(reason: AuthenticationFailure, message: string, init: CompanyDataErrorInit = {}) {
+  constructor(reason: AuthenticationFailure, message: string, init?: CompanyDataErrorInit) {
     super(reason === 'expired_key' ? 'expired_api_key' : 'invalid_api_key', message, init);
     this.reason = reason;
   }
@@ -204,7 +219,7 @@ export class PermissionDeniedError extends CompanyDataError {
    * @param message - a human-readable message.
    * @param init - status, detail, headers and cause.
    */
-  constructor(message: string, init: CompanyDataErrorInit = {}) {
+  constructor(message: string, init?: CompanyDataErrorInit) {
     super('permission_denied', message, init);
   }
 }
@@ -228,7 +243,7 @@ export class NotFoundError extends CompanyDataError {
    * @param message - a human-readable message.
    * @param init - status, detail, headers and cause.
    */
-  constructor(message: string, init: CompanyDataErrorInit = {}) {
+  constructor(message: string, init?: CompanyDataErrorInit) {
     super('not_found', message, init);
   }
 }
@@ -252,7 +267,7 @@ export class RateLimitError extends CompanyDataError {
    * @param retryAfter - seconds the server asked to wait, if known.
    * @param init - status, detail, headers and cause.
    */
-  constructor(message: string, retryAfter: number | undefined, init: CompanyDataErrorInit = {}) {
+  constructor(message: string, retryAfter: number | undefined, init?: CompanyDataErrorInit) {
     super('rate_limited', message, init);
     this.retryAfter = retryAfter;
   }
@@ -273,7 +288,7 @@ export class ServerError extends CompanyDataError {
    * @param message - a human-readable message.
    * @param init - status, detail, headers and cause.
    */
-  constructor(message: string, init: CompanyDataErrorInit = {}) {
+  constructor(message: string, init?: CompanyDataErrorInit) {
     super('server_error', message, init);
   }
 }
@@ -295,7 +310,7 @@ export class ConnectionError extends CompanyDataError {
    * @param init - cause (and status/headers when a response was cut short).
    * @param code - the stable code; subclasses pass their own.
    */
-  constructor(message: string, init: CompanyDataErrorInit = {}, code = 'connection_error') {
+  constructor(message: string, init?: CompanyDataErrorInit, code = 'connection_error') {
     super(code, message, init);
   }
 }
@@ -315,7 +330,7 @@ export class TimeoutError extends ConnectionError {
    * @param message - a human-readable message.
    * @param init - cause.
    */
-  constructor(message: string, init: CompanyDataErrorInit = {}) {
+  constructor(message: string, init?: CompanyDataErrorInit) {
     super(message, init, 'timeout');
   }
 }
@@ -339,7 +354,7 @@ export class RequestAbortedError extends CompanyDataError {
    * @param message - a human-readable message.
    * @param init - cause (the abort reason).
    */
-  constructor(message: string, init: CompanyDataErrorInit = {}) {
+  constructor(message: string, init?: CompanyDataErrorInit) {
     super('request_aborted', message, init);
   }
 }
@@ -363,7 +378,7 @@ export class InvalidResponseError extends CompanyDataError {
    * @param issues - what did not match.
    * @param init - status, headers, body and cause.
    */
-  constructor(message: string, issues: readonly ValidationIssue[], init: CompanyDataErrorInit = {}) {
+  constructor(message: string, issues: readonly ValidationIssue[], init?: CompanyDataErrorInit) {
     super('invalid_response', message, init);
     this.issues = issues;
   }
@@ -451,7 +466,7 @@ export class ClientClosedError extends CompanyDataError {
    * @param message - a human-readable message naming the call.
    * @param init - cause (an error of a request cut short by the closing).
    */
-  constructor(message: string, init: CompanyDataErrorInit = {}) {
+  constructor(message: string, init?: CompanyDataErrorInit) {
     super('client_closed', message, init);
   }
 }

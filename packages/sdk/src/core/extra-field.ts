@@ -1,3 +1,6 @@
+// Reading a field the server sent that the SDK's types do not declare: `extraField`, and the type that
+// refuses a declared name at compile time.
+
 /**
  * The type of the `name` argument of {@link extraField}: the name itself when the record's type does not
  * declare it; when it does, a message saying to read the property instead (so the call does not compile).

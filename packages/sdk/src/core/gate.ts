@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { Logger } from './logger-interface.js';
 
 /**
  * A request quota the client stays under on its own: at most `requests` in any `perSeconds` window

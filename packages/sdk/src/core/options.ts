@@ -1,7 +1,8 @@
+import { LIST_LIMITS } from '@company-data/contract/runtime';
 import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
 import type { RateGateLike, RateQuota } from './gate.js';
-import type { Logger, LogLevel } from './logger.js';
+import type { Logger, LogLevel } from './logger-interface.js';
 
 /**
  * Passed to `onRateLimit` before the client pauses for a 429.
@@ -296,7 +297,7 @@ export interface ListOptions extends RequestOptions {
   concurrency?: number | undefined;
   /**
    * The most pages fetched ahead, held in memory or under way, while iterating: the memory budget (pages
-   * × `page_size` items). In order, a clean walk keeps `concurrency` pages ahead; only while the oldest
+   * × `page_size` items). In order, a clean iteration keeps `concurrency` pages ahead; only while the oldest
    * page is late (an attempt failed, or it takes far longer than its peers) do the other requests fetch
    * further, up to this many pages, so a failing page delays its own turn and not every request behind
    * it. At least `concurrency`, at most 1,000. Default: 1 with `concurrency: 1`, else 128.
@@ -355,7 +356,39 @@ export type FetchLike = (
  * ```
  */
 export const MAX_CONCURRENCY = 16;
+
+// Each option's default, in one place: whoever needs one imports it from here (the options' TSDoc above says
+// them in words, for the reader of the API).
+
+/** The client's options when they are not given. */
+export const CLIENT_DEFAULTS = {
+  timeout: 60_000,
+  maxRetries: 2,
+  maxRetryWait: 120_000,
+  validate: true,
+  hedge: false,
+} as const;
+/** A list's `concurrency` when it is not given: one request at a time. */
+export const DEFAULT_CONCURRENCY = 1;
+/** A list's `ordered` when it is not given: pages in page order. */
+export const DEFAULT_ORDERED = true;
 /** Pages a list fetching ahead may hold or have under way, when `readAhead` is not given. */
 export const DEFAULT_READ_AHEAD = 128;
+
+/**
+ * `readAhead` when it is not given: with one request at a time, one page (the next is fetched when it is
+ * needed); when fetching ahead, room for the other requests to keep going while one page retries.
+ *
+ * @param concurrency - the list's `concurrency`.
+ * @returns pages.
+ */
+export function defaultReadAhead(concurrency: number): number {
+  return concurrency === 1 ? 1 : Math.max(DEFAULT_READ_AHEAD, concurrency);
+}
+
+/** A sync's `page_size` when its `params` give none: the largest page the API serves. */
+export const DEFAULT_SYNC_PAGE_SIZE = LIST_LIMITS.maxPageSize;
+/** A sync's `lookBack` when it is not given: no window before the checkpoint is read again. */
+export const DEFAULT_LOOK_BACK = 0;
 /** The most `readAhead` a list accepts. */
 export const MAX_READ_AHEAD = 1_000;

@@ -1,7 +1,7 @@
 import type { AudienceMember, AudienceMemberInput } from '@company-data/contract';
-import type { APIPromise } from '../api/api-promise.js';
 import type { WebhookOptions } from '../core/options.js';
-import type { RequestCore } from '../internal/request-core.js';
+import type { APIPromise } from '../request/api-promise.js';
+import type { RequestCore } from '../request/request-core.js';
 import { webhookOperation } from './operations.js';
 
 /**

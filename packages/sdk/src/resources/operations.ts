@@ -1,42 +1,42 @@
-import type { EndpointDefinition, Endpoints, Pagination } from '@company-data/contract';
+import type { EndpointDefinition, Endpoints } from '@company-data/contract';
 import {
   DEFAULT_ORDERING,
   fillPath,
-  LIST_LIMITS,
   OPERATIONS,
   type OperationId,
   type OperationMeta,
   PATH_CHECKS,
-  QUERY_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { APIPromise } from '../api/api-promise.js';
-import {
-  defaultReadAhead,
-  type ListPageFetch,
-  type ListSource,
-  Page,
-  PagePromise,
-} from '../api/pagination.js';
-import { SyncRun } from '../api/sync-run.js';
+import { checkOptions, parseInput } from '../checks/refusals.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../checks/rules.js';
+import { OPTION_CHECKS, OPTION_HINTS } from '../checks/schemas.generated.js';
+import { endpointWithSchemas } from '../checks/zod-on-demand.js';
 import { ValidationError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
-import type { ListOptions, RequestOptions, WebhookOptions } from '../core/options.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_LOOK_BACK,
+  DEFAULT_SYNC_PAGE_SIZE,
+  defaultReadAhead,
+  type ListOptions,
+  type RequestOptions,
+  type WebhookOptions,
+} from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { endedWith, requestAttributes, serverAttributes, spanName } from '../internal/call-telemetry.js';
-import { checkOptions, parseInput } from '../internal/input-check.js';
-import { endpointWithSchemas } from '../internal/lazy-contract.js';
-import { OPTION_CHECKS, OPTION_HINTS } from '../internal/option-checks.generated.js';
-import { belongsIn, checkListBudgets, refuseKnown } from '../internal/option-rules.js';
-import type { Exchange, PreparedCall, RequestCore } from '../internal/request-core.js';
-import type { AttemptSlots } from '../internal/request-slots.js';
-import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../internal/sync-checkpoint.js';
-import type { FetchWalkPage, WalkPage } from '../internal/sync-pages.js';
-import { SyncWalk } from '../internal/sync-walk.js';
-import { type CallTelemetry, TELEMETRY, telemetrySink } from '../internal/telemetry.js';
-import { resolveWebhookUrl } from '../internal/webhook-target.js';
+import { ListPages, type PageRequest, pageRequest } from '../pagination/list-pages.js';
+import { PagePromise } from '../pagination/pagination.js';
+import { APIPromise } from '../request/api-promise.js';
+import { queryString } from '../request/query-string.js';
+import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
+import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/sync-checkpoint.js';
+import type { FetchSyncPage, SyncPage } from '../sync/sync-pages.js';
+import { SyncRun } from '../sync/sync-run.js';
+import { SyncWalk } from '../sync/sync-walk.js';
+import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from '../telemetry/telemetry.js';
+import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
 // zod schemas only types it here, and is loaded only when the compiled checks refuse something (to say
@@ -77,81 +77,8 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
 }
 
 /**
- * How a list's pages are sent and read: the source of its {@link PagePromise}. Its parts are methods, not
- * closures made for each list, and an awaited list stops here: the page stream and its request slots come
- * only with an iteration.
- */
-class ListPages<Item> implements ListSource<Item> {
-  readonly ordering: string;
-  readonly options: ListOptions;
-  readonly logger: Logger;
-  readonly operation: OperationMeta;
-  readonly #core: RequestCore;
-  readonly #request: PageRequest;
-  /** The page the list starts at. */
-  readonly #start: number;
-  /** {@link fetch} as a function, for the pages that keep it (`getNextPage()`): made with the first page read. */
-  #fetchPage: ListPageFetch<Item> | undefined;
-
-  constructor(
-    core: RequestCore,
-    operation: OperationMeta,
-    given: Record<string, unknown>,
-    options: ListOptions,
-  ) {
-    this.#core = core;
-    // A value that is no set of options is refused below (the first page rejects); the pages read none.
-    this.options = typeof options === 'object' && options !== null ? options : {};
-    this.logger = core.logger;
-    this.operation = operation;
-    this.ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
-    this.#start = typeof given.page === 'number' ? given.page : 1;
-    let request: PageRequest;
-    try {
-      request = pageRequest(core, operation, given, options);
-    } catch (error) {
-      // Refused before sending: the first page, and so every use of the list, fails with this error.
-      request = () => Promise.reject(error);
-    }
-    this.#request = request;
-  }
-
-  first(walk?: CallTelemetry): Promise<Exchange> {
-    return this.#request(this.#start, this.options.signal, undefined, walk);
-  }
-
-  parse(exchange: Exchange): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>> {
-    const read = this.#core.parse(exchange);
-    return read instanceof Promise ? read.then((result) => this.#page(result)) : this.#page(read);
-  }
-
-  async fetch(
-    page: number,
-    signal: AbortSignal | undefined,
-    slots?: AttemptSlots,
-    walk?: CallTelemetry,
-  ): Promise<WithResponse<Page<Item>>> {
-    return this.parse(await this.#request(page, signal, slots, walk));
-  }
-
-  #page({ data, response }: WithResponse<unknown>): WithResponse<Page<Item>> {
-    const body = data as { data: Item[]; pagination: Pagination };
-    this.#fetchPage ??= fetcherOf(this);
-    return { data: new Page(body.data, body.pagination, this.#fetchPage), response };
-  }
-}
-
-/**
- * A list's `fetch` as a function of its own, for its pages' `getNextPage()`: an arrow made here, where the
- * build's keepNames leaves it unnamed (bind() would name it, each time).
- */
-function fetcherOf<Item>(pages: ListPages<Item>): ListPageFetch<Item> {
-  return (page, signal, slots, walk) => pages.fetch(page, signal, slots, walk);
-}
-
-/**
  * A sync method, read off the endpoint table of its list: a {@link SyncRun} whose walk reads the list
- * newest first from the checkpoint given (see `internal/sync-walk.ts`). Its input is checked when the run
+ * newest first from the checkpoint given (see `sync/sync-walk.ts`). Its input is checked when the run
  * is iterated: a refusal rejects the first step, nothing sent.
  *
  * @typeParam Id - the list operation: its row of the endpoint table types the method.
@@ -191,7 +118,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
         throw new ValidationError(message, [{ code: 'custom', message, path: ['params', name] }]);
       }
     }
-    const pageSize = typeof params.page_size === 'number' ? params.page_size : LIST_LIMITS.maxPageSize;
+    const pageSize = typeof params.page_size === 'number' ? params.page_size : DEFAULT_SYNC_PAGE_SIZE;
     const query = { ...params, ordering: DEFAULT_ORDERING, page_size: pageSize };
     let request: PageRequest;
     try {
@@ -199,18 +126,18 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     } catch (error) {
       request = () => Promise.reject(error);
     }
-    const { concurrency = 1, signal } = requestOptions;
+    const { concurrency = DEFAULT_CONCURRENCY, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
     const telemetry = telemetrySink()?.start(spanName(operation, 'sync'), 'sync', {
       [TELEMETRY.operation]: operation.operationId,
       [TELEMETRY.concurrency]: concurrency,
       [TELEMETRY.readAhead]: readAhead,
     });
-    const fetch: FetchWalkPage<Item> = async (page, signal, slots) => {
+    const fetch: FetchSyncPage<Item> = async (page, signal, slots) => {
       const { data } = await core.parse(await request(page, signal, slots, telemetry));
-      return data as WalkPage<Item>;
+      return data as SyncPage<Item>;
     };
-    const lookBack = typeof input.lookBack === 'number' ? input.lookBack : 0;
+    const lookBack = typeof input.lookBack === 'number' ? input.lookBack : DEFAULT_LOOK_BACK;
     const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry };
     return new SyncWalk<Item>(state, source);
   };
@@ -231,110 +158,6 @@ function syncFilters(params: unknown): Record<string, string | number | boolean>
       filters[name] = value;
   }
   return filters;
-}
-
-/**
- * Sends the request of one page of a list, its attempts sharing the list's request slots when given: a
- * page of the walk or sync `parent` when given (its span a child of theirs), else a call of its own.
- */
-type PageRequest = (
-  page: number,
-  signal: AbortSignal | undefined,
-  slots?: AttemptSlots | undefined,
-  parent?: CallTelemetry | undefined,
-) => Promise<Exchange>;
-
-/**
- * Checks a list's parameters and options, and builds the request of its pages.
- *
- * @throws ValidationError (ConfigurationError for options) when they are refused; a refusal of the
- * parameters, described by zod once loaded, rejects the first page instead.
- */
-function pageRequest(
-  core: RequestCore,
-  operation: OperationMeta,
-  given: Record<string, unknown>,
-  options: ListOptions,
-  method = methodName(operation),
-): PageRequest {
-  checkOptions(OPTION_CHECKS.list, options, method, () =>
-    belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
-  );
-  checkListBudgets(options, given, method);
-  // The compiled check of the strict query schema refuses unknown names too.
-  if (QUERY_CHECKS[operation.operationId]?.(given)) return pagesOf(core, operation, given, options, method);
-  const checked = (async () => {
-    const { query } = await endpointWithSchemas(operation.operationId);
-    await parseInput(query as z.ZodObject, given, {
-      noun: 'parameter',
-      of: method,
-      elsewhere: belongsIn(OPTION_CHECKS.list.names, 'an option', 'the second argument'),
-      escapeHatch:
-        'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
-    });
-    return pagesOf(core, operation, given, options, method);
-  })();
-  return async (page, signal, slots, parent) => (await checked)(page, signal, slots, parent);
-}
-
-/**
- * The request of each page of a checked list: only what the caller gave goes on the wire (the server
- * applies its own defaults), then the `query` extras, then the page.
- */
-function pagesOf(
-  core: RequestCore,
-  operation: OperationMeta,
-  given: Record<string, unknown>,
-  options: ListOptions,
-  method: string,
-): PageRequest {
-  const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
-  const fixedQuery = joinQueries(queryString(given, 'page'), queryString(extras));
-  const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
-  return (page, signal, slots, parent) => {
-    const url = `${base}page=${page}`;
-    const sendOptions = signal === undefined || signal === options.signal ? options : { ...options, signal };
-    const telemetry =
-      parent === undefined
-        ? telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation, page))
-        : parent.child(`${spanName(operation)} page`, 'page', requestAttributes(operation, page));
-    telemetry?.setAttributes(serverAttributes(url));
-    return endedWith(
-      telemetry,
-      core.send({ endpoint: operation, url, shownUrl: url }, sendOptions, slots, telemetry),
-    );
-  };
-}
-
-/** Names and values that form encoding leaves as they are (`URLSearchParams` writes them unchanged). */
-const FORM_SAFE = /^[\w.*-]*$/;
-
-/**
- * A query string of the given values (those not `undefined`, and not `skip`), in order: `a=1&b=2`, or `''`.
- * Written as `URLSearchParams` writes it; joined by hand when nothing needs encoding, the usual case.
- */
-function queryString(values: Record<string, unknown> | undefined, skip?: string): string {
-  let query = '';
-  for (const name in values) {
-    const value = values[name];
-    if (value === undefined || name === skip || !Object.hasOwn(values, name)) continue;
-    const text = String(value);
-    if (!FORM_SAFE.test(name) || !FORM_SAFE.test(text)) return encodedQueryString(values, skip);
-    query = joinQueries(query, `${name}=${text}`);
-  }
-  return query;
-}
-
-function encodedQueryString(values: Record<string, unknown>, skip: string | undefined): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(values))
-    if (value !== undefined && name !== skip) search.set(name, String(value));
-  return search.toString();
-}
-
-function joinQueries(first: string, second: string): string {
-  if (first === '') return second;
-  return second === '' ? first : `${first}&${second}`;
 }
 
 /**
@@ -367,7 +190,7 @@ function retrieveCall(
   operation: OperationMeta,
   id: string,
   options: RequestOptions,
-): PreparedCall | Promise<PreparedCall> {
+): CallRequest | Promise<CallRequest> {
   const method = methodName(operation);
   checkOptions(OPTION_CHECKS.request, options, method);
   const params = { id };
@@ -385,7 +208,7 @@ function addressed(
   operation: OperationMeta,
   params: Record<string, string>,
   options: RequestOptions,
-): PreparedCall {
+): CallRequest {
   const query = queryString(options.query);
   const url = `${core.base(operation)}${fillPath(operation.path, params)}`;
   const withQuery = query === '' ? url : `${url}?${query}`;
@@ -448,22 +271,22 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
 function start<T>(
   core: RequestCore,
   operation: OperationMeta,
-  prepare: () => PreparedCall | Promise<PreparedCall>,
+  prepare: () => CallRequest | Promise<CallRequest>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
   const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
-  let exchange: Promise<Exchange>;
+  let answered: Promise<AnsweredCall>;
   try {
     const call = prepare();
-    exchange =
+    answered =
       call instanceof Promise
         ? call.then((ready) => sendTraced(core, ready, options, telemetry))
         : sendTraced(core, call, options, telemetry);
   } catch (error) {
-    exchange = Promise.reject(error);
+    answered = Promise.reject(error);
   }
-  return new APIPromise(endedWith(telemetry, exchange), (sent) => {
+  return new APIPromise(endedWith(telemetry, answered), (sent) => {
     const read = core.parse(sent);
     return read instanceof Promise
       ? read.then((result) => unwrapped(result, unwrap))
@@ -474,10 +297,10 @@ function start<T>(
 /** Sends a prepared call, its address on the call's span when there is one. */
 function sendTraced(
   core: RequestCore,
-  call: PreparedCall,
+  call: CallRequest,
   options: RequestOptions,
   telemetry: CallTelemetry | undefined,
-): Promise<Exchange> {
+): Promise<AnsweredCall> {
   telemetry?.setAttributes(serverAttributes(call.url));
   return core.send(call, options, undefined, telemetry);
 }

@@ -1,10 +1,10 @@
 import type { ListQuery, Recording, RecordingDetail, RecordingTranscript } from '@company-data/contract';
-import type { APIPromise } from '../api/api-promise.js';
-import type { PagePromise } from '../api/pagination.js';
-import type { SyncRun } from '../api/sync-run.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import type { RequestCore } from '../internal/request-core.js';
+import type { PagePromise } from '../pagination/pagination.js';
+import type { APIPromise } from '../request/api-promise.js';
+import type { RequestCore } from '../request/request-core.js';
+import type { SyncRun } from '../sync/sync-run.js';
 import { listOperation, retrieveOperation, syncOperation } from './operations.js';
 
 /**

@@ -19,7 +19,7 @@ import {
   type TelemetryAttributes,
   type TelemetryScope,
   type TelemetrySink,
-} from '../internal/telemetry.js';
+} from './telemetry.js';
 
 /**
  * The metrics the SDK records, by name (the "In production" guide lists their attributes), e.g. to give one

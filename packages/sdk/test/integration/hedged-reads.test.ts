@@ -8,7 +8,7 @@ import {
   type RetryEvent,
   ServerError,
 } from '../../src/index.js';
-import { HEDGE_BURST, HEDGE_SHARE } from '../../src/internal/hedge-budget.js';
+import { HEDGE_BURST, HEDGE_SHARE } from '../../src/request/hedge-budget.js';
 import {
   callPagesRead,
   clientFor,

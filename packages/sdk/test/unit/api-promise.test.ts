@@ -1,14 +1,14 @@
 import { endpoints } from '@company-data/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { APIPromise } from '../../src/index.js';
-import type { Exchange } from '../../src/internal/request-core.js';
+import type { AnsweredCall } from '../../src/request/request-core.js';
 
 const url = 'https://api.example.com/v1/teams/';
-const exchange: Exchange = {
+const answered: AnsweredCall = {
   call: { endpoint: endpoints.listTeams, url, shownUrl: url },
   response: { status: 201, headers: { 'x-a': '1' }, body: '{"id":1}' },
 };
-const readJson = (sent: Exchange) => ({
+const readJson = (sent: AnsweredCall) => ({
   data: JSON.parse(sent.response.body) as { id: number },
   response: { status: sent.response.status, headers: sent.response.headers },
 });
@@ -16,7 +16,7 @@ const readJson = (sent: Exchange) => ({
 describe('APIPromise', () => {
   it('awaits to the data and exposes the response through withResponse(), reading the body once', async () => {
     const parse = vi.fn(readJson);
-    const promise = new APIPromise(Promise.resolve(exchange), parse);
+    const promise = new APIPromise(Promise.resolve(answered), parse);
     await expect(promise).resolves.toEqual({ id: 1 });
     await expect(promise.withResponse()).resolves.toEqual({
       data: { id: 1 },
@@ -28,7 +28,7 @@ describe('APIPromise', () => {
 
   it('gives the raw response through asResponse(), without reading it', async () => {
     const parse = vi.fn(readJson);
-    const raw = await new APIPromise(Promise.resolve(exchange), parse).asResponse();
+    const raw = await new APIPromise(Promise.resolve(answered), parse).asResponse();
     expect(raw).toBeInstanceOf(Response);
     expect(raw.status).toBe(201);
     expect(raw.headers.get('x-a')).toBe('1');
@@ -38,14 +38,14 @@ describe('APIPromise', () => {
 
   it('reads the body once whichever comes first, await or withResponse(), and a failed read rejects each', async () => {
     const parse = vi.fn(readJson);
-    const promise = new APIPromise(Promise.resolve(exchange), parse);
+    const promise = new APIPromise(Promise.resolve(answered), parse);
     await expect(promise.withResponse()).resolves.toMatchObject({ data: { id: 1 } });
     await expect(promise).resolves.toEqual({ id: 1 });
     expect(parse).toHaveBeenCalledOnce();
     const refuse = vi.fn((): never => {
       throw new Error('not JSON');
     });
-    const failing = new APIPromise(Promise.resolve(exchange), refuse);
+    const failing = new APIPromise(Promise.resolve(answered), refuse);
     const onrejected = vi.fn((error: unknown) => (error as Error).message);
     await expect(failing.then(undefined, onrejected)).resolves.toBe('not JSON');
     await expect(failing).rejects.toThrow('not JSON');
@@ -61,7 +61,7 @@ describe('APIPromise', () => {
     await expect(failing.catch((error) => (error as Error).message)).resolves.toBe('nope');
     let settled = false;
     await expect(
-      new APIPromise(Promise.resolve(exchange), readJson).finally(() => {
+      new APIPromise(Promise.resolve(answered), readJson).finally(() => {
         settled = true;
       }),
     ).resolves.toEqual({ id: 1 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEADLINE_TICK_MS, DeadlinePassed, DeadlineTicker } from '../../src/internal/deadline.js';
+import { DEADLINE_TICK_MS, DeadlinePassed, DeadlineTicker } from '../../src/request/deadline.js';
 
 describe('the shared deadline check', () => {
   beforeEach(() => {

@@ -14,7 +14,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../src/index.js';
-import { errorDetail, errorFromResponse } from '../../src/internal/error-from-response.js';
+import { errorDetail, errorFromResponse } from '../../src/request/error-from-response.js';
 
 const response = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NeighbourPageDeduper, PageBoundaryDeduper } from '../../src/internal/page-dedupe.js';
+import { NeighbourPageDeduper, PageBoundaryDeduper } from '../../src/pagination/page-dedupe.js';
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
 const item = (id: string, second: number) => ({ id, created_at: at(second) });

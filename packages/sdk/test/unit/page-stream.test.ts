@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/index.js';
-import { type FetchPage, type PageLike, pageStream } from '../../src/internal/page-stream.js';
+import { type FetchPage, type PageLike, pageStream } from '../../src/pagination/page-stream.js';
 
 interface TestPage extends PageLike {
   data: number[];

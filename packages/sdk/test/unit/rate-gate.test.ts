@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateGate, SlidingWindowSlots } from '../../src/api/rate-gate.js';
+import { RateGate, SlidingWindowSlots } from '../../src/request/rate-gate.js';
 
 /** A clock whose sleeps stay pending until the test releases them. */
 function manualClock() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AttemptOutcome, type ReleaseSlot, RequestSlots } from '../../src/internal/request-slots.js';
+import { type AttemptOutcome, type ReleaseSlot, RequestSlots } from '../../src/request/request-slots.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const aborted = () => new Error('aborted');

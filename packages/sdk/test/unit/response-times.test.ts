@@ -4,7 +4,7 @@ import {
   HEDGE_MIN_SAMPLES,
   HEDGE_SAMPLES_KEPT,
   ResponseTimes,
-} from '../../src/internal/response-times.js';
+} from '../../src/request/response-times.js';
 
 describe('the adaptive hedge threshold', () => {
   it('says nothing before a response of the operation is known', () => {

@@ -7,7 +7,7 @@ import {
   INITIAL_RETRY_DELAY_MS,
   MAX_RETRY_DELAY_MS,
   rateLimitWaitMs,
-} from '../../src/internal/retry.js';
+} from '../../src/request/retry.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentVariable, runtimeFetch, runtimeName } from '../../src/internal/runtime-env.js';
+import { environmentVariable, runtimeFetch, runtimeName } from '../../src/core/runtime-env.js';
 
 // Bun and Deno are run for real by check:packages (the smoke script); these tests pin the choices made
 // from each runtime's globals, which Node alone cannot show.

@@ -1,9 +1,9 @@
 import { Prng } from '@company-data/mock-server';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, SyncRun } from '../../src/index.js';
-import { decodeCheckpoint, emptyState } from '../../src/internal/sync-checkpoint.js';
-import type { WalkPage } from '../../src/internal/sync-pages.js';
-import { SyncWalk } from '../../src/internal/sync-walk.js';
+import { decodeCheckpoint, emptyState } from '../../src/sync/sync-checkpoint.js';
+import type { SyncPage } from '../../src/sync/sync-pages.js';
+import { SyncWalk } from '../../src/sync/sync-walk.js';
 
 // The sync walk's argument, checked against a model of the API's offset pages (newest first, ties by id)
 // with records created, changed and deleted between any two page requests: seeded random interleavings,
@@ -50,7 +50,7 @@ class ModelList {
   /** Answer a page past the end with a 404, as Django REST Framework's page numbers do (the mock answers an empty page). */
   notFoundPastEnd = false;
 
-  page(page: number, size: number): WalkPage<Row> {
+  page(page: number, size: number): SyncPage<Row> {
     const count = this.rows.length;
     if (this.notFoundPastEnd && page > 1 && page > Math.ceil(count / size))
       throw new NotFoundError('Invalid page.');

@@ -1,7 +1,7 @@
 import { endpoints } from '@company-data/contract';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
-import { resolveWebhookUrl } from '../../src/internal/webhook-target.js';
+import { resolveWebhookUrl } from '../../src/resources/webhook-target.js';
 
 const TOKEN = '3f0c2a9e-4b1d-4c1e-9a7b-2d5e8f6a1b3c';
 const base = () => 'https://api.example.com/v1';

@@ -1,0 +1,285 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// The layout of every package of the repository, read from the imports of its sources: a test of the
+// structure, not of behaviour. Every import counts, `import type`, `export … from`, `import('…')` types and
+// dynamic imports included: a type-only circle still ties two files together for whoever reads them.
+
+const PACKAGES = resolve(import.meta.dirname, '../packages');
+
+/** One import between two files of a package's `src/`, as paths relative to it. */
+interface Edge {
+  readonly from: string;
+  readonly to: string;
+  /** Whether the import names types only (`import type`, or every name marked `type`). */
+  readonly typeOnly: boolean;
+}
+
+/**
+ * A package's declared layers, lowest first. A room is a folder of `src/` or a file at its top. A room may
+ * import itself and the rooms of lower layers; rooms of one layer are peers and import nothing of each other.
+ */
+interface Layout {
+  readonly layers: readonly (readonly string[])[];
+  /** Imports known to run back up or close a circle, with the work that removes them: tolerated, never added to. */
+  readonly known?: readonly string[];
+}
+
+const LAYOUTS: Record<string, Layout> = {
+  contract: {
+    layers: [
+      ['api-key.ts', 'closest-name.ts', 'list-limits.ts', 'request-limits.ts', 'error-details.ts'],
+      ['schemas'],
+      ['query.ts'],
+      ['endpoints.ts'],
+      ['paths.ts', 'query-wire.ts', 'operation-meta.ts'],
+      ['compiled'],
+      ['openapi.ts'],
+      ['index.ts', 'runtime.ts'],
+    ],
+  },
+  'mock-server': {
+    layers: [
+      ['http', 'random', 'clock.ts', 'version.ts', 'deprecation.ts'],
+      ['store'],
+      ['fake'],
+      ['fixture', 'records'],
+      ['resolvers', 'activity'],
+      ['engine'],
+      ['openapi.ts', 'request-log.ts', 'inventory.ts'],
+      ['options.ts'],
+      ['mock-server.ts'],
+      ['admin', 'adapters'],
+      // The composition root: it wires the engine, the admin API and the adapters.
+      ['server.ts'],
+      ['cli'],
+      ['bin.ts', 'index.ts', 'msw.ts'],
+    ],
+  },
+  sdk: {
+    // By feature, lowest first: the vocabulary every feature shares (options, errors, the logger, the
+    // runtime); the telemetry handle and the OpenTelemetry side of the opt-in `opentelemetry.ts` entry (only
+    // `telemetry/open-telemetry-sink.ts` imports `@opentelemetry/api`, and nothing but that entry imports it),
+    // beside the option and input checks; one request, sent; a list's pages; a sync; the resources and their
+    // operations, beside the connection settings; the client; the entries.
+    layers: [
+      ['core'],
+      ['telemetry', 'checks'],
+      ['request'],
+      ['pagination'],
+      ['sync'],
+      ['resources', 'settings.ts'],
+      ['client.ts'],
+      ['index.ts', 'opentelemetry.ts'],
+    ],
+  },
+  cli: {
+    layers: [
+      ['errors.ts', 'version.ts', 'exchanges.ts', 'pool.ts', 'progress.ts', 'duration.ts', 'files'],
+      ['connection.ts', 'copy'],
+      ['snapshot', 'verify'],
+      ['command'],
+      ['bin.ts', 'index.ts', 'copy.ts'],
+    ],
+  },
+  'redis-gate': { layers: [['scripts.ts'], ['index.ts']] },
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+interface Specifier {
+  readonly module: string;
+  readonly typeOnly: boolean;
+}
+
+/** Whether an import or export declaration brings types only. */
+function namesTypesOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node))
+    return (
+      node.isTypeOnly ||
+      (node.exportClause !== undefined &&
+        ts.isNamedExports(node.exportClause) &&
+        node.exportClause.elements.every((element) => element.isTypeOnly))
+    );
+  const clause = node.importClause;
+  if (clause === undefined) return false;
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  return (
+    clause.name === undefined &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.every((element) => element.isTypeOnly)
+  );
+}
+
+/** Every module a file names, parsed by TypeScript (so no import shape is missed). */
+function specifiers(file: string): Specifier[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const found: Specifier[] = [];
+  const literal = (node: ts.Node | undefined, typeOnly: boolean) => {
+    if (node !== undefined && ts.isStringLiteral(node)) found.push({ module: node.text, typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node))
+      literal(node.moduleSpecifier, namesTypesOnly(node));
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      literal(node.moduleReference.expression, node.isTypeOnly);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
+      literal(node.argument.literal, true);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      literal(node.arguments[0], false);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The imports between a package's own source files (a package's `package.json` and others' are not its rooms). */
+function edgesOf(pkg: string): Edge[] {
+  const src = join(PACKAGES, pkg, 'src');
+  return sources(src).flatMap((file) =>
+    specifiers(file)
+      .filter(({ module }) => module.startsWith('.'))
+      .map(({ module, typeOnly }) => ({
+        from: relative(src, file),
+        to: relative(src, resolve(dirname(file), module.replace(/\.js$/, '.ts'))),
+        typeOnly,
+      }))
+      .filter((edge) => !edge.to.startsWith('..') && edge.to.endsWith('.ts')),
+  );
+}
+
+const show = (edge: Edge) => `${edge.from} -> ${edge.to}`;
+
+/** Every circle of files, each as its files in order (Tarjan's strongly connected components). */
+function circles(edges: readonly Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const connect = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const to of next.get(file) ?? []) {
+      if (!index.has(to)) {
+        connect(to);
+        low.set(file, Math.min(low.get(file) as number, low.get(to) as number));
+      } else if (onStack.has(to)) low.set(file, Math.min(low.get(file) as number, index.get(to) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (;;) {
+      const member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1 || (next.get(file) ?? []).includes(file)) found.push(component.sort());
+  };
+  for (const file of next.keys()) if (!index.has(file)) connect(file);
+  return found;
+}
+
+/** The imports that run back up a layout (or sideways between peers), and the rooms no layer names. */
+function backArrows(edges: readonly Edge[], layout: Layout): { up: string[]; unplaced: string[] } {
+  const room = (path: string) => (path.includes('/') ? (path.split('/')[0] as string) : path);
+  const level = new Map(layout.layers.flatMap((rooms, at) => rooms.map((name) => [name, at] as const)));
+  const unplaced = new Set<string>();
+  const up: string[] = [];
+  for (const edge of edges) {
+    const [from, to] = [room(edge.from), room(edge.to)];
+    for (const name of [from, to]) if (!level.has(name)) unplaced.add(name);
+    if (from === to || !level.has(from) || !level.has(to)) continue;
+    if ((level.get(from) as number) <= (level.get(to) as number)) up.push(show(edge));
+  }
+  return { up, unplaced: [...unplaced] };
+}
+
+describe.each(Object.keys(LAYOUTS))('the layers of %s', (pkg) => {
+  const layout = LAYOUTS[pkg] as Layout;
+  const known = new Set(layout.known ?? []);
+  const edges = edgesOf(pkg);
+  const checked = edges.filter((edge) => !known.has(show(edge)));
+
+  it('reads its imports (the parser finds them)', () => {
+    expect(edges.length).toBeGreaterThan(0);
+  });
+
+  it('has no circle of imports, not even a type-only one', () => {
+    expect(circles(checked)).toEqual([]);
+  });
+
+  it('never imports up its declared layers, nor between peers, and places every room', () => {
+    expect(backArrows(checked, layout)).toEqual({ up: [], unplaced: [] });
+  });
+});
+
+describe('the structure test itself', () => {
+  it('finds a circle and an arrow back up', () => {
+    const edges = [
+      { from: 'a/x.ts', to: 'b/y.ts', typeOnly: true },
+      { from: 'b/y.ts', to: 'a/x.ts', typeOnly: false },
+    ];
+    expect(circles(edges)).toEqual([['a/x.ts', 'b/y.ts']]);
+    expect(backArrows(edges, { layers: [['a'], ['b']] }).up).toEqual(['a/x.ts -> b/y.ts']);
+    expect(backArrows(edges, { layers: [['a', 'b']] }).up).toHaveLength(2);
+    expect(backArrows(edges, { layers: [['a']] }).unplaced).toEqual(['b']);
+  });
+
+  it('fails on an import back up or a circle in a real package, not only in a made-up one', () => {
+    // One arrow added to the SDK's own imports: the vocabulary reaching up to the request it serves.
+    const sdk = LAYOUTS.sdk as Layout;
+    const upward = { from: 'core/errors.ts', to: 'request/request-core.ts', typeOnly: true };
+    const edges = [...edgesOf('sdk'), upward];
+    expect(backArrows(edges, sdk).up).toEqual([show(upward)]);
+    expect(circles(edges).some((circle) => circle.includes('core/errors.ts'))).toBe(true);
+    // A room no layer names is reported, not passed over.
+    const stray = { from: 'client.ts', to: 'internal/anything.ts', typeOnly: false };
+    expect(backArrows([...edgesOf('sdk'), stray], sdk).unplaced).toEqual(['internal']);
+  });
+
+  it('reads every shape of import', () => {
+    const file = join(import.meta.dirname, 'import-shapes.fixture.txt');
+    expect(specifiers(file).sort((a, b) => a.module.localeCompare(b.module))).toEqual([
+      { module: './a.js', typeOnly: false },
+      { module: './b.js', typeOnly: true },
+      { module: './c.js', typeOnly: false },
+      { module: './d.js', typeOnly: true },
+      { module: './e.js', typeOnly: false },
+      { module: './f.js', typeOnly: true },
+    ]);
+  });
+});
+
+describe('the mock server’s engine', () => {
+  it('imports only the types of the resolvers: the composition root hands it their table', () => {
+    const edges = edgesOf('mock-server').filter(
+      (edge) => edge.from.startsWith('engine/') && edge.to.startsWith('resolvers/'),
+    );
+    expect(edges.length).toBeGreaterThan(0);
+    expect(edges.filter((edge) => !edge.typeOnly).map(show)).toEqual([]);
+  });
+});
+
+describe('the SDK’s OpenTelemetry side', () => {
+  it('is imported by the opt-in entry alone, so the main entry never reaches @opentelemetry/api', () => {
+    const importers = edgesOf('sdk')
+      .filter((edge) => edge.to === 'telemetry/open-telemetry-sink.ts')
+      .map((edge) => edge.from);
+    expect([...new Set(importers)]).toEqual(['opentelemetry.ts']);
+  });
+});
