@@ -77,7 +77,15 @@ const LAYOUTS: Record<string, Layout> = {
   },
   cli: {
     layers: [
-      ['errors.ts', 'version.ts', 'exchanges.ts', 'pool.ts', 'progress.ts', 'duration.ts', 'files'],
+      [
+        'errors.ts',
+        'version.ts',
+        'exchanges.ts',
+        'for-each-concurrently.ts',
+        'progress.ts',
+        'duration.ts',
+        'files',
+      ],
       ['connection.ts', 'copy'],
       ['snapshot', 'verify'],
       ['command'],

@@ -1,5 +1,5 @@
 import type { Call, CompanyData, Recording } from '@company-data/sdk';
-import { forEachConcurrently } from '../pool.js';
+import { forEachConcurrently } from '../for-each-concurrently.js';
 import type { Checkpoint, DetailEntry } from './checkpoint.js';
 
 /** What the details phase works on: the recordings and calls chosen from the lists. */

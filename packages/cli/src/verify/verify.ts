@@ -18,10 +18,10 @@ import { ExchangeLog } from '../exchanges.js';
 import { checkNotFound, checkThrottled, checkUnauthorized } from './error-answers.js';
 import { checkFilter } from './filters.js';
 import { type CheckName, type CheckResult, Findings } from './findings.js';
+import { type ListSample, sampleList } from './list-sample.js';
 import { Probe } from './probe.js';
 import { checkReads } from './reads.js';
 import { VERIFIED_RESOURCES } from './resources.js';
-import { type Walk, walkList } from './walk.js';
 import { checkWebhooks } from './webhooks.js';
 
 /**
@@ -128,12 +128,12 @@ export async function verify(options: VerifyOptions = {}): Promise<VerifyReport>
   try {
     await checkReachable(client);
     for (const resource of VERIFIED_RESOURCES) {
-      const walks: Walk[] = [];
+      const samples: ListSample[] = [];
       for (const ordering of [...ORDERINGS].reverse()) {
-        const walk = await walkList(probe, client, resource, ordering, { pageSize, pages });
-        if (walk) walks.push(walk);
+        const sample = await sampleList(probe, client, resource, ordering, { pageSize, pages });
+        if (sample) samples.push(sample);
       }
-      const [newest, oldest] = walks;
+      const [newest, oldest] = samples;
       if (newest?.complete && oldest?.complete) {
         const listed = new Set(newest.ids);
         const same = newest.ids.length === oldest.ids.length && oldest.ids.every((id) => listed.has(id));

@@ -4,16 +4,16 @@ import { shown } from './findings.js';
 import type { Answer, Probe } from './probe.js';
 import type { AnyListQuery, VerifiedResource } from './resources.js';
 
-/** How much of each list a walk reads. */
-export interface WalkSize {
+/** How much of each list a sample reads. */
+export interface ListSampleSize {
   /** Items per page. */
   readonly pageSize: number;
   /** Pages read from the head; the last page is read too. */
   readonly pages: number;
 }
 
-/** What a walk saw. */
-export interface Walk {
+/** What a sample of a list's pages saw. */
+export interface ListSample {
   /** `count` of page 1. */
   readonly count: number;
   /** Ids in the order listed. */
@@ -33,15 +33,15 @@ interface Item {
  * every id exactly once across the pages (check `pagination`), and the order of `created_at` across page
  * boundaries (check `ordering`).
  *
- * @returns what the walk saw, or `undefined` when page 1 could not be read as a list.
+ * @returns what the sample saw, or `undefined` when page 1 could not be read as a list.
  */
-export async function walkList(
+export async function sampleList(
   probe: Probe,
   client: CompanyData,
   resource: VerifiedResource,
   ordering: Ordering,
-  size: WalkSize,
-): Promise<Walk | undefined> {
+  size: ListSampleSize,
+): Promise<ListSample | undefined> {
   const fetch = (page: number) =>
     probe.call(resource.list.operationId, () =>
       resource.listCall(client, { ordering, page, page_size: size.pageSize } satisfies AnyListQuery),
