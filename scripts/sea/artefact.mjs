@@ -36,13 +36,13 @@ export function artefactName(version, platform = process.platform, arch = proces
 }
 
 /**
- * Where the build writes the binary of `version` for this platform, under `root`.
+ * Where the build writes the binary of `version` for this platform, and its checksum file.
  *
- * @param {string} root - the repository, or a release copy of it.
+ * @param {string} dir - the folder: `<root>/release-artefacts` for a release.
  * @param {string} version
- * @returns {{ binary: string, checksum: string }} absolute paths.
+ * @returns {{ binary: string, checksum: string }}
  */
-export function artefactPaths(root, version) {
-  const binary = path.join(root, ARTEFACTS_DIR, artefactName(version));
+export function artefactPaths(dir, version) {
+  const binary = path.join(dir, artefactName(version));
   return { binary, checksum: `${binary}${CHECKSUM_EXTENSION}` };
 }

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readJson } from '../packaging/workspace.mjs';
-import { artefactPaths } from './artefact.mjs';
+import { ARTEFACTS_DIR, artefactPaths } from './artefact.mjs';
 import { bundleCli } from './bundle.mjs';
 import { writeChecksum } from './checksum.mjs';
 import { makeExecutable } from './executable.mjs';
@@ -22,17 +22,17 @@ import { makeExecutable } from './executable.mjs';
  */
 
 /**
- * Builds the single executable of the mock server under `root` for this platform, into `root`'s
- * `release-artefacts/`.
+ * Builds the single executable of the mock server under `root` for this platform.
  *
  * @param {string} root - the repository, or a release copy of it (its `packages/mock-server` sources and
  *   `package.json`, its `node_modules`).
+ * @param {string} [outDir] - where to write it; a release's is `<root>/release-artefacts`.
  * @returns {Promise<MockBinary>}
  * @throws {Error} when the bundle or a build command fails.
  */
-export async function buildMockBinary(root) {
+export async function buildMockBinary(root, outDir = path.join(root, ARTEFACTS_DIR)) {
   const { version } = readJson(path.join(root, 'packages', 'mock-server', 'package.json'));
-  const { binary, checksum } = artefactPaths(root, version);
+  const { binary, checksum } = artefactPaths(outDir, version);
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'company-data-mock-binary-'));
   try {
     const script = path.join(workDir, 'company-data-mock.cjs');

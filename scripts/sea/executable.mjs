@@ -13,8 +13,8 @@ const TOOLS_ROOT = path.resolve(import.meta.dirname, '..', '..');
 /**
  * The single-executable configuration. `disableExperimentalSEAWarning`: the binary's users did not choose
  * an experimental Node feature, and the warning on every start would read as the mock's own.
- * `useCodeCache`: the script's compiled code goes into the blob; about 100 ms less to the banner in figure 11,
- * for about 0.7 MB.
+ * `useCodeCache`: the script's compiled code goes into the blob, for about 0.7 MB: when this was written, 8
+ * starts each to the JSON line took 170–250 ms with it and 200–410 ms without (medians 183 and 280 ms).
  *
  * @param {string} script
  * @param {string} blob
