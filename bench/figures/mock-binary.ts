@@ -157,7 +157,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
         `wait for its JSON line (it listens then); the server's resident memory is read from /proc at that moment; ` +
         `then its standard input is closed and its exit awaited. One unrecorded start per variant first (file ` +
         `cache), then ${rounds} interleaved rounds in rotated order; values are medians over rounds. Sizes are ` +
-        `bytes on disk: the binary; node's executable (${process.execPath}); the project's node_modules after ` +
+        `bytes on disk: the binary; node's executable (\`process.execPath\`, which the binary is a copy of); the project's node_modules after ` +
         `the install; npm's own folder (npx is npm's).`,
     );
 
