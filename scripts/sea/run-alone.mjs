@@ -64,7 +64,7 @@ export async function checkAlone({ dir, binary, env }, version) {
     await gone(summary.pid, 'the binary after SIGTERM');
     lines.push('SIGTERM: exit code 0, no process left');
   } finally {
-    if (isRunning(mock.child.pid ?? 0)) mock.child.kill('SIGKILL');
+    if (mock.child.exitCode === null && mock.child.signalCode === null) mock.child.kill('SIGKILL');
   }
   for (const how of /** @type {const} */ (['stdin', 'parent-pid'])) {
     const option = how === 'stdin' ? '--exit-on-stdin-close' : '--parent-pid';
