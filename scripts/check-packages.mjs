@@ -16,7 +16,9 @@
 // flow works (status, and a version run in a throwaway copy); and install by name, rehearsed: the packages
 // published through changesets into a throwaway local registry (Verdaccio on loopback, no uplink), then
 // installed by name in a fresh project with the README's and Getting started's commands, and Getting
-// started's first-calls.ts run (scripts/packaging/registry-rehearsal.mjs). The guides and what follows them
+// started's first-calls.ts run (scripts/packaging/registry-rehearsal.mjs); after publishing, the mock's
+// single executable built in the same release copy as `npm run release` builds it, then run alone in an empty
+// folder without node on its PATH, and as its guide runs it (scripts/sea/). The guides and what follows them
 // run beside the other steps. Prints one line per step as it ends and exits non-zero when any step fails.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -38,6 +40,10 @@ import { publishDryRun } from './packaging/tarball-contents.mjs';
 import { packagingTools } from './packaging/tools.mjs';
 import { checkWithout, WITHOUT_CHECKS } from './packaging/without-optional.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
+import { buildMockBinary } from './sea/build.mjs';
+import { mockBinaryPlan, runMockBinaryBlocks } from './sea/guide-blocks.mjs';
+import { checkAlone, copyAlone } from './sea/run-alone.mjs';
+import { programOrSkip } from './system-packages.mjs';
 
 const GROUPS = ['lint', 'contents', 'consumer', 'release', 'registry'];
 const options = parseArguments(process.argv.slice(2));
@@ -357,16 +363,13 @@ async function checkInstallByName(recipe, packed, guides) {
   try {
     /** @type {Map<string, string>} */
     let versions = new Map();
+    const publishCopy = path.join(tempRoot, 'publish-copy');
     const published = await step('publish through changesets', async () => {
-      versions = await publishThroughChangesets(
-        ROOT,
-        packed,
-        path.join(tempRoot, 'publish-copy'),
-        registryUrl,
-      );
+      versions = await publishThroughChangesets(ROOT, packed, publishCopy, registryUrl);
       return `npm run version-packages, then changeset publish: ${[...versions].map(([name, version]) => `${shortName(name)}@${version}`).join(', ')}`;
     });
     if (!published) return;
+    await checkMockBinary(publishCopy, versions.get('@company-data/mock-server') ?? '', guides);
     /** @type {string[]} */
     let lines = [];
     await step('install by name', async () => {
@@ -386,6 +389,53 @@ async function checkInstallByName(recipe, packed, guides) {
   } finally {
     await stopRegistry();
   }
+}
+
+/**
+ * The mock's single executable as `npm run release` makes it after publishing (`npm run build:mock-binary`),
+ * here in the release copy, from the sources published at their new version; then run as a person without
+ * Node runs it, alone in an empty folder (scripts/sea/run-alone.mjs), and as the guides' `with-mock-binary`
+ * blocks run it (scripts/sea/guide-blocks.mjs). Built once, about 100 MB, in the temporary folder.
+ *
+ * @param {string} releaseCopy
+ * @param {string} version - the mock server's published version.
+ * @param {readonly Guide[]} guides
+ */
+async function checkMockBinary(releaseCopy, version, guides) {
+  /** @type {import('./sea/build.mjs').MockBinary | undefined} */
+  let built;
+  await step('mock binary', async () => {
+    built = await buildMockBinary(releaseCopy);
+    if (built.version !== version)
+      throw new Error(`built from mock server ${built.version}, but ${version} was published`);
+    const mb = (built.bytes / 1e6).toFixed(1);
+    return `npm run build:mock-binary after publishing: ${path.basename(built.binary)} (${mb} MB, script ${kB(built.bundleBytes)}) and its .sha256`;
+  });
+  if (!built) return;
+  const binary = built;
+  const base = path.join(tempRoot, 'mock-binary');
+  /** @type {import('./sea/run-alone.mjs').Alone | undefined} */
+  let alone;
+  /** @type {string[]} */
+  let lines = [];
+  const ran = await step('mock binary alone', async () => {
+    alone = await copyAlone(binary, base);
+    lines = await checkAlone(alone, version);
+    return 'copied alone with its checksum file into an empty folder, PATH an empty folder: it serves, and stops on SIGTERM and with its parent';
+  });
+  for (const line of lines) console.log(`      ${line}`);
+  if (!ran || !alone) return;
+  const folder = alone.dir;
+  lines = [];
+  await step('mock binary in its guide', async () => {
+    const plan = mockBinaryPlan(guides);
+    if (programOrSkip('pytest-3', { log: console.log }) === undefined)
+      return `SKIPPED ${plan.commands.length} commands: no pytest (see above)`;
+    lines = await runMockBinaryBlocks(plan, folder, path.join(base, 'programs'));
+    const skipped = lines.filter((line) => line.startsWith('SKIPPED')).length;
+    return `${plan.commands.length - skipped} commands of the guides' with-mock-binary blocks beside the binary, no node on the PATH${skipped > 0 ? `; ${skipped} SKIPPED (below)` : ''}`;
+  });
+  for (const line of lines) console.log(`      ${line}`);
 }
 
 /** @param {readonly string[]} args */

@@ -35,6 +35,11 @@ export const SYSTEM_PROGRAMS = [
     neededBy: "the tests against PostgreSQL and the guides' database (check:packages)",
     versionsIn: '/usr/lib/postgresql',
   },
+  {
+    program: 'pytest-3',
+    debianPackage: 'python3-pytest',
+    neededBy: "the pytest example of the mock binary's guide (check:packages)",
+  },
 ];
 
 /** Waits for another apt-get to finish instead of failing on its lock (several shells may run this at once). */

@@ -22,7 +22,7 @@ describe('decide', () => {
   });
 
   it('installs exactly the missing ones from Debian with apt-get, through sudo -n when not root', () => {
-    expect(all).toEqual(['redis-server', 'chromium', 'postgres']);
+    expect(all).toEqual(['redis-server', 'chromium', 'postgres', 'pytest-3']);
     const asRoot = decide({ missing: ['redis-server'], rights: 'root', ci: true });
     expect(asRoot).toMatchObject({ action: 'install', packages: ['redis-server'] });
     if (asRoot.action !== 'install') throw new Error('unreachable');
@@ -36,7 +36,12 @@ describe('decide', () => {
     const withSudo = decide({ missing: all, rights: 'sudo', ci: false });
     if (withSudo.action !== 'install') throw new Error(`expected install, got ${withSudo.action}`);
     expect(withSudo.steps.every((step) => step[0] === 'sudo' && step[1] === '-n')).toBe(true);
-    expect(withSudo.steps[1]?.slice(-3)).toEqual(['redis-server', 'chromium', 'postgresql']);
+    expect(withSudo.steps[1]?.slice(-4)).toEqual([
+      'redis-server',
+      'chromium',
+      'postgresql',
+      'python3-pytest',
+    ]);
   });
 
   it("installs PostgreSQL's server (the program postgres) as Debian's package postgresql", () => {
@@ -55,10 +60,10 @@ describe('decide', () => {
     if (decision.action === 'none') throw new Error('unreachable');
     expect(decision.line).not.toContain('\n');
     expect(decision.line).toContain(
-      '`sudo apt-get update && sudo apt-get install -y redis-server chromium postgresql`',
+      '`sudo apt-get update && sudo apt-get install -y redis-server chromium postgresql python3-pytest`',
     );
     expect(decision.line).toContain(
-      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site and the tests against PostgreSQL and the guides' database (check:packages) are SKIPPED",
+      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site, the tests against PostgreSQL and the guides' database (check:packages) and the pytest example of the mock binary's guide (check:packages) are SKIPPED",
     );
     expect(decision.line).toMatch(/^!!!!/);
     expect(decision.line).toContain('the Redis fleet test (packages/redis-gate)');

@@ -64,4 +64,11 @@ export const FIGURES: readonly FigureSpec[] = [
     nodeArgs: ['--max-old-space-size=4096'],
     timeoutMs: 900_000,
   },
+  {
+    id: 'mock-binary',
+    title: '11. The mock as one file: start and size against the npm command',
+    nodeArgs: [],
+    built: true,
+    timeoutMs: 240_000,
+  },
 ];

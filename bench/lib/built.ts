@@ -19,6 +19,10 @@ const BUILDS: readonly { file: string; sources: readonly string[] }[] = [
   { file: 'packages/sdk/dist/index.cjs', sources: ['packages/sdk/src', 'packages/contract/src'] },
   { file: 'packages/contract/dist/index.js', sources: ['packages/contract/src'] },
   { file: 'packages/contract/dist/runtime.js', sources: ['packages/contract/src'] },
+  {
+    file: 'packages/mock-server/dist/cli.js',
+    sources: ['packages/mock-server/src', 'packages/contract/src'],
+  },
 ];
 
 /** The most recently modified file under a folder of the repository. */

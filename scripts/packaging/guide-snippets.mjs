@@ -71,6 +71,10 @@ export const MARKS = {
     'each command starts a server the reader tries and stops with Ctrl+C: started, awaited until ready, then sent Ctrl+C',
   'once-published':
     'a by-name install of our packages that works once they are on npm; not run here (the registry rehearsal runs it), the guide gives the tarball install beside it',
+  'with-mock-binary':
+    "run with the mock's single executable, not in the guides' shell: by check:packages, in a folder holding only the binary the release rehearsal built, its checksum file and the files the guide gives, with no node on the PATH (scripts/sea/guide-blocks.mjs)",
+  'if-installed':
+    'with with-mock-binary only: run where its program is installed, skipped (saying so) elsewhere; for a toolchain the test machines do not install, such as Go',
 };
 
 /**
@@ -220,6 +224,9 @@ function shellSteps(guide, block, files) {
       );
   }
   const commands = shellCommandLines(block);
+  if (block.marks.includes('if-installed') && !block.marks.includes('with-mock-binary'))
+    throw new Error(`${where}: \`sh if-installed\` goes only with with-mock-binary`);
+  if (block.marks.includes('with-mock-binary')) return []; // scripts/sea/guide-blocks.mjs runs them
   if (block.marks.includes('once-published')) {
     const other = commands.find(({ command }) => !BY_NAME_INSTALL.test(command));
     if (other)

@@ -156,6 +156,26 @@ describe('snippetPlan', () => {
     ).toThrow(/^docs\/hidden\.md:3: `rm -rf x` is in a block marked once-published/);
   });
 
+  it("leaves with-mock-binary blocks to the mock binary's check, and if-installed only goes with them", () => {
+    const plan = snippetPlan([
+      guide(
+        'binary',
+        'Save this as `conftest.py`:',
+        `${FENCE}python`,
+        'import pytest',
+        FENCE,
+        `${FENCE}sh with-mock-binary`,
+        'python3 -m pytest -q',
+        FENCE,
+      ),
+    ]);
+    expect(commands(plan)).toEqual([]);
+    expect(plan.files.get('conftest.py')).toBe('import pytest\n');
+    expect(() => snippetPlan([guide('go', `${FENCE}sh if-installed`, 'go test ./...', FENCE)])).toThrow(
+      /^docs\/go\.md:1: `sh if-installed` goes only with with-mock-binary/,
+    );
+  });
+
   it('refuses a guide that runs a file before any guide gives it', () => {
     expect(() =>
       snippetPlan([

@@ -29,8 +29,13 @@ export function releaseWiringProblems(root, packages) {
     'root script `version-packages` must run `changeset version`',
   );
   expect(
-    /\bnpm run build\b.*&&.*\bchangeset publish\b/.test(scripts.release ?? ''),
+    /\bnpm run build &&.*\bchangeset publish\b/.test(scripts.release ?? ''),
     'root script `release` must build (`npm run build`) and then run `changeset publish`',
+  );
+  expect(
+    /\bchangeset publish\b.*&&.*\bnpm run build:mock-binary\b/.test(scripts.release ?? '') &&
+      /^node scripts\/sea\/build-mock-binary\.mjs\b/.test(scripts['build:mock-binary'] ?? ''),
+    'root script `release` must build the mock binary (`npm run build:mock-binary`, scripts/sea/build-mock-binary.mjs) after `changeset publish`',
   );
   expect(typeof config.baseBranch === 'string', '.changeset/config.json needs a baseBranch');
   for (const pkg of packages) {

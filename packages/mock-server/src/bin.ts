@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 // The `company-data-mock` command: start the mock server; stop cleanly on SIGINT/SIGTERM, and on
-// the end of standard input or of a parent process when asked to.
+// the end of standard input or of a parent process when asked to. No top-level await: the single
+// executable bundles this file as one CommonJS script (scripts/sea/bundle.mjs), where there is none.
 import { watchLifetime } from './cli/lifetime.js';
 import { runCli } from './cli/run.js';
 
-const outcome = await runCli(process.argv.slice(2), {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-});
-if (outcome.kind === 'exit') {
-  process.exitCode = outcome.code;
-} else {
+void main();
+
+async function main(): Promise<void> {
+  const outcome = await runCli(process.argv.slice(2), {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  });
+  if (outcome.kind === 'exit') {
+    process.exitCode = outcome.code;
+    return;
+  }
   const { server, request } = outcome;
   let stopping = false;
   const stop = (reason: string) => {
