@@ -45,7 +45,7 @@ const LAYOUTS: Record<string, Layout> = {
       ['http', 'random', 'clock.ts', 'version.ts', 'deprecation.ts'],
       ['store'],
       ['fake'],
-      ['fixture', 'records'],
+      ['fixture', 'record-controls'],
       ['resolvers', 'activity'],
       ['engine'],
       ['openapi.ts', 'request-log.ts', 'inventory.ts'],
@@ -53,7 +53,7 @@ const LAYOUTS: Record<string, Layout> = {
       ['mock-server.ts'],
       ['admin', 'adapters'],
       // The composition root: it wires the engine, the admin API and the adapters.
-      ['server.ts'],
+      ['create-mock-server.ts'],
       ['cli'],
       ['bin.ts', 'index.ts', 'msw.ts'],
     ],

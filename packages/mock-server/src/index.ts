@@ -15,6 +15,7 @@ export {
   type TimeInput,
   toEpochMs,
 } from './clock.js';
+export { createMockServer, type StartMockServerOptions, startMockServer } from './create-mock-server.js';
 export type { AbortSource, BodyDelivery, EngineResult } from './engine/engine.js';
 export {
   DEFAULT_FAULT_MIX,
@@ -25,8 +26,8 @@ export {
   type FaultRates,
   type FaultSpec,
 } from './engine/faults.js';
-export type { JournalEntry, JournalFault } from './engine/journal.js';
 export type { LatencyDistribution, LatencyProfile, LatencyRule } from './engine/latency.js';
+export type { JournalEntry, JournalFault } from './engine/request-journal.js';
 export type { RouteMatch } from './engine/route-match.js';
 export type { MockKeys, MockTokens } from './fake/seeded-store.js';
 export { FixtureError, type FixtureIssue } from './fixture/error.js';
@@ -44,16 +45,16 @@ export type { MockServer } from './mock-server.js';
 export { OPENAPI_PATH } from './openapi.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
 export { Prng } from './random/prng.js';
-export type { RecordControls, RecordOptions, UpdateFields } from './records/controls.js';
-export type { CreateFields } from './records/editor.js';
-export { RecordNotFoundError } from './records/errors.js';
 export {
   CHANGE_JOURNAL_LIMIT,
   type DataChange,
   type DataChangeKind,
   type DataChangeOrigin,
-} from './records/journal.js';
-export { MUTABLE_FIELDS, type RecordOf } from './records/rules.js';
+} from './record-controls/change-journal.js';
+export type { RecordControls, RecordOptions, UpdateFields } from './record-controls/controls.js';
+export type { CreateFields } from './record-controls/editor.js';
+export { RecordNotFoundError } from './record-controls/errors.js';
+export { MUTABLE_FIELDS, type RecordOf } from './record-controls/rules.js';
 export {
   formatRequestJson,
   formatRequestText,
@@ -61,7 +62,6 @@ export {
   type RequestOutcome,
   redactTokens,
 } from './request-log.js';
-export { createMockServer, type StartMockServerOptions, startMockServer } from './server.js';
 export type { Conversation, Lead } from './store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './store/mock-store.js';
 export {

@@ -1,6 +1,6 @@
 import { endpointList, rootPath } from '@company-data/contract';
 import type { ServedRequest } from './engine/engine.js';
-import { appliedFault, type JournalFault } from './engine/journal.js';
+import { appliedFault, type JournalFault } from './engine/request-journal.js';
 import { ADMIN_TOKEN_SEGMENT } from './http/reserved-paths.js';
 import type { MockRequest, MockResponse, RequestOutcome } from './http/types.js';
 

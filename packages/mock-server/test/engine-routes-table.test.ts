@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { MockClock } from '../src/clock.js';
 import { MockEngine, type SideRoute } from '../src/engine/engine.js';
 import { FaultQueue } from '../src/engine/faults.js';
-import { Journal } from '../src/engine/journal.js';
+import { Journal } from '../src/engine/request-journal.js';
 import { RouteTable } from '../src/engine/routes.js';
 import { DEFAULT_SIZES, generateStore } from '../src/fake/seeded-store.js';
 import { jsonText } from '../src/http/responses.js';
 import type { MockRequest } from '../src/http/types.js';
-import { RESOLVERS } from '../src/resolvers/table.js';
+import { RESOLVERS } from '../src/resolvers/resolver-table.js';
 import { Throttle } from '../src/store/quota.js';
 
 /** An engine over `routes`, on a frozen clock, with no server around it. */

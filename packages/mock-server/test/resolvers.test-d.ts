@@ -1,6 +1,6 @@
 import type { Endpoints } from '@company-data/contract';
 import { expectTypeOf, test } from 'vitest';
-import { RESOLVERS } from '../src/resolvers/table.js';
+import { RESOLVERS } from '../src/resolvers/resolver-table.js';
 import type { DataResolver, ResolverTable, WebhookResolver } from '../src/resolvers/types.js';
 
 test('every row of the endpoint table has a resolver of the kind its auth calls for', () => {

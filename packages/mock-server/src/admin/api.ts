@@ -14,7 +14,7 @@ import { errorJson, json, methodNotAllowed, notFound } from '../http/responses.j
 import type { MockRequest, MockResponse } from '../http/types.js';
 import type { MockServer } from '../mock-server.js';
 import { MockSizesSchema } from '../options.js';
-import { RecordNotFoundError } from '../records/errors.js';
+import { RecordNotFoundError } from '../record-controls/errors.js';
 import { QuotaOrNoneSchema } from '../store/quota.js';
 import { describeServer } from './summary.js';
 

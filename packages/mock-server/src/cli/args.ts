@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ACTIVITY_PRESET, activityUsage, parseActivitySpec } from '../activity/spec.js';
 import { DEFAULT_NOW, toEpochMs } from '../clock.js';
+import type { StartMockServerOptions } from '../create-mock-server.js';
 import { DEFAULT_FAULT_MIX, type FaultRateSpec, faultMixText, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
 import { DEFAULT_SIZES } from '../fake/seeded-store.js';
@@ -12,7 +13,6 @@ import {
   SIZE_RULE,
   sizesProblem,
 } from '../options.js';
-import type { StartMockServerOptions } from '../server.js';
 import { type Quota, quotaProblem } from '../store/quota.js';
 
 /** How the CLI logs requests on stderr. */

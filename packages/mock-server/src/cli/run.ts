@@ -1,13 +1,13 @@
 import { activitySpecText } from '../activity/spec.js';
 import { listenErrorMessage } from '../adapters/listen-error.js';
 import { describeServer } from '../admin/summary.js';
+import { type StartMockServerOptions, startMockServer } from '../create-mock-server.js';
 import type { FaultRateSpec } from '../engine/faults.js';
 import type { LatencyDistribution } from '../engine/latency.js';
 import { toQuota } from '../fixture/build.js';
 import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
 import type { MockServer } from '../mock-server.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../request-log.js';
-import { type StartMockServerOptions, startMockServer } from '../server.js';
 import { DEFAULT_QUOTA, type Quota, THROTTLED_KEY_QUOTA } from '../store/quota.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';

@@ -16,8 +16,8 @@ import type { ResolveContext } from '../resolvers/context.js';
 import type { MockStore } from '../store/mock-store.js';
 import type { Throttle } from '../store/quota.js';
 import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
-import type { Journal } from './journal.js';
 import type { LatencyTable } from './latency.js';
+import type { Journal } from './request-journal.js';
 import type { DataHandler, Route, RouteTable } from './routes.js';
 import { sleep } from './sleep.js';
 

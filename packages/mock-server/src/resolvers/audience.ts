@@ -3,7 +3,7 @@ import { isObject, readJsonBody } from '../http/body.js';
 import { errorResponse, json, notFound } from '../http/responses.js';
 import { upsertMember } from '../store/audiences.js';
 import { normalizePhone } from '../store/phone.js';
-import { describeIssue } from './issues.js';
+import { describeIssue } from './describe-issue.js';
 import type { WebhookResolver } from './types.js';
 
 /**

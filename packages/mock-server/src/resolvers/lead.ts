@@ -4,7 +4,7 @@ import { errorResponse, json, notFound } from '../http/responses.js';
 import { isDeleted, type Lead, type LeadSource } from '../store/leads.js';
 import { normalizePhone } from '../store/phone.js';
 import type { ResolveContext } from './context.js';
-import { describeIssue } from './issues.js';
+import { describeIssue } from './describe-issue.js';
 import type { WebhookResolver } from './types.js';
 
 const RECEIVED = json(200, { received: true } satisfies LeadReceived);

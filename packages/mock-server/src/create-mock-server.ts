@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type AudienceMember, baseUrlOf } from '@company-data/contract';
 import type { Dispatcher } from 'undici';
-import { applyActivityEvent } from './activity/apply.js';
+import { applyActivityEvent } from './activity/apply-event.js';
 import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
 import { ActivityRunner } from './activity/runner.js';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
@@ -12,10 +12,10 @@ import { MockClock } from './clock.js';
 import { warnDeprecated } from './deprecation.js';
 import { type AbortSource, type EngineResult, MockEngine } from './engine/engine.js';
 import { FaultQueue, type FaultRates, FaultRateTable, type FaultSpec } from './engine/faults.js';
-import { Journal, type JournalEntry } from './engine/journal.js';
 import { type LatencyProfile, LatencyTable } from './engine/latency.js';
+import { Journal, type JournalEntry } from './engine/request-journal.js';
 import { RouteTable } from './engine/routes.js';
-import type { CompanySizes } from './fake/records.js';
+import type { CompanySizes } from './fake/generate-records.js';
 import {
   DEFAULT_SIZES,
   generateStore,
@@ -39,11 +39,11 @@ import {
   type MockSizes,
   sizesProblem,
 } from './options.js';
-import { type RecordControls, recordControls } from './records/controls.js';
-import { RecordEditor } from './records/editor.js';
-import { ChangeJournal, type DataChange } from './records/journal.js';
+import { ChangeJournal, type DataChange } from './record-controls/change-journal.js';
+import { type RecordControls, recordControls } from './record-controls/controls.js';
+import { RecordEditor } from './record-controls/editor.js';
 import { requestEvent } from './request-log.js';
-import { RESOLVERS } from './resolvers/table.js';
+import { RESOLVERS } from './resolvers/resolver-table.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions, MockStore } from './store/mock-store.js';
 import { checkQuota, DEFAULT_QUOTA, type Quota, type QuotaInput, Throttle } from './store/quota.js';

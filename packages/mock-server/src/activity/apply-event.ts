@@ -1,7 +1,7 @@
 import type { Call, User } from '@company-data/contract';
 import { isoSeconds } from '../fake/time.js';
 import { hashString, Prng } from '../random/prng.js';
-import type { RecordEditor } from '../records/editor.js';
+import type { RecordEditor } from '../record-controls/editor.js';
 import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
 import type { ListFilter } from '../store/live-table.js';

@@ -8,7 +8,7 @@ import {
   recordingTranscript,
   teamFields,
   userFields,
-} from '../fake/records.js';
+} from '../fake/generate-records.js';
 import { isoSeconds } from '../fake/time.js';
 import { EXCUSE_REASONS } from '../fake/words.js';
 import { Prng } from '../random/prng.js';
@@ -16,8 +16,8 @@ import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
 import type { LiveTable } from '../store/live-table.js';
 import type { MockStore } from '../store/mock-store.js';
+import type { ChangeJournal, DataChangeOrigin } from './change-journal.js';
 import { RecordNotFoundError } from './errors.js';
-import type { ChangeJournal, DataChangeOrigin } from './journal.js';
 import { checkFields, checkRecord, type RecordOf, SINGULAR } from './rules.js';
 
 /** A change of one record, as the record controls and the mock's activity ask for it. */
