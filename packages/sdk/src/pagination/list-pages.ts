@@ -18,8 +18,9 @@ import type { AttemptSlots } from '../request/request-slots.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
 import type { Iteration } from '../telemetry/iteration.js';
 import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
-import { contextOf, subscribed, type TracingChannelLike, traced } from '../telemetry/traced-work.js';
+import { subscribed, type TracingChannelLike, traced } from '../telemetry/traced-work.js';
 import type { CallContext, PageContext } from '../telemetry/tracing-channels.js';
+import { callContext, pageContext } from '../telemetry/tracing-contexts.js';
 import { type ListPageFetch, type ListSource, Page } from './pagination.js';
 
 /**
@@ -184,14 +185,18 @@ interface TracedPage {
 
 /** Sends a page read as a call, or a page of an iteration in the iteration's store, its events on `channel`. */
 function sendTraced(core: RequestCore, call: CallRequest, page: TracedPage): Promise<AnsweredCall> {
+  const { parent } = page;
+  return parent === undefined ? sendPage(core, call, page) : parent.run(() => sendPage(core, call, page));
+}
+
+/** Sends a page, published on its channel when something listens to it. */
+function sendPage(core: RequestCore, call: CallRequest, page: TracedPage): Promise<AnsweredCall> {
   const { options, slots, telemetry, channel, parent } = page;
-  const send = () =>
-    channel === undefined
-      ? core.send(call, options, slots, telemetry)
-      : traced<CallContext | PageContext, AnsweredCall>(
-          channel,
-          { ...contextOf(call.endpoint), page: call.page as number, attempts: 0 },
-          (context) => core.send(call, options, slots, telemetry, context),
-        );
-  return parent === undefined ? send() : parent.run(send);
+  if (channel === undefined) return core.send(call, options, slots, telemetry);
+  const number = call.page as number;
+  const context =
+    parent === undefined ? callContext(call.endpoint, number) : pageContext(call.endpoint, number);
+  return traced<CallContext | PageContext, AnsweredCall>(channel, context, (settable) =>
+    core.send(call, options, slots, telemetry, settable),
+  );
 }

@@ -25,8 +25,9 @@ import type {
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
 import type { SdkLogger } from '../core/scrubbed-logger.js';
 import { type CallTelemetry, errorType, TELEMETRY } from '../telemetry/telemetry.js';
-import { contextOf, type Settable, subscribed, WorkTrace } from '../telemetry/traced-work.js';
+import { subscribed, WorkTrace } from '../telemetry/traced-work.js';
 import type { AttemptContext, CallContext, PageContext } from '../telemetry/tracing-channels.js';
+import { attemptContext, type Settable } from '../telemetry/tracing-contexts.js';
 import { checkTheBaseURL } from './base-url-hint.js';
 import { errorDetail, errorFromResponse, isApiErrorBody } from './error-from-response.js';
 import type { HedgeBudget } from './hedge-budget.js';
@@ -500,7 +501,7 @@ export class RequestCore {
 function attemptTrace(call: CallRequest, attempt: number): WorkTrace<AttemptContext> | undefined {
   const channel = subscribed('attempt');
   if (channel === undefined) return undefined;
-  return new WorkTrace<AttemptContext>(channel, { ...contextOf(call.endpoint), attempt, page: call.page });
+  return new WorkTrace<AttemptContext>(channel, attemptContext(call.endpoint, attempt, call.page));
 }
 
 /** An attempt was answered: its status, and which copy decided it when it was hedged. */

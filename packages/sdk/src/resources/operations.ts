@@ -37,8 +37,9 @@ import { SyncWalk } from '../sync/sync-walk.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
 import { startSync } from '../telemetry/iteration.js';
 import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
-import { contextOf, type Settable, subscribed, traced } from '../telemetry/traced-work.js';
+import { subscribed, traced } from '../telemetry/traced-work.js';
 import type { CallContext } from '../telemetry/tracing-channels.js';
+import { callContext, type Settable } from '../telemetry/tracing-contexts.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -280,7 +281,7 @@ function start<T>(
   const answered =
     channel === undefined
       ? prepareAndSend(core, prepare, options, telemetry, undefined)
-      : traced<CallContext, AnsweredCall>(channel, { ...contextOf(operation), attempts: 0 }, (context) =>
+      : traced<CallContext, AnsweredCall>(channel, callContext(operation, undefined), (context) =>
           prepareAndSend(core, prepare, options, telemetry, context),
         );
   return new APIPromise(endedWith(telemetry, answered), (sent) => {

@@ -1,8 +1,9 @@
 import type { OperationMeta } from '@company-data/contract/runtime';
 import { endTelemetry, spanName } from './call-telemetry.js';
 import { type CallTelemetry, TELEMETRY, telemetrySink } from './telemetry.js';
-import { contextOf, IterationTrace, subscribed } from './traced-work.js';
+import { IterationTrace, subscribed } from './traced-work.js';
 import type { SyncContext, WalkContext } from './tracing-channels.js';
+import { syncContext, walkContext } from './tracing-contexts.js';
 
 // A list iterated or a sync run, as what observes the SDK sees it: its span (when an instrumentation
 // registered a sink) and its events on the `walk` or `sync` tracing channel (when something listens). Its
@@ -73,23 +74,17 @@ export function startWalk(
   operation: IteratedOperation,
   options: IterationOptions & { readonly ordered: boolean },
 ): Iteration {
-  const { concurrency, readAhead, ordered } = options;
   const telemetry = telemetrySink()?.start(`${spanName(operation)} iterate`, 'walk', {
     [TELEMETRY.operation]: operation.operationId,
-    [TELEMETRY.concurrency]: concurrency,
-    [TELEMETRY.readAhead]: readAhead,
-    [TELEMETRY.ordered]: ordered,
+    [TELEMETRY.concurrency]: options.concurrency,
+    [TELEMETRY.readAhead]: options.readAhead,
+    [TELEMETRY.ordered]: options.ordered,
   });
   const channel = subscribed('walk');
   const trace =
     channel === undefined
       ? undefined
-      : new IterationTrace<WalkContext>(channel, {
-          ...contextOf(operation),
-          concurrency,
-          readAhead,
-          ordered,
-        });
+      : new IterationTrace<WalkContext>(channel, walkContext(operation, options));
   return new Iteration(telemetry, trace);
 }
 
@@ -99,16 +94,15 @@ export function startWalk(
  * @param options - the run's read options.
  */
 export function startSync(operation: IteratedOperation, options: IterationOptions): Iteration {
-  const { concurrency, readAhead } = options;
   const telemetry = telemetrySink()?.start(spanName(operation, 'sync'), 'sync', {
     [TELEMETRY.operation]: operation.operationId,
-    [TELEMETRY.concurrency]: concurrency,
-    [TELEMETRY.readAhead]: readAhead,
+    [TELEMETRY.concurrency]: options.concurrency,
+    [TELEMETRY.readAhead]: options.readAhead,
   });
   const channel = subscribed('sync');
   const trace =
     channel === undefined
       ? undefined
-      : new IterationTrace<SyncContext>(channel, { ...contextOf(operation), concurrency, readAhead });
+      : new IterationTrace<SyncContext>(channel, syncContext(operation, options));
   return new Iteration(telemetry, trace);
 }

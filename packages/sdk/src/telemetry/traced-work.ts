@@ -7,6 +7,7 @@ import {
   type TracingOutcome,
   tracedError,
 } from './tracing-channels.js';
+import type { Settable } from './tracing-contexts.js';
 
 // How the SDK publishes on its tracing channels (`tracing-channels.ts` names them and their contexts). The
 // channels are made once, where the runtime has `tracingChannel` (Node, Bun, Deno); a piece of work asks
@@ -34,9 +35,6 @@ export interface TracingChannelLike {
 
 /** The kinds of work the SDK traces, each on its channel. */
 export type TracingKind = keyof typeof TRACING_CHANNELS;
-
-/** A context as the SDK fills it in: the fields a subscriber reads as `readonly` are the SDK's to set. */
-export type Settable<Context> = { -readonly [Field in keyof Context]: Context[Field] };
 
 const make = (diagnostics as { tracingChannel?: (name: string) => TracingChannelLike }).tracingChannel;
 
@@ -75,15 +73,6 @@ function anyListens(channel: TracingChannelLike): boolean {
     channel.asyncEnd.hasSubscribers ||
     channel.error.hasSubscribers
   );
-}
-
-/** The fields every context starts with: the operation, named by the endpoint's row. */
-export function contextOf(endpoint: {
-  readonly operationId: string;
-  readonly method: 'GET' | 'POST';
-  readonly path: string;
-}): Settable<TracingContext> {
-  return { operation: endpoint.operationId, method: endpoint.method, urlTemplate: endpoint.path };
 }
 
 /**
