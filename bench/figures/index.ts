@@ -18,6 +18,13 @@ export const FIGURES: readonly FigureSpec[] = [
     timeoutMs: 240_000,
   },
   {
+    id: 'tracing-channels',
+    title: '1c. Tracing channels: cost per call',
+    nodeArgs: [],
+    built: true,
+    timeoutMs: 240_000,
+  },
+  {
     id: 'full-export',
     title: '2. Full export, sequential vs ordered prefetch',
     nodeArgs: [],

@@ -2,7 +2,9 @@
 // tarballs were installed, against a mock server started by the harness. The address, key and webhook
 // URLs come from the environment variables the guides name; the SDK reads the first two itself.
 // Prints one line per check and `done`; any failure throws (a non-zero exit).
-import { ClientClosedError, CompanyData, NotFoundError } from '@company-data/sdk';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import diagnostics_channel from 'node:diagnostics_channel';
+import { ClientClosedError, CompanyData, NotFoundError, TRACING_CHANNELS } from '@company-data/sdk';
 
 /** The globals of the runtimes this runs on, as far as it reads them. */
 const globals = /** @type {{ Bun?: { version: string }, Deno?: { version: { deno: string },
@@ -40,9 +42,37 @@ check(sequential.length > 7, `expected several pages of calls, got ${sequential.
 check(prefetched.join() === sequential.join(), 'prefetching pages changed the calls or their order');
 console.log(`ok ${runtime}: listed ${prefetched.length} calls over several pages, 4 at a time`);
 
+// The tracing channels: a subscriber sees the call start and end, with the store it bound to `start` active.
+/** @type {string[]} */
+const traced = [];
+/** @type {AsyncLocalStorage<string>} */
+const store = new AsyncLocalStorage();
+/** @type {diagnostics_channel.TracingChannel<string, import('@company-data/sdk').CallContext>} */
+const calls = diagnostics_channel.tracingChannel(TRACING_CHANNELS.call);
+/** @type {diagnostics_channel.TracingChannelSubscribers<import('@company-data/sdk').CallContext>} */
+const subscriber = {
+  start: (context) => traced.push(`start ${context.operation} ${store.getStore()}`),
+  end: () => {},
+  asyncStart: () => {},
+  asyncEnd: (context) =>
+    traced.push(`asyncEnd ${context.operation} ${context.outcome} ${context.status} ${store.getStore()}`),
+  error: () => {},
+};
+calls.start.bindStore(store, (context) => context.urlTemplate);
+calls.subscribe(subscriber);
 const call = await client.calls.retrieve(sequential[0] ?? '');
+calls.unsubscribe(subscriber);
+calls.start.unbindStore(store);
 check(call.id === sequential[0], 'retrieve returned another call');
 console.log(`ok ${runtime}: retrieved call ${call.id}`);
+const expected = ['start retrieveCall /calls/{id}/', 'asyncEnd retrieveCall ok 200 /calls/{id}/'];
+check(
+  traced.join() === expected.join(),
+  `the tracing channel ${TRACING_CHANNELS.call} saw ${JSON.stringify(traced)}`,
+);
+console.log(
+  `ok ${runtime}: a subscriber of ${TRACING_CHANNELS.call} saw the call start and end, in its store`,
+);
 
 const missing = await client.users.retrieve('00000000-0000-4000-8000-000000000000').then(
   () => undefined,

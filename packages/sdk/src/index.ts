@@ -1,6 +1,8 @@
 /**
- * The typed client of the Company Data API: `new CompanyData()`, its resources, errors and options. Traces
- * and metrics are in the opt-in `@company-data/sdk/opentelemetry`.
+ * The typed client of the Company Data API: `new CompanyData()`, its resources, errors and options. Every
+ * call, attempt, page, list iteration and sync is published on Node's tracing channels
+ * ({@link TRACING_CHANNELS}) for any APM to subscribe to; OpenTelemetry traces and metrics are in the opt-in
+ * `@company-data/sdk/opentelemetry`.
  *
  * @module @company-data/sdk
  * @mergeModuleWith <project>
@@ -99,3 +101,14 @@ export {
   type SettingsSource,
 } from './settings.js';
 export { SyncRun } from './sync/sync-run.js';
+export {
+  type AttemptContext,
+  type CallContext,
+  type PageContext,
+  type SyncContext,
+  TRACING_CHANNELS,
+  type TracedError,
+  type TracingContext,
+  type TracingOutcome,
+  type WalkContext,
+} from './telemetry/tracing-channels.js';

@@ -13,10 +13,14 @@ import { methodName } from '../core/methods.js';
 import type { ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import { joinQueries, queryString } from '../request/query-string.js';
-import type { AnsweredCall, RequestCore } from '../request/request-core.js';
+import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
 import type { AttemptSlots } from '../request/request-slots.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
+import type { Iteration } from '../telemetry/iteration.js';
 import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
+import { subscribed, type TracingChannelLike, traced } from '../telemetry/traced-work.js';
+import type { CallContext, PageContext } from '../telemetry/tracing-channels.js';
+import { callContext, pageContext } from '../telemetry/tracing-contexts.js';
 import { type ListPageFetch, type ListSource, Page } from './pagination.js';
 
 /**
@@ -59,7 +63,7 @@ export class ListPages<Item> implements ListSource<Item> {
     this.#request = request;
   }
 
-  first(parent?: CallTelemetry): Promise<AnsweredCall> {
+  first(parent?: Iteration): Promise<AnsweredCall> {
     return this.#request(this.#start, this.options.signal, undefined, parent);
   }
 
@@ -72,7 +76,7 @@ export class ListPages<Item> implements ListSource<Item> {
     page: number,
     signal: AbortSignal | undefined,
     slots?: AttemptSlots,
-    parent?: CallTelemetry,
+    parent?: Iteration,
   ): Promise<WithResponse<Page<Item>>> {
     return this.parse(await this.#request(page, signal, slots, parent));
   }
@@ -94,13 +98,14 @@ function fetcherOf<Item>(pages: ListPages<Item>): ListPageFetch<Item> {
 
 /**
  * Sends the request of one page of a list, its attempts sharing the list's request slots when given: a
- * page of the iteration or sync `parent` when given (its span a child of theirs), else a call of its own.
+ * page of the iteration or sync `parent` when given (its span a child of theirs, its events on the `page`
+ * channel, in the store of theirs), else a call of its own.
  */
 export type PageRequest = (
   page: number,
   signal: AbortSignal | undefined,
   slots?: AttemptSlots | undefined,
-  parent?: CallTelemetry | undefined,
+  parent?: Iteration | undefined,
 ) => Promise<AnsweredCall>;
 
 /**
@@ -156,11 +161,42 @@ function pagesOf(
     const telemetry =
       parent === undefined
         ? telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation, page))
-        : parent.child(`${spanName(operation)} page`, 'page', requestAttributes(operation, page));
+        : parent.telemetry?.child(`${spanName(operation)} page`, 'page', requestAttributes(operation, page));
     telemetry?.setAttributes(serverAttributes(url));
-    return endedWith(
-      telemetry,
-      core.send({ endpoint: operation, url, shownUrl: url }, sendOptions, slots, telemetry),
-    );
+    const call: CallRequest = { endpoint: operation, url, shownUrl: url, page };
+    const channel = subscribed(parent === undefined ? 'call' : 'page');
+    const sent =
+      channel === undefined && parent?.traced !== true
+        ? core.send(call, sendOptions, slots, telemetry)
+        : sendTraced(core, call, { options: sendOptions, slots, telemetry, channel, parent });
+    return endedWith(telemetry, sent);
   };
+}
+
+/** How a page's request is sent when it is traced: its options, slots, span, channel and iteration. */
+interface TracedPage {
+  readonly options: ListOptions;
+  readonly slots: AttemptSlots | undefined;
+  readonly telemetry: CallTelemetry | undefined;
+  /** The `call` channel (a page read alone) or the `page` channel, when something listens to it. */
+  readonly channel: TracingChannelLike | undefined;
+  readonly parent: Iteration | undefined;
+}
+
+/** Sends a page read as a call, or a page of an iteration in the iteration's store, its events on `channel`. */
+function sendTraced(core: RequestCore, call: CallRequest, page: TracedPage): Promise<AnsweredCall> {
+  const { parent } = page;
+  return parent === undefined ? sendPage(core, call, page) : parent.run(() => sendPage(core, call, page));
+}
+
+/** Sends a page, published on its channel when something listens to it. */
+function sendPage(core: RequestCore, call: CallRequest, page: TracedPage): Promise<AnsweredCall> {
+  const { options, slots, telemetry, channel, parent } = page;
+  if (channel === undefined) return core.send(call, options, slots, telemetry);
+  const number = call.page as number;
+  const context =
+    parent === undefined ? callContext(call.endpoint, number) : pageContext(call.endpoint, number);
+  return traced<CallContext | PageContext, AnsweredCall>(channel, context, (settable) =>
+    core.send(call, options, slots, telemetry, settable),
+  );
 }

@@ -24,8 +24,8 @@ import type { WithResponse } from '../core/response-info.js';
 import { APIPromise } from '../request/api-promise.js';
 import type { AnsweredCall } from '../request/request-core.js';
 import type { AttemptSlots } from '../request/request-slots.js';
-import { endTelemetry, spanName } from '../telemetry/call-telemetry.js';
-import { type CallTelemetry, TELEMETRY, telemetrySink } from '../telemetry/telemetry.js';
+import { type Iteration, startWalk } from '../telemetry/iteration.js';
+import { TELEMETRY } from '../telemetry/telemetry.js';
 import { NeighbourPageDeduper, PageBoundaryDeduper } from './page-dedupe.js';
 import { type FetchPage, pageStream } from './page-stream.js';
 
@@ -141,15 +141,15 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   readonly #source: ListSource<Item>;
   /** `toArray()` refused its options before page 1 went out: page 1 waits for a consumer. */
   #held = false;
-  /** The iteration page 1 goes out in, when iteration began before it went out (its span is a page of the iteration's). */
-  readonly #firstIn: { parent?: CallTelemetry | undefined };
+  /** The iteration page 1 goes out in, when iteration began before it went out (it is then a page of the iteration). */
+  readonly #firstIn: { parent?: Iteration | undefined };
 
   /**
    * @param source - how to send the first page and fetch the others, how to read them, and the list's options.
    * @internal
    */
   constructor(source: ListSource<Item>) {
-    const firstIn: { parent?: CallTelemetry | undefined } = {};
+    const firstIn: { parent?: Iteration | undefined } = {};
     super(
       () => {
         const first = source.first(firstIn.parent);
@@ -195,16 +195,12 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     } = source.options;
     const readAhead = source.options.readAhead ?? defaultReadAhead(concurrency);
     const dedupe = ordered ? new PageBoundaryDeduper(source.ordering) : new NeighbourPageDeduper();
-    const telemetry = telemetrySink()?.start(`${spanName(source.operation)} iterate`, 'walk', {
-      [TELEMETRY.operation]: source.operation.operationId,
-      [TELEMETRY.concurrency]: concurrency,
-      [TELEMETRY.readAhead]: readAhead,
-      [TELEMETRY.ordered]: ordered,
-    });
+    const iteration = startWalk(source.operation, { concurrency, readAhead, ordered });
+    const { telemetry } = iteration;
     // Page 1 not sent yet (the usual case: the list is iterated as it is made) goes out as a page of the iteration.
-    this.#firstIn.parent = telemetry;
+    this.#firstIn.parent = iteration;
     const fetch: FetchPage<Page<Item>> = async (page, pageSignal, slots) =>
-      (await source.fetch(page, pageSignal, slots, telemetry)).data;
+      (await source.fetch(page, pageSignal, slots, iteration)).data;
     const first = this.withResponse().then(({ data }) => data);
     this.#firstIn.parent = undefined;
     let count: number | undefined;
@@ -239,10 +235,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
       throw error;
     } finally {
       // Left early (a `break`, `toArray`'s limit): the iteration is `stopped`, not failed.
-      if (telemetry !== undefined) {
-        const outcome = failure === undefined && !complete ? 'stopped' : undefined;
-        endTelemetry(telemetry, failure, { [TELEMETRY.pages]: pages, [TELEMETRY.outcome]: outcome });
-      }
+      iteration.end(failure, complete, pages);
     }
   }
 
@@ -302,7 +295,7 @@ export interface ListSource<Item> {
    * Sends the first page's request (a list refused before sending rejects): a page of `parent` when given,
    * else a call of its own.
    */
-  first(parent?: CallTelemetry): Promise<AnsweredCall>;
+  first(parent?: Iteration): Promise<AnsweredCall>;
   /** Reads a page out of its response (at once when it needs no wait). */
   parse(answered: AnsweredCall): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>>;
   /** Fetches another page by number, its attempts sharing the list's request slots when given. */
@@ -310,7 +303,7 @@ export interface ListSource<Item> {
     page: number,
     signal: AbortSignal | undefined,
     slots?: AttemptSlots,
-    parent?: CallTelemetry,
+    parent?: Iteration,
   ): Promise<WithResponse<Page<Item>>>;
   /** The list's ordering, to know which way the pages run. */
   ordering: string;
@@ -318,8 +311,8 @@ export interface ListSource<Item> {
   options: ListOptions;
   /** Where the count-change warning goes. */
   logger: Logger;
-  /** The list's operation (its telemetry's spans are named after it). */
-  operation: Pick<OperationMeta, 'operationId'>;
+  /** The list's operation (its telemetry's spans and its tracing channels' contexts name it). */
+  operation: Pick<OperationMeta, 'operationId' | 'method' | 'path'>;
 }
 
 /**
@@ -332,5 +325,5 @@ export type ListPageFetch<Item> = (
   page: number,
   signal: AbortSignal | undefined,
   slots?: AttemptSlots,
-  parent?: CallTelemetry,
+  parent?: Iteration,
 ) => Promise<WithResponse<Page<Item>>>;

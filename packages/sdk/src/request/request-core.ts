@@ -25,6 +25,9 @@ import type {
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
 import type { SdkLogger } from '../core/scrubbed-logger.js';
 import { type CallTelemetry, errorType, TELEMETRY } from '../telemetry/telemetry.js';
+import { subscribed, WorkTrace } from '../telemetry/traced-work.js';
+import type { AttemptContext, CallContext, PageContext } from '../telemetry/tracing-channels.js';
+import { attemptContext, type Settable } from '../telemetry/tracing-contexts.js';
 import { checkTheBaseURL } from './base-url-hint.js';
 import { errorDetail, errorFromResponse, isApiErrorBody } from './error-from-response.js';
 import type { HedgeBudget } from './hedge-budget.js';
@@ -90,6 +93,8 @@ export interface CallRequest {
   /** The URL as messages and logs show it: a webhook token in it is redacted. */
   shownUrl: string;
   body?: unknown;
+  /** The page of a list it reads, for its attempts' tracing contexts. */
+  page?: number | undefined;
 }
 
 /** A call with the response it got: what `core.send()` gives, before the body is read. */
@@ -120,6 +125,8 @@ interface Attempt {
   attempt: number;
   /** The call's telemetry, when an instrumentation is registered. */
   telemetry: CallTelemetry | undefined;
+  /** Its events on the `attempt` tracing channel, when something listens to it. */
+  trace: WorkTrace<AttemptContext> | undefined;
 }
 
 /**
@@ -164,6 +171,9 @@ export class RequestCore {
    * @param slots - a list's shared request slots: each attempt waits for one (see {@link AttemptSlots}).
    * @param telemetry - the call's span and metrics: every attempt, retry and pause is recorded there, and
    * each attempt is sent with the span active. The caller ends it.
+   * @param traced - the context of the call's or page's events on its tracing channel, when something
+   * listens to it: its attempts and last status are set there. Each attempt is published on the `attempt`
+   * channel when something listens to it.
    * @throws CompanyDataError (a subclass) for every failure.
    */
   async send(
@@ -171,6 +181,7 @@ export class RequestCore {
     options: RequestOptions = {},
     slots?: AttemptSlots,
     telemetry?: CallTelemetry,
+    traced?: Settable<CallContext | PageContext>,
   ): Promise<AnsweredCall> {
     const config = this.#config;
     const { endpoint } = call;
@@ -206,7 +217,8 @@ export class RequestCore {
         if (held) gateWaited(telemetry, config.now() - waitFrom, attempt, pausedHere);
         pausedHere = false;
         this.#throwIfClosed(request);
-        const current: Attempt = { operation, request, attempt, telemetry };
+        const trace = attemptTrace(call, attempt);
+        const current: Attempt = { operation, request, attempt, telemetry, trace };
         const retriesLeft = attempt <= maxRetries;
         const debug = config.logger.debugEnabled;
         if (debug)
@@ -225,11 +237,12 @@ export class RequestCore {
         let response: AttemptResponse;
         try {
           // No arrow in a const on this path: the build's keepNames would rename it on every attempt.
-          response = await (telemetry === undefined
+          response = await (telemetry === undefined && trace === undefined
             ? this.#sendAttempt(sent, hedge, aborted, attempt)
-            : telemetry.run(() => this.#sendAttempt(sent, hedge, aborted, attempt)));
+            : this.#sendObserved(sent, hedge, aborted, current));
           if (hedge?.outcome !== undefined) hedged(telemetry, hedge.outcome, attempt);
         } catch (error) {
+          trace?.settle(error);
           telemetry?.recordAttempt(performance.now() - started, { 'error.type': errorType(error) });
           release?.('failed');
           this.#throwIfClosed(request, error);
@@ -238,6 +251,7 @@ export class RequestCore {
           continue;
         }
         status = response.status;
+        if (trace !== undefined) answeredAttempt(trace.context, status, hedge?.outcome);
         telemetry?.recordAttempt(performance.now() - started, { 'http.response.status_code': status });
         if (debug) {
           const durationMs = Math.round(performance.now() - started);
@@ -251,6 +265,7 @@ export class RequestCore {
         }
         if (endpoint.successStatuses.includes(response.status)) {
           release?.('answered');
+          trace?.settle();
           return hedge?.outcome === undefined ? { call, response } : { call, response, hedge: hedge.outcome };
         }
 
@@ -268,6 +283,7 @@ export class RequestCore {
           this.#keySource(headers),
           this.#notFoundHint(endpoint, response),
         );
+        trace?.settle(error);
         if (retryClass === 'never' || !retriesLeft) throw error;
         await this.#backoff(error, current, options.signal, aborted);
       }
@@ -277,7 +293,32 @@ export class RequestCore {
         'http.request.resend_count': attempt > 1 ? attempt - 1 : undefined,
         'http.response.status_code': status,
       });
+      if (traced !== undefined) {
+        traced.attempts = attempt;
+        traced.status = status;
+      }
     }
+  }
+
+  /**
+   * Sends one attempt with the call's span active, and published on the `attempt` channel: `start`, the
+   * attempt's request with the stores bound to it active, `end`; the core settles it once it judged the answer.
+   */
+  #sendObserved(
+    sent: AttemptRequest,
+    hedge: HedgedRead | undefined,
+    aborted: () => Error,
+    current: Attempt,
+  ): Promise<AttemptResponse> {
+    const { telemetry, trace, attempt } = current;
+    if (trace === undefined) {
+      return (telemetry as CallTelemetry).run(() => this.#sendAttempt(sent, hedge, aborted, attempt));
+    }
+    return trace.begin(() =>
+      telemetry === undefined
+        ? this.#sendAttempt(sent, hedge, aborted, attempt)
+        : telemetry.run(() => this.#sendAttempt(sent, hedge, aborted, attempt)),
+    );
   }
 
   /** Sends one attempt: through the hedge when the call is hedged, else straight through the transport. */
@@ -352,6 +393,7 @@ export class RequestCore {
     const waitMs = rateLimitWaitMs(response.headers, errorDetail(response.body), config.now());
     const retryAfter = waitMs === undefined ? undefined : waitMs / 1000;
     const error = errorFromResponse(response, request, retryAfter) as RateLimitError;
+    current.trace?.settle(error);
     if (waitMs !== undefined && waitMs > config.maxRetryWait) {
       throw new RateLimitError(
         `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
@@ -453,6 +495,23 @@ export class RequestCore {
     config.logger.info(`company-data retrying after ${error.code} in ${delayMs} ms`, { operation, attempt });
     await raceAbort(config.sleep(delayMs, signal), signal, aborted);
   }
+}
+
+/** The attempt's events on the `attempt` tracing channel, when something listens to it. */
+function attemptTrace(call: CallRequest, attempt: number): WorkTrace<AttemptContext> | undefined {
+  const channel = subscribed('attempt');
+  if (channel === undefined) return undefined;
+  return new WorkTrace<AttemptContext>(channel, attemptContext(call.endpoint, attempt, call.page));
+}
+
+/** An attempt was answered: its status, and which copy decided it when it was hedged. */
+function answeredAttempt(
+  context: Settable<AttemptContext>,
+  status: number,
+  hedge: HedgeOutcome | undefined,
+): void {
+  context.status = status;
+  if (hedge !== undefined) context.hedge = hedge.winner;
 }
 
 /** Whether a gate says it is paused for a 429 (the SDK's `RateGate` does; the interface does not ask it). */

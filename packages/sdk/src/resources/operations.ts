@@ -35,7 +35,11 @@ import type { FetchSyncPage, SyncPage } from '../sync/sync-pages.js';
 import { SyncRun } from '../sync/sync-run.js';
 import { SyncWalk } from '../sync/sync-walk.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
-import { type CallTelemetry, TELEMETRY, telemetrySink } from '../telemetry/telemetry.js';
+import { startSync } from '../telemetry/iteration.js';
+import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
+import { subscribed, traced } from '../telemetry/traced-work.js';
+import type { CallContext } from '../telemetry/tracing-channels.js';
+import { callContext, type Settable } from '../telemetry/tracing-contexts.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -128,17 +132,14 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     }
     const { concurrency = DEFAULT_CONCURRENCY, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
-    const telemetry = telemetrySink()?.start(spanName(operation, 'sync'), 'sync', {
-      [TELEMETRY.operation]: operation.operationId,
-      [TELEMETRY.concurrency]: concurrency,
-      [TELEMETRY.readAhead]: readAhead,
-    });
+    const iteration = startSync(operation, { concurrency, readAhead });
     const fetch: FetchSyncPage<Item> = async (page, signal, slots) => {
-      const { data } = await core.parse(await request(page, signal, slots, telemetry));
+      const { data } = await core.parse(await request(page, signal, slots, iteration));
       return data as SyncPage<Item>;
     };
     const lookBack = typeof input.lookBack === 'number' ? input.lookBack : DEFAULT_LOOK_BACK;
-    const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry };
+    const { telemetry } = iteration;
+    const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry, iteration };
     return new SyncWalk<Item>(state, source);
   };
   const initial = typeof input.checkpoint === 'string' ? input.checkpoint : encodeCheckpoint(state);
@@ -276,16 +277,13 @@ function start<T>(
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
   const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
-  let answered: Promise<AnsweredCall>;
-  try {
-    const call = prepare();
-    answered =
-      call instanceof Promise
-        ? call.then((ready) => sendTraced(core, ready, options, telemetry))
-        : sendTraced(core, call, options, telemetry);
-  } catch (error) {
-    answered = Promise.reject(error);
-  }
+  const channel = subscribed('call');
+  const answered =
+    channel === undefined
+      ? prepareAndSend(core, prepare, options, telemetry, undefined)
+      : traced<CallContext, AnsweredCall>(channel, callContext(operation, undefined), (context) =>
+          prepareAndSend(core, prepare, options, telemetry, context),
+        );
   return new APIPromise(endedWith(telemetry, answered), (sent) => {
     const read = core.parse(sent);
     return read instanceof Promise
@@ -294,15 +292,34 @@ function start<T>(
   });
 }
 
+/** Prepares a call (a refusal rejects, nothing sent) and sends it. */
+function prepareAndSend(
+  core: RequestCore,
+  prepare: () => CallRequest | Promise<CallRequest>,
+  options: RequestOptions,
+  telemetry: CallTelemetry | undefined,
+  traced: Settable<CallContext> | undefined,
+): Promise<AnsweredCall> {
+  try {
+    const call = prepare();
+    return call instanceof Promise
+      ? call.then((ready) => sendObserved(core, ready, options, telemetry, traced))
+      : sendObserved(core, call, options, telemetry, traced);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** Sends a prepared call, its address on the call's span when there is one. */
-function sendTraced(
+function sendObserved(
   core: RequestCore,
   call: CallRequest,
   options: RequestOptions,
   telemetry: CallTelemetry | undefined,
+  traced: Settable<CallContext> | undefined,
 ): Promise<AnsweredCall> {
   telemetry?.setAttributes(serverAttributes(call.url));
-  return core.send(call, options, undefined, telemetry);
+  return core.send(call, options, undefined, telemetry, traced);
 }
 
 function unwrapped<T>(

@@ -1,7 +1,7 @@
 import { NotFoundError, RequestAbortedError } from '../core/errors.js';
 import type { SyncChange } from '../core/sync-changes.js';
 import { PageBoundaryDeduper } from '../pagination/page-dedupe.js';
-import { endTelemetry } from '../telemetry/call-telemetry.js';
+import type { Iteration } from '../telemetry/iteration.js';
 import { TELEMETRY } from '../telemetry/telemetry.js';
 import { encodeCheckpoint, type SyncMark, type SyncState, type SyncWalkState } from './sync-checkpoint.js';
 import { type FetchSyncPage, type SyncPage, type SyncPageOptions, SyncPages } from './sync-pages.js';
@@ -74,6 +74,8 @@ export interface SyncWalkSource<Item> extends SyncPageOptions {
   pageSize: number;
   /** The look-back window, in ms (0 for none). */
   lookBack: number;
+  /** The run as telemetry and the tracing channels see it: it ends with the walk. */
+  iteration?: Iteration | undefined;
 }
 
 const NEWEST_FIRST = '-created_at';
@@ -127,7 +129,6 @@ export class SyncWalk<Item> {
 
   /** Every change of the list since the mark, and the end of every page read. */
   async *changes(): AsyncGenerator<SyncEvent<Item>, void, undefined> {
-    const { telemetry } = this.#source;
     let failure: unknown;
     let complete = false;
     try {
@@ -139,13 +140,7 @@ export class SyncWalk<Item> {
       throw error;
     } finally {
       await this.#pages.close();
-      if (telemetry !== undefined) {
-        const outcome = failure === undefined && !complete ? 'stopped' : undefined;
-        endTelemetry(telemetry, failure, {
-          [TELEMETRY.pages]: this.#pagesRead,
-          [TELEMETRY.outcome]: outcome,
-        });
-      }
+      this.#source.iteration?.end(failure, complete, this.#pagesRead);
     }
   }
 

@@ -60,6 +60,14 @@ export function endedWith<T>(telemetry: CallTelemetry | undefined, work: Promise
 const STOPPED = { [TELEMETRY.outcome]: 'stopped' } as const;
 
 /**
+ * Whether work that ended with `error` was stopped rather than failed: an abort (the caller's signal, an
+ * iteration left early that stops its pages in flight, the losing copy of a hedged read) is no failure.
+ */
+export function stoppedBy(error: unknown): boolean {
+  return error instanceof RequestAbortedError;
+}
+
+/**
  * Ends `telemetry` with the error a call, an iteration or a sync ended with, if any. An abort is no failure:
  * the caller's signal, or an iteration left early that stops its pages in flight, ends it `stopped`, its
  * status unset.
@@ -72,7 +80,7 @@ export function endTelemetry(
   error: unknown,
   attributes?: TelemetryAttributes,
 ): void {
-  if (!(error instanceof RequestAbortedError)) {
+  if (!stoppedBy(error)) {
     telemetry.end(error, attributes);
     return;
   }
