@@ -110,7 +110,7 @@ export class RecordEditor {
     const table = company[resource] as LiveTable<AnyRecord>;
     const journal = (id: string, kind: 'created' | 'updated' | 'deleted', fields?: string[]) =>
       this.#host.journal.add({
-        at: new Date(atMs).toISOString(),
+        atMs,
         company: company.id,
         resource,
         id,

@@ -1,4 +1,6 @@
 import type { DataResource } from '@company-data/contract';
+import { BoundedJournal } from '../journal/bounded-journal.js';
+import { DEFAULT_JOURNAL_LIMIT } from '../journal/rules.js';
 
 /** How a record changed. */
 export type DataChangeKind = 'created' | 'updated' | 'deleted';
@@ -17,7 +19,7 @@ export type DataChangeOrigin = 'control' | 'activity';
  * ```
  */
 export interface DataChange {
-  /** 1, 2, 3 … since the last reset or {@link MockServer.clearChanges}. */
+  /** 1, 2, 3 … since the last reset, reseed, fixture load or {@link MockServer.clearChanges}: read after it with `since`. */
   readonly seq: number;
   /** Mock-clock time of the change (ISO 8601). */
   readonly at: string;
@@ -36,35 +38,50 @@ export interface DataChange {
 }
 
 /**
- * The newest changes the journal keeps: with activity running for hours, the oldest go first (`seq` keeps
- * counting, so a gap in it shows that entries were dropped).
+ * The old name of {@link DEFAULT_JOURNAL_LIMIT}: the change journal now keeps what `journalLimit` says, 10,000
+ * by default (it kept 100,000 before).
+ *
+ * @deprecated Use `DEFAULT_JOURNAL_LIMIT`, or read a server's own limit in `server.journals.changes.stats()`.
+ * @example
+ * ```ts
+ * server.journals.changes.stats().limit; // 10000, unless journalLimit says otherwise
+ * ```
  */
-export const CHANGE_JOURNAL_LIMIT = 100_000;
+export const CHANGE_JOURNAL_LIMIT = DEFAULT_JOURNAL_LIMIT;
 
-/** The change journal of a mock server, oldest first, bounded by {@link CHANGE_JOURNAL_LIMIT}. */
-export class ChangeJournal {
-  #entries: DataChange[] = [];
-  #seq = 0;
+/** A change as the editor records it: its time kept as a number, formatted when read. */
+export interface RecordedChange {
+  /** Mock-clock time of the change, epoch ms. */
+  readonly atMs: number;
+  readonly company: string;
+  readonly resource: DataResource;
+  readonly id: string;
+  readonly kind: DataChangeKind;
+  readonly fields?: readonly string[] | undefined;
+  readonly origin: DataChangeOrigin;
+}
 
-  /** Records a change, numbering it. */
-  add(change: Omit<DataChange, 'seq'>): DataChange {
-    const entry: DataChange = { seq: ++this.#seq, ...change };
-    this.#entries.push(entry);
-    if (this.#entries.length > CHANGE_JOURNAL_LIMIT * 1.1)
-      this.#entries = this.#entries.slice(-CHANGE_JOURNAL_LIMIT);
-    return entry;
-  }
+/** The change journal of a mock server, oldest first, bounded by its limit. */
+export type ChangeJournal = BoundedJournal<RecordedChange, DataChange>;
 
-  /** The changes, oldest first (a copy). */
-  entries(): readonly DataChange[] {
-    return this.#entries.length > CHANGE_JOURNAL_LIMIT
-      ? this.#entries.slice(-CHANGE_JOURNAL_LIMIT)
-      : [...this.#entries];
-  }
-
-  /** Forgets every change and numbers from 1 again. */
-  clear(): void {
-    this.#entries = [];
-    this.#seq = 0;
-  }
+/**
+ * A change journal that keeps at most `limit` changes, the newest.
+ *
+ * @param limit - changes kept (0: none; Infinity: all).
+ * @throws RangeError for another limit.
+ */
+export function changeJournal(limit: number = DEFAULT_JOURNAL_LIMIT): ChangeJournal {
+  return new BoundedJournal(limit, ({ atMs, fields, ...change }, seq) => {
+    const { company, resource, id, kind, origin } = change;
+    return {
+      seq,
+      at: new Date(atMs).toISOString(),
+      company,
+      resource,
+      id,
+      kind,
+      ...(fields === undefined ? {} : { fields }),
+      origin,
+    };
+  });
 }

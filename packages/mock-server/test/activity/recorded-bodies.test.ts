@@ -111,7 +111,8 @@ afterEach(async () => {
 });
 
 function reader(options: MockServerOptions): Reader {
-  const h = engineHarness(options);
+  // Every change kept, as when these bodies were recorded (the change journal then kept 100,000).
+  const h = engineHarness({ journalLimit: 100_000, ...options });
   harnesses.push(h);
   return new Reader(h);
 }
