@@ -160,12 +160,13 @@ class StreamArrivals implements ScheduledArrivals {
   }
 }
 
-/** An excusal waiting for its time; `seq` (the call's arrival number) orders excusals of one millisecond. */
+/**
+ * An excusal waiting for its time; `seq` (the call's place in its stream) orders excusals of one millisecond,
+ * and gives the call's id and the reason again when it comes (so a waiting excusal holds two numbers).
+ */
 interface PendingExcusal {
   readonly atMs: number;
   readonly seq: number;
-  readonly callId: string;
-  readonly reason: string;
 }
 
 const earlier = (a: PendingExcusal, b: PendingExcusal) =>
@@ -313,12 +314,25 @@ export class ActivitySchedule {
    */
   take(toMs: number): ActivityEvent[] {
     const events: ActivityEvent[] = [];
-    if (toMs <= this.#reached) return events;
+    this.takeEach(toMs, (event) => events.push(event));
+    return events;
+  }
+
+  /**
+   * As {@link ActivitySchedule.take}, handing each event to `visit` as it is drawn: an hour of a busy
+   * activity is never held as one array.
+   *
+   * @param toMs - the end of the window (epoch ms).
+   * @param visit - called with each event, oldest first.
+   * @returns how many events there were.
+   */
+  takeEach(toMs: number, visit: (event: ActivityEvent) => void): number {
+    if (toMs <= this.#reached) return 0;
     this.#reached = toMs;
-    for (;;) {
+    for (let count = 0; ; count++) {
       const next = this.#next(toMs);
-      if (next === undefined) return events;
-      events.push(next);
+      if (next === undefined) return count;
+      visit(next);
     }
   }
 
@@ -345,8 +359,9 @@ export class ActivitySchedule {
       case 'call':
         return this.#arrival(atMs);
       case 'excusal': {
-        const { callId, reason } = this.#excusals.pop();
-        return { kind, atMs, callId, reason };
+        const { seq } = this.#excusals.pop();
+        const { id, reason } = drawCall(this.#streams.call.detailsOf(seq), this.#activity);
+        return { kind, atMs, callId: id, reason };
       }
       case 'recording': {
         const n = recording.index;
@@ -366,9 +381,9 @@ export class ActivitySchedule {
   #arrival(atMs: number): ActivityEvent {
     const stream = this.#streams.call;
     const n = stream.index;
-    const { id, excused, delayMs, reason } = drawCall(stream.random, this.#activity);
+    const { id, excused, delayMs } = drawCall(stream.random, this.#activity);
     stream.advance();
-    if (excused) this.#excusals.push({ atMs: atMs + delayMs, seq: n, callId: id, reason });
+    if (excused) this.#excusals.push({ atMs: atMs + delayMs, seq: n });
     return { kind: 'call', atMs, id, n, arrivals: this.calls };
   }
 }

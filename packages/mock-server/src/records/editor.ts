@@ -121,10 +121,6 @@ export class RecordEditor {
     // A created record's missing fields, and a reason an excusal does not give, come from the store's
     // seeded stream: one draw per change that needs one.
     const random = () => new Prng(store.random.nextUint32());
-    const refuseTaken = (id: string) => {
-      if (table.find(idKey(id)) !== undefined)
-        throw new Error(`A ${SINGULAR[resource]} with id "${id}" already exists in ${company.name}`);
-    };
 
     if (change.kind === 'create') {
       const given = checkFields(resource, change.fields === undefined ? {} : change.fields, 'create');
@@ -137,7 +133,8 @@ export class RecordEditor {
       };
       const { record, maker } = created(company, recipe);
       checkRecord(resource, record);
-      refuseTaken(record.id);
+      if (table.find(idKey(record.id)) !== undefined)
+        throw new Error(`A ${SINGULAR[resource]} with id "${record.id}" already exists in ${company.name}`);
       table.insert(record, maker);
       journal(record.id, 'created');
       return record;
@@ -145,7 +142,6 @@ export class RecordEditor {
     if (change.kind === 'arrive') {
       const source = arrivedRecords(change.arriving, change.resource);
       const { record, detail } = source.arrive(change.n, atMs, company);
-      refuseTaken(record.id);
       table.arrive(source, change.n, atMs, detail, record);
       journal(record.id, 'created');
       return record;

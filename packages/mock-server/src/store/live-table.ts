@@ -35,8 +35,10 @@ export interface RecordMaker<Item, Companion> {
 interface Row<Item, Companion> {
   /** `created_at` in epoch ms. */
   readonly time: number;
-  /** The id as stored (the order compares it as is). */
-  readonly id: string;
+  /** A created record's id as stored (the order compares it as is); a base record's is its table's. */
+  readonly id: string | undefined;
+  /** The change counter at its last change: its revision. */
+  stamp: number;
   /** Base records sorting before it: its base position for a base record. */
   readonly gap: number;
   /** Its base position, or −1 for a created record. */
@@ -78,8 +80,6 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   readonly #overrides = new Map<number, Row<Item, Companion>>();
   /** Created records, by id key. */
   readonly #created = new Map<string, Row<Item, Companion>>();
-  /** Change counter at each stored record's last change, by id key (an arrival has its own). */
-  readonly #revisions = new Map<string, number>();
   /** What the activity brought. */
   readonly #arrivals = new Arrivals<Item, Companion>();
   #all: ListIndex<Added<Item, Companion>> | undefined;
@@ -164,11 +164,12 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
    */
   revision(id: string): number {
     if (this.#changes === 0) return 0;
-    if (!this.#created.has(id)) {
-      const slot = this.#arrivals.find(id);
-      if (slot !== undefined) return this.#arrivals.revision(slot);
-    }
-    return this.#revisions.get(id) ?? 0;
+    const created = this.#created.get(id);
+    if (created !== undefined) return created.stamp;
+    const slot = this.#arrivals.find(id);
+    if (slot !== undefined) return this.#arrivals.revision(slot);
+    const position = this.base.positionOf(id);
+    return position === undefined ? 0 : (this.#overrides.get(position)?.stamp ?? 0);
   }
 
   /**
@@ -247,6 +248,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     const row: Row<Item, Companion> = {
       time,
       id: item.id,
+      stamp: 0,
       gap: this.#gapOf(time, () => item.id),
       base: -1,
       maker: maker ?? { record: () => item, companion: () => undefined },
@@ -255,7 +257,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     };
     this.#created.set(key, row);
     this.#size++;
-    this.#moved(row, undefined, item, key);
+    this.#moved(row, undefined, item);
   }
 
   /**
@@ -270,7 +272,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     if (this.find(key) !== undefined) throw new Error(`A record with id ${item.id} already exists`);
     const slot = this.#arrivals.add(source, n, atMs, detail, key);
     this.#size++;
-    this.#moved(arrivalEntry(slot), undefined, item, key);
+    this.#moved(arrivalEntry(slot), undefined, item);
   }
 
   /**
@@ -285,7 +287,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     if (slot !== undefined) {
       const before = this.#arrivals.record(slot);
       this.#arrivals.update(slot, item, this.#changes + 1);
-      this.#moved(arrivalEntry(slot), before, item, key);
+      this.#moved(arrivalEntry(slot), before, item);
       return before;
     }
     const row = this.#rowOf(key);
@@ -293,7 +295,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     const before = this.#rowItem(row);
     const fields = changedFields(this.#generated(row), item);
     row.changes = Object.keys(fields).length === 0 ? undefined : fields;
-    this.#moved(row, before, item, key);
+    this.#moved(row, before, item);
     return before;
   }
 
@@ -309,7 +311,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
       const item = this.#arrivals.record(slot);
       this.#arrivals.remove(slot);
       this.#size--;
-      this.#moved(arrivalEntry(slot), item, undefined, id);
+      this.#moved(arrivalEntry(slot), item, undefined);
       return item;
     }
     const row = this.#rowOf(id);
@@ -320,7 +322,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     row.changes = undefined;
     if (row.base < 0) this.#created.delete(id);
     this.#size--;
-    this.#moved(row, item, undefined, id);
+    this.#moved(row, item, undefined);
     return item;
   }
 
@@ -346,7 +348,8 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     const item = this.base.at(position);
     const row: Row<Item, Companion> = {
       time: Date.parse(item.created_at),
-      id: item.id,
+      id: undefined,
+      stamp: 0,
       gap: position,
       base: position,
       maker: undefined,
@@ -362,7 +365,8 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   }
 
   #idOf(added: Added<Item, Companion>): string {
-    return typeof added === 'number' ? this.#arrivals.id(slotOf(added)) : added.id;
+    if (typeof added === 'number') return this.#arrivals.id(slotOf(added));
+    return added.id ?? this.base.at(added.base).id;
   }
 
   /** How many base records sort before what was added. */
@@ -398,15 +402,10 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   }
 
   /** Updates the built lists and the versions after a record went from `before` to `after`. */
-  #moved(
-    added: Added<Item, Companion>,
-    before: Item | undefined,
-    after: Item | undefined,
-    key: string,
-  ): void {
+  #moved(added: Added<Item, Companion>, before: Item | undefined, after: Item | undefined): void {
     const stamp = ++this.#changes;
-    // An arrival's revision is its own; a record stored again under the id of a deleted one gets a new one.
-    if (typeof added !== 'number' || this.#revisions.has(key)) this.#revisions.set(key, stamp);
+    // An arrival's revision is its own (see Arrivals.revision).
+    if (typeof added !== 'number') added.stamp = stamp;
     this.#allVersionText = String(stamp);
     if (this.#all !== undefined && (before === undefined) !== (after === undefined))
       this.#place(this.#all, added, after !== undefined);
