@@ -10,7 +10,8 @@ import type { StoredRecord } from './table.js';
  */
 export interface ArrivalSource<Item, Companion> {
   /**
-   * The id of arrival `n` (cheaper than the record).
+   * The id of arrival `n`, a lower-case uuid (cheaper than the record; the table indexes and orders
+   * arrivals by its first eight hex digits).
    *
    * @param n - its place in the schedule.
    */
