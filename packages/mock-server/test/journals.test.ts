@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/index.js';
-import { BoundedJournal } from '../src/journal/bounded-journal.js';
+import { BoundedJournal, objectStore } from '../src/journal/bounded-journal.js';
+import { changeJournal, type RecordedChange } from '../src/records/journal.js';
 import { type EngineHarness, engineHarness } from './support/engine.js';
 
 // Both journals keep at most `journalLimit` entries, the newest, count those they dropped, and are read in
@@ -10,7 +11,10 @@ const MINUTE = 60_000;
 
 describe('a bounded journal', () => {
   const journal = (limit: number) =>
-    new BoundedJournal<string, { seq: number; text: string }>(limit, (text, seq) => ({ seq, text }));
+    new BoundedJournal(
+      limit,
+      objectStore((text: string, seq) => ({ seq, text })),
+    );
   const seqs = (entries: readonly { seq: number }[]) => entries.map((entry) => entry.seq);
 
   it('keeps the newest entries up to its limit and counts those it dropped', () => {
@@ -78,6 +82,61 @@ describe('a bounded journal', () => {
     expect(() => journal(limit)).toThrow(
       `journalLimit must be a whole number from 0 (none kept), or Infinity to keep every entry, got ${limit}`,
     );
+  });
+});
+
+describe('the change journal', () => {
+  it('gives back each change as recorded, whatever its id, company and fields', () => {
+    const journal = changeJournal(3);
+    const changes: RecordedChange[] = [
+      {
+        atMs: 1,
+        company: 'c1',
+        resource: 'calls',
+        id: '0b6f3c1e-0000-4abc-8def-0123456789ab',
+        kind: 'created',
+        origin: 'activity',
+      },
+      {
+        atMs: 2,
+        company: 'c2',
+        resource: 'users',
+        id: 'F0000000-0000-4000-8000-00000000000A',
+        kind: 'updated',
+        fields: ['first_name', 'full_name'],
+        origin: 'control',
+      },
+      { atMs: 3.5, company: 'c1', resource: 'teams', id: 'team-1', kind: 'deleted', origin: 'control' },
+      {
+        atMs: 4,
+        company: 'c1',
+        resource: 'recordings',
+        id: 'ffffffff-ffff-4fff-bfff-ffffffffffff',
+        kind: 'updated',
+        fields: ['score'],
+        origin: 'activity',
+      },
+    ];
+    for (const change of changes) journal.add(change);
+    // The first was dropped; the place it held now holds the last.
+    expect(journal.entries()).toEqual(
+      changes.slice(1).map(({ atMs, fields, ...change }, index) => ({
+        seq: index + 2,
+        at: new Date(atMs).toISOString(),
+        ...change,
+        ...(fields === undefined ? {} : { fields }),
+      })),
+    );
+    expect(Object.keys(journal.entries()[0] ?? {})).toEqual([
+      'seq',
+      'at',
+      'company',
+      'resource',
+      'id',
+      'kind',
+      'fields',
+      'origin',
+    ]);
   });
 });
 

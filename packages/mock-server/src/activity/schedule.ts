@@ -338,23 +338,26 @@ export class ActivitySchedule {
 
   #next(toMs: number): ActivityEvent | undefined {
     const { call, recording, deactivation, deletion } = this.#streams;
-    const candidates: [Kind, number][] = [
-      ['call', call.nextMs],
-      ['excusal', this.#excusals.nextMs],
-      ['recording', recording.nextMs],
-      ['deactivation', deactivation.nextMs],
-      ['deletion', deletion.nextMs],
-    ];
-    let kind: Kind | undefined;
-    let atMs = Number.POSITIVE_INFINITY;
-    for (const [candidate, time] of candidates) {
-      // Strictly earlier wins: on the same millisecond the first in this list's order goes first.
-      if (time < atMs) {
-        kind = candidate;
-        atMs = time;
-      }
+    // Strictly earlier wins: on the same millisecond the kind considered first goes first.
+    let kind: Kind = 'call';
+    let atMs = call.nextMs;
+    if (this.#excusals.nextMs < atMs) {
+      kind = 'excusal';
+      atMs = this.#excusals.nextMs;
     }
-    if (kind === undefined || atMs > toMs) return undefined;
+    if (recording.nextMs < atMs) {
+      kind = 'recording';
+      atMs = recording.nextMs;
+    }
+    if (deactivation.nextMs < atMs) {
+      kind = 'deactivation';
+      atMs = deactivation.nextMs;
+    }
+    if (deletion.nextMs < atMs) {
+      kind = 'deletion';
+      atMs = deletion.nextMs;
+    }
+    if (atMs > toMs) return undefined;
     switch (kind) {
       case 'call':
         return this.#arrival(atMs);

@@ -1,5 +1,5 @@
 import type { JournalOutcome, MockRequest } from '../http/types.js';
-import { BoundedJournal } from '../journal/bounded-journal.js';
+import { BoundedJournal, objectStore } from '../journal/bounded-journal.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/rules.js';
 import type { FaultAction, InjectedFault } from './faults.js';
 
@@ -81,7 +81,7 @@ export type RequestJournal = BoundedJournal<RawEntry, JournalEntry>;
  * @throws RangeError for another limit.
  */
 export function requestJournal(limit: number = DEFAULT_JOURNAL_LIMIT): RequestJournal {
-  return new BoundedJournal(limit, decode);
+  return new BoundedJournal(limit, objectStore(decode));
 }
 
 function decode(

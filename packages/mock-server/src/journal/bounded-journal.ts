@@ -63,28 +63,60 @@ export interface JournalReader<Entry> {
 }
 
 /**
+ * Where a bounded journal keeps its entries: numbered places, written in turn (the oldest overwritten once
+ * the journal is full) and read when a reader asks. A store may keep an entry in any form, e.g. in columns of
+ * numbers, so that a busy journal makes no garbage.
+ */
+export interface JournalStore<Raw, Entry> {
+  /** Keeps an entry at a place (from 0, below the journal's limit). */
+  write(place: number, raw: Raw): void;
+  /** The entry at a place, as a reader gets it. */
+  read(place: number, seq: number): Entry;
+  /** Forgets every entry. */
+  clear(): void;
+}
+
+/**
+ * A store that keeps each entry as recorded, decoded when read.
+ *
+ * @param decode - turns a recorded entry into what a reader gets.
+ */
+export function objectStore<Raw, Entry>(decode: (raw: Raw, seq: number) => Entry): JournalStore<Raw, Entry> {
+  let entries: Raw[] = [];
+  return {
+    write: (place, raw) => {
+      entries[place] = raw;
+    },
+    read: (place, seq) => decode(entries[place] as Raw, seq),
+    clear: () => {
+      entries = [];
+    },
+  };
+}
+
+/**
  * A journal that keeps at most `limit` entries, the newest; each entry is numbered (`seq`, from 1 after it
- * is emptied) and the journal counts those it dropped. Entries are kept as recorded (cheap to record) and
+ * is emptied) and the journal counts those it dropped. Entries are kept by a store, cheap to record and
  * decoded when read. One object per journal: a server owns one for its requests and one for its changes.
  */
 export class BoundedJournal<Raw, Entry> implements JournalReader<Entry> {
   readonly #limit: number;
-  readonly #decode: (raw: Raw, seq: number) => Entry;
-  // A ring buffer: recording never shifts the array, whatever its size.
-  #ring: Raw[] = [];
-  /** Where the oldest entry is in the ring. */
+  readonly #store: JournalStore<Raw, Entry>;
+  /** Entries held. */
+  #held = 0;
+  /** The place of the oldest entry (the places form a ring once the journal is full). */
   #start = 0;
   #lastSeq = 0;
   #dropped = 0;
 
   /**
    * @param limit - the most entries kept: a whole number from 0 (none), or Infinity (all).
-   * @param decode - turns a recorded entry into what a reader gets.
+   * @param store - where the entries are kept.
    * @throws RangeError for any other limit.
    */
-  constructor(limit: number, decode: (raw: Raw, seq: number) => Entry) {
+  constructor(limit: number, store: JournalStore<Raw, Entry>) {
     this.#limit = checkJournalLimit(limit, 'journalLimit');
-    this.#decode = decode;
+    this.#store = store;
   }
 
   /** The most entries it keeps (Infinity: all). */
@@ -95,7 +127,7 @@ export class BoundedJournal<Raw, Entry> implements JournalReader<Entry> {
   stats(): JournalStats {
     return {
       limit: Number.isFinite(this.#limit) ? this.#limit : null,
-      held: this.#ring.length,
+      held: this.#held,
       dropped: this.#dropped,
       lastSeq: this.#lastSeq,
     };
@@ -108,27 +140,24 @@ export class BoundedJournal<Raw, Entry> implements JournalReader<Entry> {
    */
   add(raw: Raw): number {
     const seq = ++this.#lastSeq;
-    const ring = this.#ring;
-    if (ring.length < this.#limit) ring.push(raw);
-    else if (this.#limit === 0) this.#dropped++;
-    else {
-      ring[this.#start] = raw;
-      this.#start = (this.#start + 1) % ring.length;
+    if (this.#held < this.#limit) this.#store.write(this.#held++, raw);
+    else if (this.#limit > 0) {
+      this.#store.write(this.#start, raw);
+      this.#start = (this.#start + 1) % this.#limit;
       this.#dropped++;
-    }
+    } else this.#dropped++;
     return seq;
   }
 
   read(options: JournalReadOptions = {}): JournalPage<Entry> {
     const { since, limit } = checkReadOptions(options);
-    const ring = this.#ring;
-    const firstSeq = this.#lastSeq - ring.length + 1;
+    const firstSeq = this.#lastSeq - this.#held + 1;
     const from = Math.max(since + 1, firstSeq);
     const count = Math.max(0, Math.min(this.#lastSeq - from + 1, limit));
     const data: Entry[] = [];
     for (let seq = from; seq < from + count; seq++) {
-      const raw = ring[(this.#start + (seq - firstSeq)) % ring.length] as Raw;
-      data.push(this.#decode(raw, seq));
+      const offset = this.#start + (seq - firstSeq);
+      data.push(this.#store.read(offset < this.#limit ? offset : offset - this.#limit, seq));
     }
     return {
       data,
@@ -144,7 +173,8 @@ export class BoundedJournal<Raw, Entry> implements JournalReader<Entry> {
   }
 
   clear(): void {
-    this.#ring = [];
+    this.#store.clear();
+    this.#held = 0;
     this.#start = 0;
     this.#lastSeq = 0;
     this.#dropped = 0;

@@ -1,6 +1,7 @@
-import type { DataResource } from '@company-data/contract';
-import { BoundedJournal } from '../journal/bounded-journal.js';
+import { DATA_RESOURCES, type DataResource } from '@company-data/contract';
+import { BoundedJournal, type JournalStore } from '../journal/bounded-journal.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/rules.js';
+import { Chunked } from '../store/chunked.js';
 
 /** How a record changed. */
 export type DataChangeKind = 'created' | 'updated' | 'deleted';
@@ -71,17 +72,95 @@ export type ChangeJournal = BoundedJournal<RecordedChange, DataChange>;
  * @throws RangeError for another limit.
  */
 export function changeJournal(limit: number = DEFAULT_JOURNAL_LIMIT): ChangeJournal {
-  return new BoundedJournal(limit, ({ atMs, fields, ...change }, seq) => {
-    const { company, resource, id, kind, origin } = change;
+  return new BoundedJournal(limit, new ChangeColumns());
+}
+
+const KINDS: readonly DataChangeKind[] = ['created', 'updated', 'deleted'];
+const ORIGINS: readonly DataChangeOrigin[] = ['control', 'activity'];
+/** A record id as the generator and the activity write it: 32 lower-case hex digits in five groups. */
+const CANONICAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Numbers for a few distinct values (companies, lists of changed fields), each kept once. */
+class Interned<Value> {
+  readonly #values: Value[] = [];
+  readonly #numbers = new Map<string, number>();
+
+  number(key: string, value: Value): number {
+    let number = this.#numbers.get(key);
+    if (number === undefined) {
+      number = this.#values.push(value) - 1;
+      this.#numbers.set(key, number);
+    }
+    return number;
+  }
+
+  value(number: number): Value {
+    return this.#values[number] as Value;
+  }
+}
+
+/**
+ * The change journal's entries as columns of numbers: a change costs about 33 bytes and no object, so a busy
+ * activity (a change for every arriving call) makes no garbage for the collector to follow. An id that is not
+ * a lower-case uuid (a fixture's may be anything) is kept as text beside them.
+ */
+class ChangeColumns implements JournalStore<RecordedChange, DataChange> {
+  #atMs = new Chunked((length) => new Float64Array(length));
+  /** The resource, kind and origin, as their numbers in their lists. */
+  #codes = new Chunked((length) => new Uint8Array(length));
+  #companies = new Chunked((length) => new Uint32Array(length));
+  /** The list of changed fields' number, plus one (0: none). */
+  #fields = new Chunked((length) => new Uint32Array(length));
+  /** An id's 32 hex digits, as four numbers. */
+  #id = [0, 1, 2, 3].map(() => new Chunked((length) => new Uint32Array(length)));
+  #otherIds = new Map<number, string>();
+  readonly #companyNames = new Interned<string>();
+  readonly #fieldLists = new Interned<readonly string[]>();
+
+  write(place: number, change: RecordedChange): void {
+    this.#atMs.put(place, change.atMs);
+    const code =
+      DATA_RESOURCES.indexOf(change.resource) |
+      (KINDS.indexOf(change.kind) << 2) |
+      (ORIGINS.indexOf(change.origin) << 4);
+    this.#codes.put(place, code);
+    this.#companies.put(place, this.#companyNames.number(change.company, change.company));
+    const { fields } = change;
+    this.#fields.put(place, fields === undefined ? 0 : this.#fieldLists.number(fields.join(','), fields) + 1);
+    const canonical = CANONICAL_ID.test(change.id);
+    const hex = canonical ? change.id.replaceAll('-', '') : '';
+    for (const [index, column] of this.#id.entries())
+      column.put(place, canonical ? Number.parseInt(hex.slice(index * 8, index * 8 + 8), 16) : 0);
+    if (canonical) this.#otherIds.delete(place);
+    else this.#otherIds.set(place, change.id);
+  }
+
+  read(place: number, seq: number): DataChange {
+    const code = this.#codes.get(place);
+    const fields = this.#fields.get(place);
     return {
       seq,
-      at: new Date(atMs).toISOString(),
-      company,
-      resource,
-      id,
-      kind,
-      ...(fields === undefined ? {} : { fields }),
-      origin,
+      at: new Date(this.#atMs.get(place)).toISOString(),
+      company: this.#companyNames.value(this.#companies.get(place)),
+      resource: DATA_RESOURCES[code & 3] as DataResource,
+      id: this.#otherIds.get(place) ?? this.#canonicalId(place),
+      kind: KINDS[(code >> 2) & 3] as DataChangeKind,
+      ...(fields === 0 ? {} : { fields: [...this.#fieldLists.value(fields - 1)] }),
+      origin: ORIGINS[(code >> 4) & 1] as DataChangeOrigin,
     };
-  });
+  }
+
+  clear(): void {
+    this.#atMs = new Chunked((length) => new Float64Array(length));
+    this.#codes = new Chunked((length) => new Uint8Array(length));
+    this.#companies = new Chunked((length) => new Uint32Array(length));
+    this.#fields = new Chunked((length) => new Uint32Array(length));
+    this.#id = [0, 1, 2, 3].map(() => new Chunked((length) => new Uint32Array(length)));
+    this.#otherIds = new Map();
+  }
+
+  #canonicalId(place: number): string {
+    const hex = this.#id.map((column) => column.get(place).toString(16).padStart(8, '0')).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
 }

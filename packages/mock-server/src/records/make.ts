@@ -123,9 +123,12 @@ function make(
         : { record };
     }
     case 'calls': {
-      const generated = callFields(random, id, createdMs, callSource(random.int(100)), pick);
-      // A call arrives not excused: excusing comes later (an update, or the activity).
-      const arrived: Call = { ...generated, is_excused: false, excused_at: null, excuse_reason: null };
+      const arrived: Call = callFields(random, id, createdMs, callSource(random.int(100)), pick);
+      // A call arrives not excused: excusing comes later (an update, or the activity). The record is new,
+      // so it is changed in place (its keys keep their order).
+      arrived.is_excused = false;
+      arrived.excused_at = null;
+      arrived.excuse_reason = null;
       const record = alignTimes(settleCall(arrived, own, atMs, random), given);
       return withCompanion ? { record, companion: callTranscript(record, random).transcript } : { record };
     }

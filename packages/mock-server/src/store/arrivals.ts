@@ -35,12 +35,16 @@ export interface ArrivalSource<Item, Companion> {
   companion(n: number, atMs: number, detail: number): Companion;
 }
 
-/** A run of arrivals from one source, numbered from `firstN` on. */
+/** A run of arrivals from one source, numbered from `firstN` on, their times counted from `baseMs`. */
 interface Segment<Item, Companion> {
   readonly source: ArrivalSource<Item, Companion>;
   readonly firstSlot: number;
   readonly firstN: number;
+  readonly baseMs: number;
 }
+
+/** The longest time a segment counts in its 32 bits of milliseconds: about 49 days. */
+const MAX_OFFSET_MS = 0xffff_ffff;
 
 /** Fields a control changed on an arrival, and the change's stamp. */
 interface Changed {
@@ -55,13 +59,15 @@ const LATER = 2;
 /**
  * The records a table's activity brought, each kept as what makes it differ from its source's function:
  * when it arrived, the number chosen then, whether it was deleted or changed as scheduled, and the fields a
- * control changed (the only part kept as an object, and only for such records). About 25 bytes an arrival
- * (time 8, detail 4, flags 1, the head of its id 4 and its slot in the id index), whatever its transcript. A slot numbers
+ * control changed (the only part kept as an object, and only for such records). About 20 bytes an arrival,
+ * outside the JavaScript heap (its time 4, detail 4, flags 1, the head of its id 4, and about 7 for its place
+ * in the id index), whatever its transcript. A slot numbers
  * an arrival, from 0, in the order they came.
  */
 export class Arrivals<Item extends StoredRecord, Companion> {
   readonly #segments: Segment<Item, Companion>[] = [];
-  readonly #atMs = new Chunked((length) => new Float64Array(length));
+  /** When each arrived, in ms after its segment's `baseMs` (whole milliseconds, as the schedule's are). */
+  readonly #offsetMs = new Chunked((length) => new Uint32Array(length));
   readonly #detail = new Chunked((length) => new Uint32Array(length));
   readonly #flags = new Chunked((length) => new Uint8Array(length));
   /** The first eight hex digits of each id, as a number: the id index's hash, and the order's first look. */
@@ -77,12 +83,14 @@ export class Arrivals<Item extends StoredRecord, Companion> {
 
   /** Arrivals ever added (slots used). */
   get slots(): number {
-    return this.#atMs.length;
+    return this.#offsetMs.length;
   }
 
   /** Bytes held for the arrivals (their changed fields not counted). */
   get bytes(): number {
-    return this.#atMs.bytes + this.#detail.bytes + this.#flags.bytes + this.#head.bytes + this.#index.bytes;
+    return (
+      this.#offsetMs.bytes + this.#detail.bytes + this.#flags.bytes + this.#head.bytes + this.#index.bytes
+    );
   }
 
   /**
@@ -92,15 +100,24 @@ export class Arrivals<Item extends StoredRecord, Companion> {
    * @returns its slot.
    */
   add(source: ArrivalSource<Item, Companion>, n: number, atMs: number, detail: number, id: string): number {
-    const slot = this.#atMs.push(atMs);
+    const slot = this.#offsetMs.length;
+    let last = this.#segments[this.#segments.length - 1];
+    if (
+      last === undefined ||
+      last.source !== source ||
+      last.firstN + (slot - last.firstSlot) !== n ||
+      atMs < last.baseMs ||
+      atMs - last.baseMs > MAX_OFFSET_MS
+    ) {
+      last = { source, firstSlot: slot, firstN: n, baseMs: atMs };
+      this.#segments.push(last);
+    }
+    this.#offsetMs.push(atMs - last.baseMs);
     this.#detail.push(detail);
     this.#flags.push(0);
     const head = headOf(id);
     this.#head.push(head);
     this.#index.add(slot, head);
-    const last = this.#segments[this.#segments.length - 1];
-    if (last === undefined || last.source !== source || last.firstN + (slot - last.firstSlot) !== n)
-      this.#segments.push({ source, firstSlot: slot, firstN: n });
     this.#live++;
     return slot;
   }
@@ -138,26 +155,21 @@ export class Arrivals<Item extends StoredRecord, Companion> {
 
   /** Its `created_at` in epoch ms (whole seconds), what lists order it by. */
   time(slot: number): number {
-    return Math.floor(this.#atMs.get(slot) / 1000) * 1000;
+    return Math.floor(this.#atMs(slot, this.#segmentOf(slot)) / 1000) * 1000;
   }
 
   /** The record as it stands: its source's, with its scheduled change if applied and a control's fields. */
   record(slot: number): Item {
-    const { source, n } = this.#place(slot);
-    const generated = source.record(
-      n,
-      this.#atMs.get(slot),
-      this.#detail.get(slot),
-      (this.#flags.get(slot) & LATER) !== 0,
-    );
+    const { source, n, atMs } = this.#place(slot);
+    const generated = source.record(n, atMs, this.#detail.get(slot), (this.#flags.get(slot) & LATER) !== 0);
     const changed = this.#changed.get(slot);
     return changed === undefined ? generated : { ...generated, ...changed.fields };
   }
 
   /** What the record brings with it (its transcript). */
   companion(slot: number): Companion {
-    const { source, n } = this.#place(slot);
-    return source.companion(n, this.#atMs.get(slot), this.#detail.get(slot));
+    const { source, n, atMs } = this.#place(slot);
+    return source.companion(n, atMs, this.#detail.get(slot));
   }
 
   /**
@@ -177,8 +189,7 @@ export class Arrivals<Item extends StoredRecord, Companion> {
    * @param stamp - the change's number (positive), its revision from now on when fields are kept.
    */
   update(slot: number, item: Item, stamp: number): void {
-    const { source, n } = this.#place(slot);
-    const atMs = this.#atMs.get(slot);
+    const { source, n, atMs } = this.#place(slot);
     const detail = this.#detail.get(slot);
     const flags = this.#flags.get(slot) & ~LATER;
     const text = JSON.stringify(item);
@@ -206,18 +217,31 @@ export class Arrivals<Item extends StoredRecord, Companion> {
     for (let slot = 0; slot < this.slots; slot++) if (!this.deleted(slot)) yield slot;
   }
 
-  #place(slot: number): { source: ArrivalSource<Item, Companion>; n: number } {
+  /** The arrival's source, place in it and time. */
+  #place(slot: number): { source: ArrivalSource<Item, Companion>; n: number; atMs: number } {
+    const segment = this.#segmentOf(slot);
+    return {
+      source: segment.source,
+      n: segment.firstN + (slot - segment.firstSlot),
+      atMs: this.#atMs(slot, segment),
+    };
+  }
+
+  #atMs(slot: number, segment: Segment<Item, Companion>): number {
+    return segment.baseMs + this.#offsetMs.get(slot);
+  }
+
+  /** The segment of a slot: the last whose first slot is at most it (most arrivals are in the last one). */
+  #segmentOf(slot: number): Segment<Item, Companion> {
     const segments = this.#segments;
     let low = 0;
     let high = segments.length - 1;
-    // The last segment whose first slot is at most `slot` (most arrivals are in the last one).
     while (low < high) {
       const mid = (low + high + 1) >>> 1;
       if ((segments[mid] as Segment<Item, Companion>).firstSlot <= slot) low = mid;
       else high = mid - 1;
     }
-    const segment = segments[low] as Segment<Item, Companion>;
-    return { source: segment.source, n: segment.firstN + (slot - segment.firstSlot) };
+    return segments[low] as Segment<Item, Companion>;
   }
 }
 

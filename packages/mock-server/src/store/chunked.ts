@@ -40,6 +40,12 @@ export class Chunked {
     (this.#chunks[index >>> CHUNK_BITS] as TypedArray)[index & CHUNK_MASK] = value;
   }
 
+  /** Replaces the entry at `index`, or appends it when `index` is the length. */
+  put(index: number, value: number): void {
+    if (index === this.#length) this.push(value);
+    else this.set(index, value);
+  }
+
   /** Appends an entry; returns its index. */
   push(value: number): number {
     const index = this.#length++;

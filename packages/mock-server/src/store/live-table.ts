@@ -39,6 +39,8 @@ interface Row<Item, Companion> {
   readonly id: string | undefined;
   /** The change counter at its last change: its revision. */
   stamp: number;
+  /** Its number in the table's rows, what lists hold of it. */
+  ref: number;
   /** Base records sorting before it: its base position for a base record. */
   readonly gap: number;
   /** Its base position, or −1 for a created record. */
@@ -52,7 +54,7 @@ interface Row<Item, Companion> {
 
 /**
  * A list entry: a base position (from 0), an arrival (−1 − its slot) or a row. What a list adds to its
- * base entries is a row or an arrival.
+ * base entries is a row or an arrival; a list holds a row as its `ref` (from 0), an arrival as itself.
  */
 type Entry<Item, Companion> = number | Row<Item, Companion>;
 type Added<Item, Companion> = Row<Item, Companion> | number;
@@ -82,22 +84,29 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   readonly #created = new Map<string, Row<Item, Companion>>();
   /** What the activity brought. */
   readonly #arrivals = new Arrivals<Item, Companion>();
-  #all: ListIndex<Added<Item, Companion>> | undefined;
-  readonly #lists = new Map<string, Map<string, ListIndex<Added<Item, Companion>>>>();
+  /** Every row, by its ref. */
+  readonly #rows: Row<Item, Companion>[] = [];
+  #all: ListIndex | undefined;
+  readonly #lists = new Map<string, Map<string, ListIndex>>();
   #allVersionText = '0';
   /** Change counter at the last change of each filter value's list, per facet asked for. */
   readonly #versions = new Map<string, Map<string, number>>();
   /** The newest base record's `created_at` (ms) and id, read once: most records are created after it. */
   #lastBase: { readonly time: number; readonly id: string } | undefined;
   /** The order of what lists add: `created_at`, then id. */
-  readonly #order: ListOrder<Added<Item, Companion>> = {
-    // Times first, then two arrivals by the heads of their ids: an id is generated again only for a tie.
-    compare: (a, b) =>
-      this.#timeOf(a) - this.#timeOf(b) ||
-      (typeof a === 'number' && typeof b === 'number'
-        ? this.#arrivals.head(slotOf(a)) - this.#arrivals.head(slotOf(b))
-        : 0) ||
-      compareRecords(0, this.#idOf(a), 0, this.#idOf(b)),
+  readonly #order: ListOrder = {
+    compare: (refA, refB) => {
+      const a = this.#fromRef(refA);
+      const b = this.#fromRef(refB);
+      // Times first, then two arrivals by the heads of their ids: an id is generated again only for a tie.
+      return (
+        this.#timeOf(a) - this.#timeOf(b) ||
+        (typeof a === 'number' && typeof b === 'number'
+          ? this.#arrivals.head(slotOf(a)) - this.#arrivals.head(slotOf(b))
+          : 0) ||
+        compareRecords(0, this.#idOf(a), 0, this.#idOf(b))
+      );
+    },
   };
 
   /** @param base - the records before any change. */
@@ -210,16 +219,16 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   ): ListPage {
     if (this.#changes === 0) return this.#basePage(filters, first, last, descending, view);
     if (filters.length > 1) return this.#intersectionPage(filters, first, last, descending, view);
-    let list: ListIndex<Added<Item, Companion>>;
+    let list: ListIndex;
     if (filters.length === 0) list = this.#allList();
     else {
       const [facet, value] = filters[0] as ListFilter;
       list = this.#list(facet, value);
     }
     let items = '';
-    list.walk(first, last, descending, (entry) => {
+    list.walk(first, last, descending, (value, added) => {
       if (items !== '') items += ',';
-      items += this.#json(entry, view);
+      items += this.#json(added ? this.#fromRef(value) : value, view);
     });
     return { count: list.count, items };
   }
@@ -231,7 +240,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
    */
   at(rank: number): Item {
     if (this.#changes === 0) return this.base.at(rank);
-    return this.#item(this.#allList().entry(rank));
+    return this.#allList().entry(rank, (value, added) => this.#item(added ? this.#fromRef(value) : value));
   }
 
   /**
@@ -249,12 +258,14 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
       time,
       id: item.id,
       stamp: 0,
+      ref: this.#rows.length,
       gap: this.#gapOf(time, () => item.id),
       base: -1,
       maker: maker ?? { record: () => item, companion: () => undefined },
       changes: undefined,
       deleted: false,
     };
+    this.#rows.push(row);
     this.#created.set(key, row);
     this.#size++;
     this.#moved(row, undefined, item);
@@ -350,14 +361,26 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
       time: Date.parse(item.created_at),
       id: undefined,
       stamp: 0,
+      ref: this.#rows.length,
       gap: position,
       base: position,
       maker: undefined,
       changes: undefined,
       deleted: false,
     };
+    this.#rows.push(row);
     this.#overrides.set(position, row);
     return row;
+  }
+
+  /** What a list holds of a row or an arrival. */
+  #toRef(added: Added<Item, Companion>): number {
+    return typeof added === 'number' ? added : added.ref;
+  }
+
+  /** The row or arrival a list's number stands for. */
+  #fromRef(ref: number): Added<Item, Companion> {
+    return ref < 0 ? ref : (this.#rows[ref] as Row<Item, Companion>);
   }
 
   #timeOf(added: Added<Item, Companion>): number {
@@ -429,16 +452,16 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   }
 
   /** Puts a row or an arrival into a list or takes it out. */
-  #place(list: ListIndex<Added<Item, Companion>>, added: Added<Item, Companion>, enter: boolean): void {
+  #place(list: ListIndex, added: Added<Item, Companion>, enter: boolean): void {
     if (typeof added !== 'number' && added.base >= 0 && list.holdsBase(added.base))
       list.setBaseGone(added.base, !enter);
-    else if (enter) list.add(added, this.#gapOfAdded(added));
-    else list.remove(added, this.#gapOfAdded(added));
+    else if (enter) list.add(this.#toRef(added), this.#gapOfAdded(added));
+    else list.remove(this.#toRef(added), this.#gapOfAdded(added));
   }
 
-  #allList(): ListIndex<Added<Item, Companion>> {
+  #allList(): ListIndex {
     if (this.#all === undefined) {
-      const list = new ListIndex<Added<Item, Companion>>(undefined, this.base.size, this.#order);
+      const list = new ListIndex(undefined, this.base.size, this.#order);
       for (const row of this.#overrides.values()) if (row.deleted) this.#place(list, row, false);
       for (const row of this.#created.values()) this.#place(list, row, true);
       for (const slot of this.#arrivals.liveSlots()) this.#place(list, arrivalEntry(slot), true);
@@ -447,7 +470,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     return this.#all;
   }
 
-  #list(facet: string, value: string): ListIndex<Added<Item, Companion>> {
+  #list(facet: string, value: string): ListIndex {
     let lists = this.#lists.get(facet);
     if (lists === undefined) {
       lists = new Map();
@@ -456,7 +479,7 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
     let list = lists.get(value);
     if (list === undefined) {
       const index = this.base.positions(facet, value);
-      list = new ListIndex<Added<Item, Companion>>(index, index.length, this.#order);
+      list = new ListIndex(index, index.length, this.#order);
       for (const row of this.#overrides.values()) {
         const was = this.base.value(row.base, facet) === value;
         const is = !row.deleted && facetOf(this.#rowItem(row), facet) === value;
@@ -482,7 +505,8 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   ): ListPage {
     const [facet, value] = filters[0] as ListFilter;
     const entries: Entry<Item, Companion>[] = [];
-    this.#list(facet, value).walk(0, Number.MAX_SAFE_INTEGER, descending, (entry) => {
+    this.#list(facet, value).walk(0, Number.MAX_SAFE_INTEGER, descending, (found, added) => {
+      const entry = added ? this.#fromRef(found) : found;
       const item = this.#item(entry);
       if (filters.every(([name, wanted]) => facetOf(item, name) === wanted)) entries.push(entry);
     });
