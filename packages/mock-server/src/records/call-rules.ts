@@ -19,16 +19,15 @@ type Fields = Record<string, unknown>;
  */
 export function settleCall(before: Call, given: Fields, atMs: number, random: Prng): Call {
   const next = { ...before, ...given } as Call;
-  const has = (name: string) => Object.hasOwn(given, name);
   if (next.is_excused) {
-    if (has('excused_at') && given.excused_at === null)
+    if (Object.hasOwn(given, 'excused_at') && given.excused_at === null)
       throw new Error('call.excused_at: an excused call has a time; set is_excused: false to clear it');
-    if (!before.is_excused && !has('excused_at')) next.excused_at = isoSeconds(atMs);
-    if (next.excuse_reason === null && !has('excuse_reason'))
+    if (!before.is_excused && !Object.hasOwn(given, 'excused_at')) next.excused_at = isoSeconds(atMs);
+    if (next.excuse_reason === null && !Object.hasOwn(given, 'excuse_reason'))
       next.excuse_reason = random.pick(EXCUSE_REASONS);
   } else {
     for (const name of ['excused_at', 'excuse_reason'] as const)
-      if (has(name) && given[name] !== null)
+      if (Object.hasOwn(given, name) && given[name] !== null)
         throw new Error(
           `call.${name}: only an excused call has one; give is_excused: true with it (or null to clear it)`,
         );

@@ -77,8 +77,37 @@ export function changeJournal(limit: number = DEFAULT_JOURNAL_LIMIT): ChangeJour
 
 const KINDS: readonly DataChangeKind[] = ['created', 'updated', 'deleted'];
 const ORIGINS: readonly DataChangeOrigin[] = ['control', 'activity'];
-/** A record id as the generator and the activity write it: 32 lower-case hex digits in five groups. */
-const CANONICAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Where the dashes of a uuid are. */
+const DASHES = new Set([8, 13, 18, 23]);
+/** The four words of the id {@link readId} read last. */
+const WORDS = [0, 0, 0, 0];
+
+/**
+ * Reads a record id as the generator and the activity write it, 32 lower-case hex digits in five groups,
+ * into {@link WORDS} (digit by digit: no string is made, since a busy activity journals an id per call).
+ *
+ * @returns false for any other id.
+ */
+function readId(id: string): boolean {
+  if (id.length !== 36) return false;
+  let word = 0;
+  let digits = 0;
+  for (let index = 0; index < 36; index++) {
+    const code = id.charCodeAt(index);
+    if (DASHES.has(index)) {
+      if (code !== 45) return false;
+      continue;
+    }
+    const digit = code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 102 ? code - 87 : -1;
+    if (digit < 0) return false;
+    word = word * 16 + digit;
+    if (++digits % 8 === 0) {
+      WORDS[digits / 8 - 1] = word;
+      word = 0;
+    }
+  }
+  return true;
+}
 
 /** Numbers for a few distinct values (companies, lists of changed fields), each kept once. */
 class Interned<Value> {
@@ -127,10 +156,9 @@ class ChangeColumns implements JournalStore<RecordedChange, DataChange> {
     this.#companies.put(place, this.#companyNames.number(change.company, change.company));
     const { fields } = change;
     this.#fields.put(place, fields === undefined ? 0 : this.#fieldLists.number(fields.join(','), fields) + 1);
-    const canonical = CANONICAL_ID.test(change.id);
-    const hex = canonical ? change.id.replaceAll('-', '') : '';
-    for (const [index, column] of this.#id.entries())
-      column.put(place, canonical ? Number.parseInt(hex.slice(index * 8, index * 8 + 8), 16) : 0);
+    const canonical = readId(change.id);
+    for (let index = 0; index < 4; index++)
+      (this.#id[index] as Chunked).put(place, canonical ? (WORDS[index] as number) : 0);
     if (canonical) this.#otherIds.delete(place);
     else this.#otherIds.set(place, change.id);
   }

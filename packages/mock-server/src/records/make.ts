@@ -153,6 +153,8 @@ function alignTimes<Item extends Call | RecordingDetail>(record: Item, given: Fi
   const gaveStart = given.start_time !== undefined;
   const gaveEnd = given.end_time !== undefined;
   const gaveDuration = given.audio_duration_seconds !== undefined;
+  // Most records are given none of them (every arrival of the activity): nothing to read then.
+  if (!gaveStart && !gaveEnd && !gaveDuration) return record;
   const start = Date.parse(record.start_time);
   const end = Date.parse(record.end_time);
   if (gaveStart && gaveEnd) {
@@ -161,6 +163,5 @@ function alignTimes<Item extends Call | RecordingDetail>(record: Item, given: Fi
   }
   const seconds = record.audio_duration_seconds;
   if (gaveStart) return { ...record, end_time: isoSeconds(start + seconds * 1000) };
-  if (gaveEnd || gaveDuration) return { ...record, start_time: isoSeconds(end - seconds * 1000) };
-  return record;
+  return { ...record, start_time: isoSeconds(end - seconds * 1000) };
 }

@@ -405,20 +405,16 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
       const last = this.base.at(size - 1);
       this.#lastBase = { time: Date.parse(last.created_at), id: last.id };
     }
-    const sortsBefore = (otherTime: number, otherId: () => string) =>
-      otherTime !== time ? otherTime < time : compareRecords(0, otherId(), 0, id()) < 0;
     // Most records are created now, after every base record: one comparison instead of a search.
-    const lastBase = this.#lastBase;
-    if (sortsBefore(lastBase.time, () => lastBase.id)) return size;
-    const sortsAfter = (position: number) => {
-      const other = this.base.at(position);
-      return sortsBefore(Date.parse(other.created_at), () => other.id);
-    };
+    const last = this.#lastBase;
+    if (last.time < time || (last.time === time && compareRecords(0, last.id, 0, id()) < 0)) return size;
     let low = 0;
     let high = size - 1;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (sortsAfter(mid)) low = mid + 1;
+      const other = this.base.at(mid);
+      const otherTime = Date.parse(other.created_at);
+      if (otherTime < time || (otherTime === time && compareRecords(0, other.id, 0, id()) < 0)) low = mid + 1;
       else high = mid;
     }
     return low;
