@@ -55,6 +55,16 @@ export interface JournalPage<Entry> {
  * ```
  */
 export interface JournalReader<Entry> {
+  /**
+   * The entries after `since`, oldest first, at most `limit` of them, with what was dropped.
+   *
+   * @param options - `since` (a `seq`, default 0: from the oldest held) and `limit` (default: all).
+   * @throws RangeError for a `since` or `limit` that is not a whole number in bounds, saying which.
+   * @example
+   * ```ts
+   * const { data, more } = server.journals.requests.read({ since: 120, limit: 50 });
+   * ```
+   */
   read(options?: JournalReadOptions): JournalPage<Entry>;
   /** What it holds and has dropped. */
   stats(): JournalStats;

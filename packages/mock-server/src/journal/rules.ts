@@ -1,9 +1,10 @@
 /**
  * The most entries each journal of a mock server (its requests, its changes) keeps by default: 10,000, the
  * newest. A test reads what it just did, and 10,000 is far more than one test does, or a day of the default
- * activity brings; a mock that lives for months holds at most about 10 MB of requests (bodies included) and
- * 1 MB of changes. A run that needs more reads as it goes (`since`), or raises `journalLimit` (`Infinity`,
- * `--journal-limit all`, keeps every entry, and the memory they take).
+ * activity brings; whatever a mock that lives for months is sent and brings, its journals hold at most about
+ * 3 MB of requests (10 MB if each had a small JSON body: about 300 bytes a request, 1 KB with a body) and
+ * 330 KB of changes (33 bytes a change). A run that needs more reads as it goes (`since`), or raises
+ * `journalLimit` (`Infinity`, `--journal-limit all`, keeps every entry, and the memory they take).
  *
  * @example
  * ```ts

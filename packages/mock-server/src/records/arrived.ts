@@ -7,7 +7,6 @@ import type { CompanyRecords } from '../store/company-records.js';
 import { settleCall } from './call-rules.js';
 import {
   type AnyRecord,
-  arrivalFields,
   type Companion,
   makeCompanion,
   makeRecord,
@@ -54,8 +53,9 @@ export function arrivedRecords(arriving: Arriving, resource: 'calls' | 'recordin
 export class ArrivedRecords implements ArrivalSource<AnyRecord, Companion> {
   readonly #arriving: Arriving;
   readonly #resource: 'calls' | 'recordings';
-  /** The users picked so far, each once, and their numbers. */
+  /** The users picked so far, each once, and their numbers; the picker that gives each again. */
   readonly #users: UserRef[] = [];
+  readonly #picks: UserPicker[] = [];
   readonly #numbers = new Map<string, number>();
 
   constructor(arriving: Arriving, resource: 'calls' | 'recordings') {
@@ -104,16 +104,17 @@ export class ArrivedRecords implements ArrivalSource<AnyRecord, Companion> {
     return {
       resource: this.#resource,
       seed: hashString(id),
-      atMs,
-      given: arrivalFields(id, atMs),
+      // Created at its time to the second, rounded down, as the record controls create a record given that
+      // `created_at` (the same bytes, without writing the time and reading it back).
+      atMs: Math.floor(atMs / 1000) * 1000,
+      given: { id },
       // A user's e-mail domain: no user arrives.
       domain: '',
     };
   }
 
   #pick(detail: number): UserPicker {
-    const ref = this.#users[detail];
-    return ref === undefined ? NO_USER : samePick({ ref, drawn: true });
+    return this.#picks[detail] ?? NO_USER;
   }
 
   #number(ref: UserRef): number {
@@ -121,6 +122,7 @@ export class ArrivedRecords implements ArrivalSource<AnyRecord, Companion> {
     let number = this.#numbers.get(key);
     if (number === undefined) {
       number = this.#users.push(ref) - 1;
+      this.#picks.push(samePick({ ref, drawn: true }));
       this.#numbers.set(key, number);
     }
     return number;

@@ -129,20 +129,18 @@ function make(
       arrived.is_excused = false;
       arrived.excused_at = null;
       arrived.excuse_reason = null;
-      const record = alignTimes(settleCall(arrived, own, atMs, random), given);
+      // Given nothing but its id and time (as every arrival of the activity), it keeps the rules already.
+      const settled = ruledBy(own) ? settleCall(arrived, own, atMs, random) : Object.assign(arrived, own);
+      const record = alignTimes(settled, given);
       return withCompanion ? { record, companion: callTranscript(record, random).transcript } : { record };
     }
   }
 }
 
-/**
- * The fields an arrival of the activity is given: its id, and its time to the second.
- *
- * @param id - the id its schedule drew.
- * @param atMs - when it arrived.
- */
-export function arrivalFields(id: string, atMs: number): Fields {
-  return { id, created_at: isoSeconds(atMs) };
+/** Whether given fields go beyond a record's id and creation time (which a call's rules never read). */
+function ruledBy(given: Fields): boolean {
+  for (const name in given) if (name !== 'id' && name !== 'created_at') return true;
+  return false;
 }
 
 /**

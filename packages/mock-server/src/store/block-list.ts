@@ -15,6 +15,8 @@ export class BlockList {
   #lengths: number[] = [];
   #tree = new Fenwick([]);
   #length = 0;
+  /** The block last read and where it starts: a walk reads on within it without searching the tree. */
+  #cursor = { bucket: -1, start: 0 };
 
   /** Numbers held. */
   get length(): number {
@@ -23,12 +25,19 @@ export class BlockList {
 
   /** The number at `at` (0 to length − 1). */
   get(at: number): number {
-    const { bucket, offset } = this.#tree.find(at);
-    return (this.#blocks[bucket] as Int32Array)[offset] as number;
+    const cursor = this.#cursor;
+    const offset = at - cursor.start;
+    if (cursor.bucket >= 0 && offset >= 0 && offset < (this.#lengths[cursor.bucket] as number))
+      return (this.#blocks[cursor.bucket] as Int32Array)[offset] as number;
+    const found = this.#tree.find(at);
+    cursor.bucket = found.bucket;
+    cursor.start = at - found.offset;
+    return (this.#blocks[found.bucket] as Int32Array)[found.offset] as number;
   }
 
   /** Inserts `value` so that it is at `at` (0 to length). */
   insert(at: number, value: number): void {
+    this.#cursor.bucket = -1;
     const last = this.#blocks.length - 1;
     if (at === this.#length) {
       // Appending: into the last block while it has room, else into a new one (blocks stay full).
@@ -56,6 +65,7 @@ export class BlockList {
 
   /** Removes the number at `at`. */
   removeAt(at: number): void {
+    this.#cursor.bucket = -1;
     const { bucket, offset } = this.#tree.find(at);
     const block = this.#blocks[bucket] as Int32Array;
     const length = this.#lengths[bucket] as number;
