@@ -10,6 +10,7 @@ import { OPENAPI_PATH } from '../openapi.js';
  *
  * @example
  * ```ts
+ * const headers = { authorization: `Bearer ${server.adminToken}` };
  * const { memory }: ServerSummary = await (await fetch(`${server.apiRoot}/__admin/`, { headers })).json();
  * console.log(`${Math.round(memory.rss / 2 ** 20)} MB`);
  * ```
