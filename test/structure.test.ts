@@ -42,7 +42,7 @@ const LAYOUTS: Record<string, Layout> = {
   },
   'mock-server': {
     layers: [
-      ['http', 'random', 'clock.ts', 'version.ts', 'deprecation.ts'],
+      ['http', 'random', 'journal', 'clock.ts', 'version.ts', 'deprecation.ts'],
       ['store'],
       ['fake'],
       ['fixture', 'record-controls'],

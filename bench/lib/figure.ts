@@ -25,6 +25,11 @@ export interface FigureSpec {
   built?: boolean;
   /** Hard limit on its wall time; the process is killed beyond it. */
   timeoutMs: number;
+  /**
+   * Minutes long: run only when named in `--only` (a full run stays within its ten minutes), its results
+   * merged into the committed ones with `--merge`.
+   */
+  long?: true;
 }
 
 /** A figure module. */

@@ -13,7 +13,7 @@ import { warnDeprecated } from './deprecation.js';
 import { type AbortSource, type EngineResult, MockEngine } from './engine/engine.js';
 import { FaultQueue, type FaultRates, FaultRateTable, type FaultSpec } from './engine/faults.js';
 import { type LatencyProfile, LatencyTable } from './engine/latency.js';
-import { Journal, type JournalEntry } from './engine/request-journal.js';
+import { type JournalEntry, type RequestJournal, requestJournal } from './engine/request-journal.js';
 import { RouteTable } from './engine/routes.js';
 import type { CompanySizes } from './fake/generate-records.js';
 import {
@@ -27,8 +27,17 @@ import { buildFixtureStore } from './fixture/build.js';
 import type { ParsedFixture } from './fixture/schema.js';
 import { parseFixture } from './fixture/validate.js';
 import type { MockRequest } from './http/types.js';
-import { type ApiKeyInfo, listApiKeys, listWebhooks, type MockWebhooks } from './inventory.js';
-import type { MockServer } from './mock-server.js';
+import {
+  type ApiKeyInfo,
+  countRecords,
+  listApiKeys,
+  listWebhooks,
+  type MockWebhooks,
+  type RecordCounts,
+} from './inventory.js';
+import type { JournalReader } from './journal/bounded-journal.js';
+import { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './journal/rules.js';
+import type { MockJournals, MockServer } from './mock-server.js';
 import { openApiRoute } from './openapi.js';
 import {
   DEFAULT_HOST,
@@ -39,7 +48,7 @@ import {
   type MockSizes,
   sizesProblem,
 } from './options.js';
-import { ChangeJournal, type DataChange } from './record-controls/change-journal.js';
+import { type ChangeJournal, changeJournal, type DataChange } from './record-controls/change-journal.js';
 import { type RecordControls, recordControls } from './record-controls/controls.js';
 import { RecordEditor } from './record-controls/editor.js';
 import { requestEvent } from './request-log.js';
@@ -120,8 +129,9 @@ class MockServerImpl implements MockServer {
   readonly maxBodyBytes: number;
   readonly #throttle: Throttle;
   readonly #faults = new FaultQueue();
-  readonly #journal: Journal;
-  readonly #changes = new ChangeJournal();
+  readonly #journal: RequestJournal;
+  readonly #changes: ChangeJournal;
+  readonly journals: MockJournals;
   /** The one path every record change takes (controls, admin API, activity). */
   readonly #editor: RecordEditor;
   readonly records: RecordControls;
@@ -152,7 +162,14 @@ class MockServerImpl implements MockServer {
     this.clock = new MockClock(options.now, { mode: options.clock, beforeSet: () => this.#catchUp() });
     this.adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
     this.#throttle = new Throttle(defaultQuota(options));
-    this.#journal = new Journal(options.journalLimit);
+    const journalLimit = options.journalLimit ?? DEFAULT_JOURNAL_LIMIT;
+    this.#journal = requestJournal(journalLimit);
+    this.#changes = changeJournal(journalLimit);
+    // Read through the server: what the clock has brought is applied first.
+    this.journals = {
+      requests: caughtUpJournal(this.#journal, () => this.#catchUp()),
+      changes: caughtUpJournal(this.#changes, () => this.#catchUp()),
+    };
     this.#seeded = this.#build();
     this.#editor = new RecordEditor({
       store: () => this.#seeded.store,
@@ -328,9 +345,8 @@ class MockServerImpl implements MockServer {
     this.#leadFailures += times;
   }
 
-  changes(): readonly DataChange[] {
-    this.#catchUp();
-    return this.#changes.entries();
+  changes(options?: JournalReadOptions): readonly DataChange[] {
+    return this.journals.changes.read(options).data;
   }
 
   clearChanges(): void {
@@ -338,9 +354,13 @@ class MockServerImpl implements MockServer {
     this.#changes.clear();
   }
 
-  journal(): readonly JournalEntry[] {
+  journal(options?: JournalReadOptions): readonly JournalEntry[] {
+    return this.journals.requests.read(options).data;
+  }
+
+  recordCounts(): readonly RecordCounts[] {
     this.#catchUp();
-    return this.#journal.entries();
+    return countRecords(this.#store);
   }
 
   clearJournal(): void {
@@ -421,6 +441,24 @@ function caughtUp(controls: RecordControls, catchUp: () => void): RecordControls
     get: (...args) => {
       catchUp();
       return controls.get(...args);
+    },
+  };
+}
+
+/** A journal whose reads apply what the clock has brought first (its emptying too, as the controls do). */
+function caughtUpJournal<Entry>(journal: JournalReader<Entry>, catchUp: () => void): JournalReader<Entry> {
+  return {
+    read: (options) => {
+      catchUp();
+      return journal.read(options);
+    },
+    stats: () => {
+      catchUp();
+      return journal.stats();
+    },
+    clear: () => {
+      catchUp();
+      journal.clear();
     },
   };
 }

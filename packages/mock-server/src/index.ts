@@ -6,7 +6,7 @@
  * @mergeModuleWith <project>
  */
 export { type ActivityOptions, DEFAULT_ACTIVITY, type ResolvedActivity } from './activity/options.js';
-export type { ServerSummary } from './admin/summary.js';
+export type { MemoryUsage, ServerSummary } from './admin/summary.js';
 export {
   type ClockMode,
   DEFAULT_NOW,
@@ -39,9 +39,12 @@ export type {
   AudienceInfo,
   LeadSourceInfo,
   MockWebhooks,
+  RecordCounts,
   WebhookInfo,
 } from './inventory.js';
-export type { MockServer } from './mock-server.js';
+export type { JournalPage, JournalReader, JournalStats } from './journal/bounded-journal.js';
+export { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './journal/rules.js';
+export type { MockJournals, MockServer } from './mock-server.js';
 export { OPENAPI_PATH } from './openapi.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
 export { Prng } from './random/prng.js';

@@ -8,13 +8,33 @@ import type { LatencyProfile } from './engine/latency.js';
 import type { JournalEntry } from './engine/request-journal.js';
 import type { MockKeys, MockTokens } from './fake/seeded-store.js';
 import type { MockRequest } from './http/types.js';
-import type { ApiKeyInfo, MockWebhooks } from './inventory.js';
+import type { ApiKeyInfo, MockWebhooks, RecordCounts } from './inventory.js';
+import type { JournalReader } from './journal/bounded-journal.js';
+import type { JournalReadOptions } from './journal/rules.js';
 import type { MockSizes } from './options.js';
 import type { DataChange } from './record-controls/change-journal.js';
 import type { RecordControls } from './record-controls/controls.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions } from './store/mock-store.js';
 import type { QuotaInput } from './store/quota.js';
+
+/**
+ * The journals of a server, each an object of its own: its requests (what a client sent) and its changes
+ * (every record created, updated or deleted). Each keeps at most `journalLimit` entries, the newest, counts
+ * those it dropped, and is read in pages after a `seq`.
+ *
+ * @example
+ * ```ts
+ * const { data, missed, more } = server.journals.requests.read({ since: lastSeq, limit: 500 });
+ * const dropped = server.journals.changes.stats().dropped;
+ * ```
+ */
+export interface MockJournals {
+  /** The requests received (see {@link JournalEntry}). */
+  readonly requests: JournalReader<JournalEntry>;
+  /** The changes of records, by the controls and the activity (see {@link DataChange}). */
+  readonly changes: JournalReader<DataChange>;
+}
 
 /**
  * A running mock of the Company Data API with its test controls. Each instance owns its own data,
@@ -215,22 +235,49 @@ export interface MockServer {
   readonly records: RecordControls;
   /**
    * The change journal: every record created, updated or deleted (by a control or the activity) since the
-   * last reset, reseed, fixture load or {@link MockServer.clearChanges}, oldest first (the newest
-   * `CHANGE_JOURNAL_LIMIT` kept).
+   * last reset, reseed, fixture load or {@link MockServer.clearChanges}, oldest first; the newest
+   * `journalLimit` are kept (`journals.changes.stats().dropped` counts the others).
    *
+   * @param options - only the changes after a `seq` (`since`), at most `limit` of them.
+   * @throws RangeError for a `since` or `limit` that is not a whole number in bounds.
    * @example
    * ```ts
    * server.records.delete('calls', callId);
    * expect(server.changes().at(-1)).toMatchObject({ resource: 'calls', id: callId, kind: 'deleted', origin: 'control' });
+   * const newer = server.changes({ since: lastSeq }); // only what came after the change numbered lastSeq
    * ```
    */
-  changes(): readonly DataChange[];
+  changes(options?: JournalReadOptions): readonly DataChange[];
   /** Forgets the change journal's entries (`seq` starts at 1 again); the records stay as they are. */
   clearChanges(): void;
-  /** The requests received, oldest first. */
-  journal(): readonly JournalEntry[];
-  /** Forgets the journal's entries. */
+  /**
+   * The requests received, oldest first; the newest `journalLimit` are kept
+   * (`journals.requests.stats().dropped` counts the others).
+   *
+   * @param options - only the requests after a `seq` (`since`), at most `limit` of them.
+   * @throws RangeError for a `since` or `limit` that is not a whole number in bounds.
+   * @example
+   * ```ts
+   * const before = server.journals.requests.stats().lastSeq;
+   * await client.calls.list();
+   * expect(server.journal({ since: before }).map((entry) => entry.path)).toEqual(['/v1/calls/']);
+   * ```
+   */
+  journal(options?: JournalReadOptions): readonly JournalEntry[];
+  /** Forgets the journal's entries (`seq` starts at 1 again). */
   clearJournal(): void;
+  /** The request and change journals, each read in pages, with what it holds and dropped. */
+  readonly journals: MockJournals;
+  /**
+   * How many records each company holds now (the activity applied first), the primary company first.
+   *
+   * @example
+   * ```ts
+   * server.clock.advance(60 * 60_000);
+   * console.log(server.recordCounts()[0]?.calls);
+   * ```
+   */
+  recordCounts(): readonly RecordCounts[];
   /**
    * Replaces the data, keys and tokens with a fixture's (clock, quota, faults and request journal stay;
    * the change journal empties; the activity in force starts a new schedule from now).

@@ -77,8 +77,42 @@ describe('admin HTTP API', () => {
       clock: 'frozen',
       activity: false,
       webhooks: server.webhooks(),
+      records: [
+        {
+          companyId: json.records[0].companyId,
+          companyName: 'Acme Home Services',
+          users: 12,
+          teams: 4,
+          recordings: 60,
+          calls: 240,
+          arrived: 0,
+        },
+        {
+          companyId: json.records[1].companyId,
+          companyName: 'Globex Contact Center',
+          users: 5,
+          teams: 2,
+          recordings: 10,
+          calls: 20,
+          arrived: 0,
+        },
+      ],
+      journals: {
+        requests: { limit: 10_000, held: 0, dropped: 0, lastSeq: 0 },
+        changes: { limit: 10_000, held: 0, dropped: 0, lastSeq: 0 },
+      },
+      memory: {
+        rss: expect.any(Number),
+        heapUsed: expect.any(Number),
+        heapTotal: expect.any(Number),
+        external: expect.any(Number),
+        arrayBuffers: expect.any(Number),
+      },
     });
     expect(json.webhooks.audiences.length).toBeGreaterThan(0);
+    // The process's own figures, in bytes: more than a few megabytes, less than what a test machine has.
+    expect(json.memory.rss).toBeGreaterThan(json.memory.heapUsed);
+    expect(json.memory.heapUsed).toBeGreaterThan(4 * 2 ** 20);
   });
 
   it('moves, freezes and resumes the clock', async () => {

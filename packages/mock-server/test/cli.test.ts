@@ -82,6 +82,8 @@ describe('CLI arguments', () => {
       '2048',
       '--admin-token',
       'tok',
+      '--journal-limit',
+      '500',
       '--fixture',
       'f.json',
       '--json',
@@ -101,6 +103,7 @@ describe('CLI arguments', () => {
       quota: { requests: 10, perSeconds: 1.5 },
       maxBodyBytes: 2048,
       adminToken: 'tok',
+      journalLimit: 500,
     });
     expect(request).toMatchObject({
       fixturePath: 'f.json',
@@ -114,6 +117,8 @@ describe('CLI arguments', () => {
       ],
     });
     expect(parseCliArgs(['--throttle', 'off']).options.quota).toBe(false);
+    expect(parseCliArgs(['--journal-limit', 'all']).options.journalLimit).toBe(Number.POSITIVE_INFINITY);
+    expect(parseCliArgs(['--journal-limit', '0']).options.journalLimit).toBe(0);
     expect(parseCliArgs(['-h']).help).toBe(true);
     expect(parseCliArgs(['-v']).version).toBe(true);
     expect(parseCliArgs(['--fixture-schema']).fixtureSchema).toBe(true);
@@ -183,6 +188,11 @@ describe('CLI arguments', () => {
     [['--fault-rate', '0.1', '--fault-mix', 'boom'], /--fault-mix cannot read "boom": use a status/],
     [['--fault-mix', '503'], /--fault-mix and --fault-max need --fault-rate <share>/],
     [['--fault-rate', '0.1', '--fault-max', '0'], /--fault-max expects a whole number from 1/],
+    [
+      ['--journal-limit=-1'],
+      /--journal-limit expects a whole number from 0 \(none kept\), or all to keep every entry, got "-1"/,
+    ],
+    [['--journal-limit', 'lots'], /--journal-limit expects a whole number from 0 \(none kept\), or all/],
     [['--nope'], /Unknown option/],
     [['positional'], /positional/],
   ])('rejects %j with how to fix it', (argv, message) => {
@@ -210,9 +220,29 @@ describe('runCli', () => {
         clock: 'running',
         activity: false,
         webhooks: server.webhooks(),
+        records: server.recordCounts(),
+        journals: {
+          requests: { limit: 10_000, held: 0, dropped: 0, lastSeq: 0 },
+          changes: { limit: 10_000, held: 0, dropped: 0, lastSeq: 0 },
+        },
+        memory: {
+          rss: expect.any(Number),
+          heapUsed: expect.any(Number),
+          heapTotal: expect.any(Number),
+          external: expect.any(Number),
+          arrayBuffers: expect.any(Number),
+        },
         quota: { default: false, keys: { throttled: THROTTLED_KEY_QUOTA } },
         adminToken: server.adminToken,
       });
+      expect(printed.records[0]).toMatchObject({
+        users: 12,
+        teams: 4,
+        recordings: 60,
+        calls: 240,
+        arrived: 0,
+      });
+      expect(printed.memory.rss).toBeGreaterThan(printed.memory.heapUsed);
       expect(printed.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       const { audiences, leadSources } = printed.webhooks;
       expect(audiences.map((audience: { token: string }) => audience.token)).toContain(
@@ -248,6 +278,12 @@ describe('runCli', () => {
       expect(text).toMatch(/Clock +2026-06-01T12:00:00.000Z, frozen/);
       expect(text).toMatch(/Quota +none per key by default; own quotas: throttled 5\/5 s\n/);
       expect(text).toMatch(/Activity +none \(--activity: /);
+      expect(text).toContain(
+        '  Journals   the newest 10000 requests and the newest 10000 changes (--journal-limit); 0 dropped so far (GET /__admin/: journals)\n',
+      );
+      expect(text).toMatch(
+        /\n {2}Memory {5}rss \d+ MB, heap \d+ MB; 240 calls, 60 recordings, 12 users, 4 teams \(GET \/__admin\/: memory, records\)\n/,
+      );
       expect(text).toContain(`pid ${process.pid}`);
       expect(text).toContain('--log text');
     } finally {

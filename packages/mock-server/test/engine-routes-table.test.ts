@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MockClock } from '../src/clock.js';
 import { MockEngine, type SideRoute } from '../src/engine/engine.js';
 import { FaultQueue } from '../src/engine/faults.js';
-import { Journal } from '../src/engine/request-journal.js';
+import { requestJournal } from '../src/engine/request-journal.js';
 import { RouteTable } from '../src/engine/routes.js';
 import { DEFAULT_SIZES, generateStore } from '../src/fake/seeded-store.js';
 import { jsonText } from '../src/http/responses.js';
@@ -14,7 +14,7 @@ import { Throttle } from '../src/store/quota.js';
 function engineWith(routes: RouteTable, sideRoutes: readonly SideRoute[] = []) {
   const clock = new MockClock(undefined, { mode: 'frozen' });
   const seeded = generateStore(1, DEFAULT_SIZES, clock.initialMs());
-  const journal = new Journal();
+  const journal = requestJournal();
   const engine = new MockEngine(routes, {
     store: seeded.store,
     clock,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ArrivalSource } from '../src/store/arrivals.js';
 import { type ListFilter, LiveTable } from '../src/store/live-table.js';
 import { compareRecords, MaterializedTable, type RecordView } from '../src/store/table.js';
 
@@ -104,6 +105,77 @@ describe('LiveTable', () => {
         expect(table.find(item.id)).toEqual(item);
       });
     }
+  });
+
+  it('holds arrivals (generated again from their place) beside stored records, as a sorted array would', () => {
+    const next = seeded(11);
+    // Arrival n: a lower-case uuid from n (so the ids of one second sort apart from arrival order), its kind
+    // from its detail, and, with its scheduled change, the other kind.
+    const source: ArrivalSource<Item, string> = {
+      id: (n) =>
+        `${((n * 2_654_435_761) >>> 0).toString(16).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      record: (n, atMs, detail, later) => ({
+        id: source.id(n),
+        created_at: iso(Math.floor(atMs / 1000) - Date.UTC(2026, 0, 1) / 1000),
+        kind: (detail === 0) !== later ? 'a' : 'b',
+      }),
+      companion: (n) => `companion of ${n}`,
+    };
+    const base: Item[] = Array.from({ length: 30 }, (_, i) => ({
+      id: `b${String(i).padStart(4, '0')}`,
+      created_at: iso(i * 10),
+      kind: i % 3 === 0 ? 'a' : 'b',
+    }));
+    const table = new LiveTable<Item, string>(new MaterializedTable(base));
+    table.page([['kind', 'b']], 0, 1, false, view);
+    const model = [...base];
+    let arrived = 0;
+    let atMs = Date.UTC(2026, 0, 1) + 400_000;
+    const revisions = new Map<string, number>();
+    for (let step = 0; step < 600; step++) {
+      const choice = next(10);
+      if (choice < 5 || model.length === 0) {
+        // Several arrivals a second, in time order.
+        atMs += next(400);
+        const n = arrived++;
+        const item = source.record(n, atMs, next(2), false);
+        table.arrive(source, n, atMs, item.kind === 'a' ? 0 : 1, item);
+        model.push(item);
+      } else if (choice === 5) {
+        const item = { id: `c${step}`, created_at: iso(next(2000)), kind: 'a' };
+        table.insert(item);
+        model.push(item);
+      } else {
+        const at = next(model.length);
+        const target = model[at] as Item;
+        revisions.set(target.id, table.revision(target.id));
+        if (choice === 6) {
+          expect(table.remove(target.id)).toEqual(target);
+          model.splice(at, 1);
+        } else {
+          const moved = { ...target, kind: target.kind === 'a' ? 'b' : 'a' };
+          expect(table.update(moved)).toEqual(target);
+          model[at] = moved;
+          expect(table.revision(target.id)).not.toBe(revisions.get(target.id));
+        }
+      }
+    }
+    model.sort((x, y) => compareRecords(Date.parse(x.created_at), x.id, Date.parse(y.created_at), y.id));
+    expect(table.size).toBe(model.length);
+    const isArrival = (item: Item) => /^[0-9a-f]{8}-/.test(item.id);
+    expect(table.arrived).toBe(model.filter(isArrival).length);
+    for (const filters of [[], [['kind', 'a']], [['kind', 'b']]] as ListFilter[][])
+      for (const descending of [false, true])
+        expect(pages(table, filters, 7, descending), `${JSON.stringify(filters)} ${descending}`).toEqual(
+          expected(model, filters, 7, descending),
+        );
+    model.forEach((item, rank) => {
+      expect(table.at(rank)).toEqual(item);
+      expect(table.find(item.id)).toEqual(item);
+    });
+    const kept = model.find(isArrival) as Item;
+    expect(table.companion(kept.id)).toBe(`companion of ${Number(kept.id.slice(-12))}`);
+    expect(table.companion(base[0]?.id as string)).toBeUndefined();
   });
 
   it('versions a list only when a change touches it', () => {

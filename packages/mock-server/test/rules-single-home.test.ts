@@ -13,6 +13,7 @@ import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/engine/fa
 import { parseFixture } from '../src/fixture/validate.js';
 import { MISSING_SLASH_HINT } from '../src/http/responses.js';
 import { createMockServer, LIVE_KEY_PREFIX, type MockServer, redactTokens } from '../src/index.js';
+import { JOURNAL_LIMIT_FLAG_RULE, JOURNAL_LIMIT_RULE } from '../src/journal/rules.js';
 import { MAX_SIZE, SIZE_RULE } from '../src/options.js';
 import { quotaProblem } from '../src/store/quota.js';
 
@@ -45,6 +46,42 @@ async function send(
 
 const admin = (server: MockServer, method: string, path: string, body?: unknown) =>
   send(server, method, `/__admin/${path}`, { body, authorization: `Bearer ${server.adminToken}` });
+
+describe('the journal rules have one home', () => {
+  it('the option and the flag refuse a bad bound with the rule, in their own words for keeping all', () => {
+    expect(() => createMockServer({ journalLimit: -5 })).toThrow(
+      `journalLimit must be ${JOURNAL_LIMIT_RULE}, got -5`,
+    );
+    expect(() => parseCliArgs(['--journal-limit=-5'])).toThrow(
+      `--journal-limit expects ${JOURNAL_LIMIT_FLAG_RULE}, got "-5"`,
+    );
+    // The two say the same but for how to keep every entry.
+    expect(JOURNAL_LIMIT_FLAG_RULE).toBe(JOURNAL_LIMIT_RULE.replace('Infinity', 'all'));
+  });
+
+  it('in code and over the admin API, a bad since says the same', async () => {
+    const server = createMockServer({ clock: 'frozen' });
+    let thrown = '';
+    try {
+      server.journal({ since: -1 });
+    } catch (error) {
+      thrown = (error as Error).message;
+    }
+    expect(thrown).toMatch(/^since must be a whole number from 0: .*, got -1$/);
+    const answered = await send(server, 'GET', '/__admin/journal', {
+      authorization: `Bearer ${server.adminToken}`,
+    });
+    expect(answered.status).toBe(200);
+    const refused = await server.handle({
+      method: 'GET',
+      path: '/__admin/changes',
+      search: 'since=-1',
+      headers: { authorization: `Bearer ${server.adminToken}` },
+    });
+    if (refused.drop) throw new Error('dropped');
+    expect(JSON.parse(refused.response.body).error.detail).toBe(thrown.replace('got -1', 'got "-1"'));
+  });
+});
 
 const badQuotas = [
   [{ requests: 0, perSeconds: 60 }, '0/60'],

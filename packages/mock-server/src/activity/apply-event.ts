@@ -1,6 +1,5 @@
 import type { Call, User } from '@company-data/contract';
 import { isoSeconds } from '../fake/time.js';
-import { hashString, Prng } from '../random/prng.js';
 import type { RecordEditor } from '../record-controls/editor.js';
 import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
@@ -28,11 +27,10 @@ export function applyActivityEvent(
     case 'call':
     case 'recording': {
       if (company.users.size === 0) return;
-      // The record's generated fields come from its own id's stream: controls a test calls never shift them.
-      const random = new Prng(hashString(event.id));
-      const fields = { id: event.id, created_at: isoSeconds(event.atMs) };
+      // Generated from its place in the schedule (its fields from its own id's stream, so controls a test
+      // calls never shift them); the table keeps that place, not the record.
       const resource = event.kind === 'call' ? 'calls' : 'recordings';
-      editor.apply({ kind: 'create', resource, fields }, { ...context, random });
+      editor.apply({ kind: 'arrive', resource, arriving: event.arrivals, n: event.n }, context);
       return;
     }
     case 'excusal': {

@@ -56,9 +56,7 @@ export class ActivityRunner {
     if (schedule === undefined || this.#applying || schedule.nextMs > nowMs) return 0;
     this.#applying = true;
     try {
-      const events = schedule.take(nowMs);
-      for (const event of events) this.#apply(event);
-      return events.length;
+      return schedule.takeEach(nowMs, this.#apply);
     } finally {
       this.#applying = false;
     }

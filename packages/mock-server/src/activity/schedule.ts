@@ -3,14 +3,43 @@ import { hashInts, Prng } from '../random/prng.js';
 import { type ActivityRate, perMs, type ResolvedActivity } from './options.js';
 
 /**
- * One event of a company's activity, at a time in epoch ms. Picks (`deactivation`, `deletion`) are a
- * seeded fraction in [0, 1) applied to the records that exist when the event happens, so the schedule
- * itself never reads the data.
+ * The arrivals of one kind in a schedule, each a function of its place in the stream (`n`, from 0): what
+ * an arrived record is generated again from, as a seeded record is from its position.
+ */
+export interface ScheduledArrivals {
+  /** The kind of record that arrives. */
+  readonly kind: 'call' | 'recording';
+  /**
+   * The id of arrival `n`.
+   *
+   * @param n - the arrival's place in the stream, from 0.
+   */
+  id(n: number): string;
+  /**
+   * When and why arrival `n` is excused, or undefined for an arrival never excused (a recording's, or a call
+   * outside the excused share). Whether it happened is the data's business: a call deleted meanwhile is not.
+   *
+   * @param n - the arrival's place in the stream.
+   * @param atMs - when it arrived (epoch ms).
+   */
+  excusal(n: number, atMs: number): { readonly atMs: number; readonly reason: string } | undefined;
+}
+
+/**
+ * One event of a company's activity, at a time in epoch ms. An arrival names its place `n` in its stream
+ * (`arrivals`), from which the record is generated. Picks (`deactivation`, `deletion`) are a seeded fraction
+ * in [0, 1) applied to the records that exist when the event happens, so the schedule itself never reads
+ * the data.
  */
 export type ActivityEvent =
-  | { readonly kind: 'call'; readonly atMs: number; readonly id: string }
+  | {
+      readonly kind: 'call' | 'recording';
+      readonly atMs: number;
+      readonly id: string;
+      readonly n: number;
+      readonly arrivals: ScheduledArrivals;
+    }
   | { readonly kind: 'excusal'; readonly atMs: number; readonly callId: string; readonly reason: string }
-  | { readonly kind: 'recording'; readonly atMs: number; readonly id: string }
   | { readonly kind: 'deactivation'; readonly atMs: number; readonly pick: number }
   | { readonly kind: 'deletion'; readonly atMs: number; readonly pick: number };
 
@@ -19,26 +48,49 @@ const ACTIVITY_SALT = 0xac71_7e55;
 
 /**
  * One Poisson stream of events: exponential gaps drawn from its own seeded generator, from the start time.
- * Every event consumes a fixed number of draws, so the stream does not depend on who reads it when.
+ * Every event draws a fixed number of details (`detailDraws`) then its gap to the next, so the stream does
+ * not depend on who reads it when, and the details of event `n` can be read again at once ({@link detailsOf}).
  */
 class PoissonStream {
+  readonly #seed: number;
   readonly #random: Prng;
   readonly #perMs: number;
+  readonly #detailDraws: number;
   #t: number;
+  /** Events consumed so far: the place of the current event. */
+  #index = 0;
   /** The time of the next event (ms, a whole number), or Infinity for a rate of 0. */
   nextMs: number;
 
-  constructor(seed: number, kind: number, startMs: number, perMsRate: number) {
-    this.#random = new Prng(hashInts(seed, ACTIVITY_SALT, kind, Math.floor(startMs / 2 ** 32), startMs | 0));
+  constructor(seed: number, kind: number, startMs: number, perMsRate: number, detailDraws: number) {
+    this.#seed = hashInts(seed, ACTIVITY_SALT, kind, Math.floor(startMs / 2 ** 32), startMs | 0);
+    this.#random = new Prng(this.#seed);
     this.#perMs = perMsRate;
+    this.#detailDraws = detailDraws;
     this.#t = startMs;
     // The floor of every event time: events come strictly after the start, and never go back in time.
     this.nextMs = startMs + 1;
     this.#step();
   }
 
+  /** Where the current event draws its details: exactly `detailDraws` numbers, before {@link advance}. */
   get random(): Prng {
     return this.#random;
+  }
+
+  /** The place of the current event in the stream (0 for the first). */
+  get index(): number {
+    return this.#index;
+  }
+
+  /**
+   * The generator as event `n` found it: the same numbers its details were drawn from.
+   *
+   * @param n - an event's place in the stream.
+   */
+  detailsOf(n: number): Prng {
+    // The first gap, then each event's details and the gap after it.
+    return Prng.after(this.#seed, 1 + n * (this.#detailDraws + 1));
   }
 
   /** Moves to the following event. */
@@ -54,16 +106,67 @@ class PoissonStream {
 
   /** Consumes the current event; the caller draws its details from {@link PoissonStream.random} first. */
   advance(): void {
+    this.#index++;
     this.#step();
   }
 }
 
-/** An excusal waiting for its time; `seq` (the call's arrival number) orders excusals of one millisecond. */
+/** What an arriving call draws: its id and, whether it is excused or not, an excusal delay and a reason. */
+interface CallDetails {
+  readonly id: string;
+  readonly excused: boolean;
+  readonly delayMs: number;
+  readonly reason: string;
+}
+
+/** How many numbers {@link drawCall} draws (a uuid is four): the call stream's details per event. */
+const CALL_DETAIL_DRAWS = 7;
+/** How many numbers a recording's details draw: its uuid. */
+const RECORDING_DETAIL_DRAWS = 4;
+/** How many numbers a pick draws. */
+const PICK_DETAIL_DRAWS = 1;
+
+/** Draws an arriving call's details: the same numbers whatever it becomes, so the stream never shifts. */
+function drawCall(random: Prng, activity: ResolvedActivity): CallDetails {
+  const id = random.uuid();
+  const excused = random.next() < activity.excusedShare;
+  const { min, max } = activity.excusedAfterMinutes;
+  const delayMs = Math.round((min + random.next() * (max - min)) * 60_000);
+  const reason = EXCUSE_REASONS[random.int(EXCUSE_REASONS.length)] as string;
+  return { id, excused, delayMs, reason };
+}
+
+/** The arrivals of one stream, read again from their places. */
+class StreamArrivals implements ScheduledArrivals {
+  readonly kind: 'call' | 'recording';
+  readonly #stream: PoissonStream;
+  readonly #activity: ResolvedActivity;
+
+  constructor(kind: 'call' | 'recording', stream: PoissonStream, activity: ResolvedActivity) {
+    this.kind = kind;
+    this.#stream = stream;
+    this.#activity = activity;
+  }
+
+  id(n: number): string {
+    // Both kinds draw their uuid first.
+    return this.#stream.detailsOf(n).uuid();
+  }
+
+  excusal(n: number, atMs: number): { atMs: number; reason: string } | undefined {
+    if (this.kind !== 'call') return undefined;
+    const call = drawCall(this.#stream.detailsOf(n), this.#activity);
+    return call.excused ? { atMs: atMs + call.delayMs, reason: call.reason } : undefined;
+  }
+}
+
+/**
+ * An excusal waiting for its time; `seq` (the call's place in its stream) orders excusals of one millisecond,
+ * and gives the call's id and the reason again when it comes (so a waiting excusal holds two numbers).
+ */
 interface PendingExcusal {
   readonly atMs: number;
   readonly seq: number;
-  readonly callId: string;
-  readonly reason: string;
 }
 
 const earlier = (a: PendingExcusal, b: PendingExcusal) =>
@@ -118,13 +221,20 @@ class ExcusalQueue {
 /** An event kind, in the order kinds go on one millisecond (an excusal always after its call's arrival). */
 type Kind = ActivityEvent['kind'];
 
-const STREAM: Readonly<Record<'call' | 'recording' | 'deactivation' | 'deletion', number>> = {
+type StreamKind = 'call' | 'recording' | 'deactivation' | 'deletion';
+const STREAM: Readonly<Record<StreamKind, number>> = {
   call: 1,
   recording: 2,
   deactivation: 3,
   deletion: 4,
 };
-const RATE_OF: Readonly<Record<keyof typeof STREAM, ActivityRate>> = {
+const DETAIL_DRAWS: Readonly<Record<StreamKind, number>> = {
+  call: CALL_DETAIL_DRAWS,
+  recording: RECORDING_DETAIL_DRAWS,
+  deactivation: PICK_DETAIL_DRAWS,
+  deletion: PICK_DETAIL_DRAWS,
+};
+const RATE_OF: Readonly<Record<StreamKind, ActivityRate>> = {
   call: 'callsPerMinute',
   recording: 'recordingsPerHour',
   deactivation: 'deactivationsPerDay',
@@ -148,9 +258,12 @@ export class ActivitySchedule {
   /** When the schedule starts (events come strictly after it). */
   readonly startMs: number;
   readonly #activity: ResolvedActivity;
-  readonly #streams: Readonly<Record<keyof typeof STREAM, PoissonStream>>;
+  readonly #streams: Readonly<Record<StreamKind, PoissonStream>>;
+  /** The calls that arrive in this schedule, each generated again from its place. */
+  readonly calls: ScheduledArrivals;
+  /** The recordings that arrive in this schedule. */
+  readonly recordings: ScheduledArrivals;
   readonly #excusals = new ExcusalQueue();
-  #arrivals = 0;
   #reached: number;
 
   /**
@@ -162,14 +275,17 @@ export class ActivitySchedule {
     this.startMs = startMs;
     this.#activity = activity;
     this.#reached = startMs;
-    const stream = (kind: keyof typeof STREAM) =>
-      new PoissonStream(seed, STREAM[kind], startMs, perMs(activity, RATE_OF[kind]));
-    this.#streams = {
+    const stream = (kind: StreamKind) =>
+      new PoissonStream(seed, STREAM[kind], startMs, perMs(activity, RATE_OF[kind]), DETAIL_DRAWS[kind]);
+    const streams = {
       call: stream('call'),
       recording: stream('recording'),
       deactivation: stream('deactivation'),
       deletion: stream('deletion'),
     };
+    this.#streams = streams;
+    this.calls = new StreamArrivals('call', streams.call, activity);
+    this.recordings = new StreamArrivals('recording', streams.recording, activity);
   }
 
   /** The furthest time read so far (the start time before any window). */
@@ -198,45 +314,63 @@ export class ActivitySchedule {
    */
   take(toMs: number): ActivityEvent[] {
     const events: ActivityEvent[] = [];
-    if (toMs <= this.#reached) return events;
+    this.takeEach(toMs, (event) => events.push(event));
+    return events;
+  }
+
+  /**
+   * As {@link ActivitySchedule.take}, handing each event to `visit` as it is drawn: an hour of a busy
+   * activity is never held as one array.
+   *
+   * @param toMs - the end of the window (epoch ms).
+   * @param visit - called with each event, oldest first.
+   * @returns how many events there were.
+   */
+  takeEach(toMs: number, visit: (event: ActivityEvent) => void): number {
+    if (toMs <= this.#reached) return 0;
     this.#reached = toMs;
-    for (;;) {
+    for (let count = 0; ; count++) {
       const next = this.#next(toMs);
-      if (next === undefined) return events;
-      events.push(next);
+      if (next === undefined) return count;
+      visit(next);
     }
   }
 
   #next(toMs: number): ActivityEvent | undefined {
     const { call, recording, deactivation, deletion } = this.#streams;
-    const candidates: [Kind, number][] = [
-      ['call', call.nextMs],
-      ['excusal', this.#excusals.nextMs],
-      ['recording', recording.nextMs],
-      ['deactivation', deactivation.nextMs],
-      ['deletion', deletion.nextMs],
-    ];
-    let kind: Kind | undefined;
-    let atMs = Number.POSITIVE_INFINITY;
-    for (const [candidate, time] of candidates) {
-      // Strictly earlier wins: on the same millisecond the first in this list's order goes first.
-      if (time < atMs) {
-        kind = candidate;
-        atMs = time;
-      }
+    // Strictly earlier wins: on the same millisecond the kind considered first goes first.
+    let kind: Kind = 'call';
+    let atMs = call.nextMs;
+    if (this.#excusals.nextMs < atMs) {
+      kind = 'excusal';
+      atMs = this.#excusals.nextMs;
     }
-    if (kind === undefined || atMs > toMs) return undefined;
+    if (recording.nextMs < atMs) {
+      kind = 'recording';
+      atMs = recording.nextMs;
+    }
+    if (deactivation.nextMs < atMs) {
+      kind = 'deactivation';
+      atMs = deactivation.nextMs;
+    }
+    if (deletion.nextMs < atMs) {
+      kind = 'deletion';
+      atMs = deletion.nextMs;
+    }
+    if (atMs > toMs) return undefined;
     switch (kind) {
       case 'call':
         return this.#arrival(atMs);
       case 'excusal': {
-        const { callId, reason } = this.#excusals.pop();
-        return { kind, atMs, callId, reason };
+        const { seq } = this.#excusals.pop();
+        const { id, reason } = drawCall(this.#streams.call.detailsOf(seq), this.#activity);
+        return { kind, atMs, callId: id, reason };
       }
       case 'recording': {
+        const n = recording.index;
         const id = recording.random.uuid();
         recording.advance();
-        return { kind, atMs, id };
+        return { kind, atMs, id, n, arrivals: this.recordings };
       }
       default: {
         const stream = this.#streams[kind];
@@ -249,17 +383,11 @@ export class ActivitySchedule {
 
   #arrival(atMs: number): ActivityEvent {
     const stream = this.#streams.call;
-    const { random } = stream;
-    // Every arrival draws the same numbers whatever it becomes, so the stream never shifts.
-    const id = random.uuid();
-    const excused = random.next() < this.#activity.excusedShare;
-    const { min, max } = this.#activity.excusedAfterMinutes;
-    const delayMs = Math.round((min + random.next() * (max - min)) * 60_000);
-    const reason = EXCUSE_REASONS[random.int(EXCUSE_REASONS.length)] as string;
+    const n = stream.index;
+    const { id, excused, delayMs } = drawCall(stream.random, this.#activity);
     stream.advance();
-    if (excused) this.#excusals.push({ atMs: atMs + delayMs, seq: this.#arrivals, callId: id, reason });
-    this.#arrivals++;
-    return { kind: 'call', atMs, id };
+    if (excused) this.#excusals.push({ atMs: atMs + delayMs, seq: n });
+    return { kind: 'call', atMs, id, n, arrivals: this.calls };
   }
 }
 

@@ -12,6 +12,7 @@ import { readJsonBody } from '../http/body.js';
 import { ADMIN_PREFIX, ADMIN_TOKEN_SEGMENT } from '../http/reserved-paths.js';
 import { errorJson, json, methodNotAllowed, notFound } from '../http/responses.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
+import { readOptionsFromQuery } from '../journal/rules.js';
 import type { MockServer } from '../mock-server.js';
 import { MockSizesSchema } from '../options.js';
 import { RecordNotFoundError } from '../record-controls/errors.js';
@@ -48,6 +49,8 @@ export type AdminTarget = Pick<
   | 'injectLeadFailure'
   | 'journal'
   | 'clearJournal'
+  | 'journals'
+  | 'recordCounts'
   | 'members'
   | 'conversations'
   | 'leads'
@@ -265,7 +268,10 @@ const ROUTER = new Router<AdminRoute>([
     target.setActivity(body as Parameters<AdminTarget['setActivity']>[0]);
     return ok({ data: target.activity() });
   }),
-  route('GET', 'journal', (target) => ok({ data: target.journal() })),
+  // A page of the journal: `?since=<seq>&limit=<n>`, each optional (a bad one is a 400 saying what it must be).
+  route('GET', 'journal', (target, _body, _params, query) =>
+    ok(target.journals.requests.read(readOptionsFromQuery(query))),
+  ),
   route('DELETE', 'journal', (target) => {
     target.clearJournal();
     return ok();
@@ -284,7 +290,9 @@ const ROUTER = new Router<AdminRoute>([
     target.records.delete(dataResource(resource), id, recordOptions(query));
     return ok();
   }),
-  route('GET', 'changes', (target) => ok({ data: target.changes() })),
+  route('GET', 'changes', (target, _body, _params, query) =>
+    ok(target.journals.changes.read(readOptionsFromQuery(query))),
+  ),
   route('DELETE', 'changes', (target) => {
     target.clearChanges();
     return ok();

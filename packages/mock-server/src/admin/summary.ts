@@ -1,6 +1,32 @@
 import { ADMIN_PREFIX } from '../http/reserved-paths.js';
+import type { RecordCounts } from '../inventory.js';
+import type { JournalStats } from '../journal/bounded-journal.js';
 import type { MockServer } from '../mock-server.js';
 import { OPENAPI_PATH } from '../openapi.js';
+
+/**
+ * The memory of the process the mock runs in, in bytes (Node's `process.memoryUsage()`): a long run watches
+ * `rss` and `heapUsed` grow, or not.
+ *
+ * @example
+ * ```ts
+ * const headers = { authorization: `Bearer ${server.adminToken}` };
+ * const { memory }: ServerSummary = await (await fetch(`${server.apiRoot}/__admin/`, { headers })).json();
+ * console.log(`${Math.round(memory.rss / 2 ** 20)} MB`);
+ * ```
+ */
+export interface MemoryUsage {
+  /** Resident set size: what the process holds in RAM. */
+  readonly rss: number;
+  /** The JavaScript heap in use. */
+  readonly heapUsed: number;
+  /** The JavaScript heap reserved. */
+  readonly heapTotal: number;
+  /** Memory of C++ objects bound to JavaScript ones. */
+  readonly external: number;
+  /** Memory of ArrayBuffers and Buffers (counted in `external` too). */
+  readonly arrayBuffers: number;
+}
 
 /**
  * Everything a client of a running mock needs to reach it, in one object: what `GET /__admin/`
@@ -33,17 +59,35 @@ export interface ServerSummary {
   readonly activity: ReturnType<MockServer['activity']>;
   /** Every audience and lead source, live and deleted, with webhook URLs. */
   readonly webhooks: ReturnType<MockServer['webhooks']>;
+  /** The records each company holds now, the primary one first. */
+  readonly records: readonly RecordCounts[];
+  /** What each journal holds, keeps at most and dropped. */
+  readonly journals: { readonly requests: JournalStats; readonly changes: JournalStats };
+  /** The process's memory now, in bytes. */
+  readonly memory: MemoryUsage;
 }
 
 /**
  * Summarises a running mock server.
  *
  * @param server - the server.
- * @returns its addresses, keys, tokens, clock, activity and webhooks.
+ * @returns its addresses, keys, tokens, clock, activity, webhooks, records, journals and memory.
  */
 export function describeServer(
-  server: Pick<MockServer, 'baseURL' | 'apiRoot' | 'keys' | 'tokens' | 'clock' | 'webhooks' | 'activity'>,
+  server: Pick<
+    MockServer,
+    | 'baseURL'
+    | 'apiRoot'
+    | 'keys'
+    | 'tokens'
+    | 'clock'
+    | 'webhooks'
+    | 'activity'
+    | 'recordCounts'
+    | 'journals'
+  >,
 ): ServerSummary {
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   return {
     baseURL: server.baseURL,
     apiRoot: server.apiRoot,
@@ -55,5 +99,8 @@ export function describeServer(
     clock: server.clock.frozen ? 'frozen' : 'running',
     activity: server.activity(),
     webhooks: server.webhooks(),
+    records: server.recordCounts(),
+    journals: { requests: server.journals.requests.stats(), changes: server.journals.changes.stats() },
+    memory: { rss, heapUsed, heapTotal, external, arrayBuffers },
   };
 }

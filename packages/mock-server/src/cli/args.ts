@@ -5,6 +5,7 @@ import type { StartMockServerOptions } from '../create-mock-server.js';
 import { DEFAULT_FAULT_MIX, type FaultRateSpec, faultMixText, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
 import { DEFAULT_SIZES } from '../fake/seeded-store.js';
+import { DEFAULT_JOURNAL_LIMIT, parseJournalLimit } from '../journal/rules.js';
 import {
   DEFAULT_HOST,
   DEFAULT_MAX_BODY_BYTES,
@@ -90,6 +91,8 @@ Server
   --host <host>            interface to bind (default ${DEFAULT_HOST})
   --max-body-bytes <n>     request body limit (default ${DEFAULT_MAX_BODY_BYTES})
   --admin-token <token>    token of the admin API under /__admin/ (default: random)
+  --journal-limit <n>      requests and changes each journal keeps, the newest (default ${DEFAULT_JOURNAL_LIMIT});
+                           all keeps every one; the admin API says how many were dropped
 
 Output and lifetime
   --json                   print the addresses, keys, webhooks, pid and admin token as one JSON line
@@ -135,6 +138,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       'fault-mix': { type: 'string' },
       'fault-max': { type: 'string' },
       'admin-token': { type: 'string' },
+      'journal-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
       log: { type: 'string', default: 'off' },
       'exit-on-stdin-close': { type: 'boolean', default: false },
@@ -159,6 +163,10 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     quota: values.throttle === undefined ? undefined : quota('--throttle', values.throttle),
     maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 0, Number.MAX_SAFE_INTEGER),
     adminToken: values['admin-token'],
+    journalLimit:
+      values['journal-limit'] === undefined
+        ? undefined
+        : flagValue('--journal-limit', parseJournalLimit, values['journal-limit']),
     latency: values.latency === undefined ? undefined : flagValue('--latency', parseLatency, values.latency),
     faultRate: faultRate(values['fault-rate'], values['fault-mix'], values['fault-max']),
     activity:

@@ -1,6 +1,6 @@
 import { activitySpecText } from '../activity/spec.js';
 import { listenErrorMessage } from '../adapters/listen-error.js';
-import { describeServer } from '../admin/summary.js';
+import { describeServer, type ServerSummary } from '../admin/summary.js';
 import { type StartMockServerOptions, startMockServer } from '../create-mock-server.js';
 import type { FaultRateSpec } from '../engine/faults.js';
 import type { LatencyDistribution } from '../engine/latency.js';
@@ -177,8 +177,27 @@ function activityLine(server: MockServer): string {
   return `${activitySpecText(activity)} (seeded by --seed${server.clock.frozen ? '; comes as the clock is moved' : ''})`;
 }
 
+/** How much each journal keeps, and where to read what it dropped. */
+function journalLine({ requests, changes }: ServerSummary['journals']): string {
+  const kept = (limit: number | null) => (limit === null ? 'every' : `the newest ${limit}`);
+  const dropped = requests.dropped + changes.dropped;
+  return `${kept(requests.limit)} requests and ${kept(changes.limit)} changes (--journal-limit); ${dropped} dropped so far (GET /__admin/: journals)`;
+}
+
+/** The process's memory and the primary company's records, for a long run to compare with later. */
+function memoryLine({ memory, records }: ServerSummary): string {
+  const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+  const [primary] = records;
+  const counts =
+    primary === undefined
+      ? ''
+      : `; ${primary.calls} calls, ${primary.recordings} recordings, ${primary.users} users, ${primary.teams} teams`;
+  return `rss ${mb(memory.rss)}, heap ${mb(memory.heapUsed)}${counts} (GET /__admin/: memory, records)`;
+}
+
 function banner(server: MockServer, request: CliRequest, fixture?: Fixture): string {
-  const { keys, openapiURL, adminURL, webhooks } = describeServer(server);
+  const summary = describeServer(server);
+  const { keys, openapiURL, adminURL, webhooks } = summary;
   const { audiences, leadSources } = webhooks;
   const webhookLines = [
     ...audiences.map(
@@ -200,6 +219,8 @@ function banner(server: MockServer, request: CliRequest, fixture?: Fixture): str
   Clock      ${clock}
   Activity   ${activityLine(server)}
   Quota      ${quotaLine(request, fixture)}
+  Journals   ${journalLine(summary.journals)}
+  Memory     ${memoryLine(summary)}
 ${troubleLine(request)}
   API keys (Authorization: Bearer <key>)
     valid           ${keys.valid}

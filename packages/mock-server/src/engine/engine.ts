@@ -17,7 +17,7 @@ import type { MockStore } from '../store/mock-store.js';
 import type { Throttle } from '../store/quota.js';
 import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
 import type { LatencyTable } from './latency.js';
-import type { Journal } from './request-journal.js';
+import type { RequestJournal } from './request-journal.js';
 import type { DataHandler, Route, RouteTable } from './routes.js';
 import { sleep } from './sleep.js';
 
@@ -96,7 +96,7 @@ export interface EngineState {
   readonly latency: LatencyTable | undefined;
   /** The fault rates in force, if any (read per request: replaced when set). */
   readonly faultRates: FaultRateTable | undefined;
-  readonly journal: Journal;
+  readonly journal: RequestJournal;
   /** For the 413 text of the webhooks. */
   readonly maxBodyBytes: number;
   /** Consumes one injected lead-processing failure. */
@@ -177,7 +177,7 @@ export class MockEngine {
     const served = pending instanceof Promise ? await pending : pending;
     const { status, outcome, keyName, fault, latencyMs } = served;
     if (outcome !== 'admin' && outcome !== 'openapi')
-      state.journal.record({ atMs, request, status, outcome, keyName, fault, latencyMs });
+      state.journal.add({ atMs, request, status, outcome, keyName, fault, latencyMs });
     state.onServed?.(request, atMs, served, performance.now() - startedAt);
     return served.result;
   }
@@ -189,7 +189,7 @@ export class MockEngine {
    */
   abandoned(request: MockRequest): void {
     const atMs = this.#state.clock.nowMs();
-    this.#state.journal.record({ atMs, request, status: null, outcome: 'client_aborted', latencyMs: 0 });
+    this.#state.journal.add({ atMs, request, status: null, outcome: 'client_aborted', latencyMs: 0 });
     this.#state.onServed?.(request, atMs, ABANDONED, 0);
   }
 

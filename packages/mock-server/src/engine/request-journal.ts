@@ -1,4 +1,6 @@
 import type { JournalOutcome, MockRequest } from '../http/types.js';
+import { BoundedJournal, objectStore } from '../journal/bounded-journal.js';
+import { DEFAULT_JOURNAL_LIMIT } from '../journal/rules.js';
 import type { FaultAction, InjectedFault } from './faults.js';
 
 /**
@@ -25,6 +27,8 @@ export type JournalFault = Omit<FaultAction, 'body'> & {
  * ```
  */
 export interface JournalEntry {
+  /** 1, 2, 3 … since the last reset or {@link MockServer.clearJournal}: read after it with `since`. */
+  readonly seq: number;
   /** Mock-clock time the request arrived (ISO 8601). */
   readonly at: string;
   /** HTTP method. */
@@ -67,52 +71,30 @@ export interface RawEntry {
   readonly latencyMs: number;
 }
 
-/** The default number of entries the journal keeps (oldest dropped first). */
-export const DEFAULT_JOURNAL_LIMIT = 10_000;
+/** The request journal: bounded, recorded cheaply and decoded only when read. */
+export type RequestJournal = BoundedJournal<RawEntry, JournalEntry>;
 
 /**
- * The request journal: a bounded log, recorded cheaply and decoded only when read.
+ * A request journal that keeps at most `limit` entries, the newest.
+ *
+ * @param limit - entries kept (0: none; Infinity: all).
+ * @throws RangeError for another limit.
  */
-export class Journal {
-  readonly #limit: number;
-  // A ring buffer: recording never shifts the array, whatever its size.
-  #ring: RawEntry[] = [];
-  #next = 0;
-
-  /** @param limit - entries kept; 0 disables the journal. */
-  constructor(limit = DEFAULT_JOURNAL_LIMIT) {
-    this.#limit = Math.max(0, Math.floor(limit));
-  }
-
-  record(entry: RawEntry): void {
-    if (this.#limit === 0) return;
-    if (this.#ring.length < this.#limit) this.#ring.push(entry);
-    else this.#ring[this.#next] = entry;
-    this.#next = (this.#next + 1) % this.#limit;
-  }
-
-  clear(): void {
-    this.#ring = [];
-    this.#next = 0;
-  }
-
-  /** The entries, oldest first. */
-  entries(): readonly JournalEntry[] {
-    const ordered =
-      this.#ring.length < this.#limit
-        ? this.#ring
-        : [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)];
-    return ordered.map(decode);
-  }
+export function requestJournal(limit: number = DEFAULT_JOURNAL_LIMIT): RequestJournal {
+  return new BoundedJournal(limit, objectStore(decode));
 }
 
-function decode({ atMs, request, status, outcome, keyName, fault, latencyMs }: RawEntry): JournalEntry {
+function decode(
+  { atMs, request, status, outcome, keyName, fault, latencyMs }: RawEntry,
+  seq: number,
+): JournalEntry {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
     headers[name] = name === 'authorization' ? redact(value) : value;
   }
   return {
+    seq,
     at: new Date(atMs).toISOString(),
     method: request.method,
     path: request.path,

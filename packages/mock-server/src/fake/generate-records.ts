@@ -14,7 +14,7 @@ import type {
 } from '@company-data/contract';
 import { hashInts, Prng } from '../random/prng.js';
 import { RecordIdCodec } from '../random/record-ids.js';
-import { type CompanyRecords, createdTranscripts } from '../store/company-records.js';
+import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
 import { LiveTable } from '../store/live-table.js';
 import { GeneratedTable } from '../store/table.js';
@@ -90,23 +90,25 @@ export function generateCompany(spec: GeneratedCompanySpec): CompanyRecords {
     return { id: user.id, full_name: user.full_name };
   };
   const { rng } = derivation;
-  const created = createdTranscripts();
+  const recordings = new LiveTable<RecordingDetail, RecordingTranscriptSegment[]>(
+    recordingTable(derivation, userRef),
+  );
+  const calls = new LiveTable<Call, CallTranscriptSegment[]>(callTable(derivation, userRef));
   return {
     id: spec.id,
     name: spec.name,
     domain: spec.domain,
     users: new LiveTable(users),
     teams: new LiveTable(teamTable(derivation)),
-    recordings: new LiveTable(recordingTable(derivation, userRef)),
-    calls: new LiveTable(callTable(derivation, userRef)),
-    createdTranscripts: created,
+    recordings,
+    calls,
     recordingTranscript: (recording) => {
-      const own = created.recordings.get(idKey(recording.id));
+      const own = recordings.companion(idKey(recording.id));
       if (own !== undefined) return { id: recording.id, transcript: own };
       return recordingTranscript(recording, rng(KIND.recording, 0, hashOf(recording.id)));
     },
     callTranscript: (call) => {
-      const own = created.calls.get(idKey(call.id));
+      const own = calls.companion(idKey(call.id));
       if (own !== undefined) return { id: call.id, transcript: own };
       return callTranscript(call, rng(KIND.call, 0, hashOf(call.id)));
     },

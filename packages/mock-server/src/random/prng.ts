@@ -37,6 +37,9 @@ export function hex(value: number, digits: number): string {
   return out;
 }
 
+/** What mulberry32 adds to its state at each draw. */
+const STEP = 0x6d2b79f5;
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
@@ -59,9 +62,27 @@ export class Prng {
     this.#state = seed >>> 0;
   }
 
+  /**
+   * The generator `new Prng(seed)` becomes after `draws` numbers, reached in one step: its state moves by
+   * the same constant at each draw, so any place in a stream can be read again without replaying it.
+   *
+   * @param seed - the stream's seed.
+   * @param draws - how many numbers were drawn before (a whole number below 2^53).
+   * @example
+   * ```ts
+   * const stream = new Prng(7);
+   * stream.next();
+   * expect(Prng.after(7, 1).next()).toBe(stream.next());
+   * ```
+   */
+  static after(seed: number, draws: number): Prng {
+    // ToInt32 keeps the low 32 bits of a whole number exactly, and Math.imul multiplies modulo 2^32.
+    return new Prng((seed >>> 0) + Math.imul(draws | 0, STEP));
+  }
+
   /** The next unsigned 32-bit integer. */
   nextUint32(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    this.#state = (this.#state + STEP) >>> 0;
     let t = this.#state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);

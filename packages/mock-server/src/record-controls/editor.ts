@@ -1,23 +1,24 @@
-import type { Call, DataResource, RecordingDetail, Team, User, UserRef } from '@company-data/contract';
-import {
-  callFields,
-  callSource,
-  callTranscript,
-  fullName,
-  recordingFields,
-  recordingTranscript,
-  teamFields,
-  userFields,
-} from '../fake/generate-records.js';
-import { isoSeconds } from '../fake/time.js';
-import { EXCUSE_REASONS } from '../fake/words.js';
+import type { Call, DataResource, User, UserRef } from '@company-data/contract';
+import { fullName, type UserPicker } from '../fake/generate-records.js';
 import { Prng } from '../random/prng.js';
 import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
-import type { LiveTable } from '../store/live-table.js';
+import type { LiveTable, RecordMaker } from '../store/live-table.js';
 import type { MockStore } from '../store/mock-store.js';
+import { type Arriving, arrivedRecords } from './arrived.js';
+import { settleCall } from './call-rules.js';
 import type { ChangeJournal, DataChangeOrigin } from './change-journal.js';
 import { RecordNotFoundError } from './errors.js';
+import {
+  type AnyRecord,
+  type Companion,
+  makeCompanion,
+  makeRecord,
+  NO_USER,
+  type PickedUser,
+  type Recipe,
+  samePick,
+} from './make.js';
 import { checkFields, checkRecord, type RecordOf, SINGULAR } from './rules.js';
 
 /** A change of one record, as the record controls and the mock's activity ask for it. */
@@ -35,9 +36,17 @@ export type RecordChange =
       /** The fields to change (see `MUTABLE_FIELDS`). */
       readonly fields: unknown;
     }
-  | { readonly kind: 'delete'; readonly resource: DataResource; readonly id: string };
+  | { readonly kind: 'delete'; readonly resource: DataResource; readonly id: string }
+  | {
+      readonly kind: 'arrive';
+      readonly resource: 'calls' | 'recordings';
+      /** The schedule's arrivals of this resource. */
+      readonly arriving: Arriving;
+      /** The arrival's place among them. */
+      readonly n: number;
+    };
 
-/** Who asks for a change, when, in which company, and where generated fields are drawn from. */
+/** Who asks for a change, when and in which company. */
 export interface ChangeContext {
   /** A control or the activity (journaled with the change). */
   readonly origin: DataChangeOrigin;
@@ -45,11 +54,6 @@ export interface ChangeContext {
   readonly company?: string | undefined;
   /** The change's time, epoch ms (default: the mock clock's now): a created record's default `created_at`. */
   readonly atMs?: number | undefined;
-  /**
-   * Where a created record's missing fields (its id included) are drawn from (default: the store's seeded
-   * stream, one draw per change). The activity passes its own, so its records do not depend on the controls.
-   */
-  readonly random?: Prng | undefined;
 }
 
 /** What the editor works on: the current store, the clock and the change journal. */
@@ -61,7 +65,6 @@ export interface EditorHost {
   readonly journal: ChangeJournal;
 }
 
-type AnyRecord = User | Team | RecordingDetail | Call;
 type Fields = Record<string, unknown>;
 
 /**
@@ -107,7 +110,7 @@ export class RecordEditor {
     const table = company[resource] as LiveTable<AnyRecord>;
     const journal = (id: string, kind: 'created' | 'updated' | 'deleted', fields?: string[]) =>
       this.#host.journal.add({
-        at: new Date(atMs).toISOString(),
+        atMs,
         company: company.id,
         resource,
         id,
@@ -115,15 +118,31 @@ export class RecordEditor {
         ...(fields === undefined ? {} : { fields }),
         origin: context.origin,
       });
-    const random = () => context.random ?? new Prng(store.random.nextUint32());
+    // A created record's missing fields, and a reason an excusal does not give, come from the store's
+    // seeded stream: one draw per change that needs one.
+    const random = () => new Prng(store.random.nextUint32());
 
     if (change.kind === 'create') {
       const given = checkFields(resource, change.fields === undefined ? {} : change.fields, 'create');
-      const record = create(company, resource, given, atMs, random());
+      const recipe: Recipe = {
+        resource,
+        seed: store.random.nextUint32(),
+        atMs,
+        given,
+        domain: company.domain,
+      };
+      const { record, maker } = created(company, recipe);
       checkRecord(resource, record);
       if (table.find(idKey(record.id)) !== undefined)
         throw new Error(`A ${SINGULAR[resource]} with id "${record.id}" already exists in ${company.name}`);
-      table.insert(record);
+      table.insert(record, maker);
+      journal(record.id, 'created');
+      return record;
+    }
+    if (change.kind === 'arrive') {
+      const source = arrivedRecords(change.arriving, change.resource);
+      const { record, detail } = source.arrive(change.n, atMs, company);
+      table.arrive(source, change.n, atMs, detail, record);
       journal(record.id, 'created');
       return record;
     }
@@ -151,42 +170,31 @@ export class RecordEditor {
   }
 }
 
-/** A new record: the given fields over generated ones, made consistent. */
-function create(
+/**
+ * A record the controls create, and how the table generates it again: from its recipe, with the user it
+ * picked (a call or a recording picks the user named, or one of the company's users now).
+ */
+function created(
   company: CompanyRecords,
-  resource: DataResource,
-  given: Fields,
-  atMs: number,
-  random: Prng,
-): AnyRecord {
-  const id = (given.id as string | undefined) ?? random.uuid();
-  const createdMs = given.created_at === undefined ? atMs : Date.parse(given.created_at as string);
-  const { user: _user, ...own } = given;
-  switch (resource) {
-    case 'users': {
-      const base = userFields(random, id, createdMs, company.domain, given as Partial<User>);
-      const user = { ...base, ...own } as User;
-      return { ...user, full_name: fullName(user.first_name, user.last_name) };
-    }
-    case 'teams':
-      return { ...teamFields(random, id, createdMs), ...own } as Team;
-    case 'recordings': {
-      const userRef = pickUser(company, given.user);
-      const recording = { ...recordingFields(random, id, createdMs, userRef), ...own } as RecordingDetail;
-      const record = alignTimes(recording, given);
-      company.createdTranscripts.recordings.set(idKey(id), recordingTranscript(record, random).transcript);
-      return record;
-    }
-    case 'calls': {
-      const userRef = pickUser(company, given.user);
-      const generated = callFields(random, id, createdMs, callSource(random.int(100)), userRef);
-      // A call arrives not excused: excusing comes later (an update, or the activity).
-      const arrived: Call = { ...generated, is_excused: false, excused_at: null, excuse_reason: null };
-      const record = alignTimes(settleCall(arrived, own, atMs, random), given);
-      company.createdTranscripts.calls.set(idKey(id), callTranscript(record, random).transcript);
-      return record;
-    }
+  recipe: Recipe,
+): { record: AnyRecord; maker: RecordMaker<AnyRecord, Companion> } {
+  const { resource, given } = recipe;
+  let picked: PickedUser | undefined;
+  let live: UserPicker = NO_USER;
+  if (resource === 'calls' || resource === 'recordings') {
+    const pick = pickUser(company, given.user);
+    live = (random) => {
+      const ref = pick(random);
+      picked = { ref, drawn: given.user === undefined };
+      return ref;
+    };
   }
+  const record = makeRecord(recipe, live);
+  const again = picked === undefined ? NO_USER : samePick(picked);
+  return {
+    record,
+    maker: { record: () => makeRecord(recipe, again), companion: () => makeCompanion(recipe, again) },
+  };
 }
 
 /** An updated record: the given fields over the stored ones, derived fields recomputed, made consistent. */
@@ -207,72 +215,6 @@ function update(
     default:
       return { ...before, ...given } as AnyRecord;
   }
-}
-
-/**
- * A call with the given fields applied under the rules a real call keeps: an excused call has an
- * `excused_at` (now, when not given) and a reason (drawn as the generator does, when not given), a call not
- * excused has neither; a booked call is qualified; a cancellation call has a cancellation.
- *
- * @throws Error when the given fields contradict each other.
- */
-function settleCall(before: Call, given: Fields, atMs: number, random: Prng): Call {
-  const next = { ...before, ...given } as Call;
-  const has = (name: string) => Object.hasOwn(given, name);
-  if (next.is_excused) {
-    if (has('excused_at') && given.excused_at === null)
-      throw new Error('call.excused_at: an excused call has a time; set is_excused: false to clear it');
-    if (!before.is_excused && !has('excused_at')) next.excused_at = isoSeconds(atMs);
-    if (next.excuse_reason === null && !has('excuse_reason'))
-      next.excuse_reason = random.pick(EXCUSE_REASONS);
-  } else {
-    for (const name of ['excused_at', 'excuse_reason'] as const)
-      if (has(name) && given[name] !== null)
-        throw new Error(
-          `call.${name}: only an excused call has one; give is_excused: true with it (or null to clear it)`,
-        );
-    next.excused_at = null;
-    next.excuse_reason = null;
-  }
-  settlePair(next, given, 'is_booked', 'is_qualified', 'a booked call is qualified');
-  settlePair(next, given, 'is_cancellation', 'has_cancellation', 'a cancellation call has a cancellation');
-  return next;
-}
-
-/** Keeps `implied` true wherever `implying` is: follows the field given alone, refuses a contradiction. */
-function settlePair(
-  call: Call,
-  given: Fields,
-  implying: 'is_booked' | 'is_cancellation',
-  implied: 'is_qualified' | 'has_cancellation',
-  rule: string,
-): void {
-  if (!call[implying] || call[implied]) return;
-  const gaveImplying = Object.hasOwn(given, implying);
-  const gaveImplied = Object.hasOwn(given, implied);
-  if (gaveImplying && !gaveImplied) call[implied] = true;
-  else if (gaveImplied && !gaveImplying) call[implying] = false;
-  else throw new Error(`call.${implied}: ${rule}; ${implying}: true needs ${implied}: true`);
-}
-
-/**
- * Keeps `start_time`, `end_time` and `audio_duration_seconds` consistent when only some are given: a given
- * duration moves the generated start, given times set the duration.
- */
-function alignTimes<Item extends Call | RecordingDetail>(record: Item, given: Fields): Item {
-  const gaveStart = given.start_time !== undefined;
-  const gaveEnd = given.end_time !== undefined;
-  const gaveDuration = given.audio_duration_seconds !== undefined;
-  const start = Date.parse(record.start_time);
-  const end = Date.parse(record.end_time);
-  if (gaveStart && gaveEnd) {
-    if (end < start) throw new Error('end_time is before start_time');
-    return gaveDuration ? record : { ...record, audio_duration_seconds: Math.round((end - start) / 1000) };
-  }
-  const seconds = record.audio_duration_seconds;
-  if (gaveStart) return { ...record, end_time: isoSeconds(start + seconds * 1000) };
-  if (gaveEnd || gaveDuration) return { ...record, start_time: isoSeconds(end - seconds * 1000) };
-  return record;
 }
 
 /**

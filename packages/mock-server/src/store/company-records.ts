@@ -10,12 +10,6 @@ import type {
 } from '@company-data/contract';
 import type { LiveTable } from './live-table.js';
 
-/** Transcripts of records created at run time, by id key (a generated or fixture record has its own). */
-export interface CreatedTranscripts {
-  readonly calls: Map<string, CallTranscriptSegment[]>;
-  readonly recordings: Map<string, RecordingTranscriptSegment[]>;
-}
-
 /** The data of one company (the records the data endpoints serve, changed by the record controls). */
 export interface CompanyRecords {
   /** Company id (uuid). */
@@ -28,19 +22,12 @@ export interface CompanyRecords {
   readonly users: LiveTable<User>;
   /** Teams, oldest first. */
   readonly teams: LiveTable<Team>;
-  /** Field recordings with custom fields, oldest first. */
-  readonly recordings: LiveTable<RecordingDetail>;
-  /** Calls, oldest first. */
-  readonly calls: LiveTable<Call>;
-  /** Transcripts of the records created at run time, read before the company's own. */
-  readonly createdTranscripts: CreatedTranscripts;
-  /** The transcript of one of this company's recordings. */
+  /** Field recordings with custom fields, oldest first; one created at run time brings its transcript. */
+  readonly recordings: LiveTable<RecordingDetail, RecordingTranscriptSegment[]>;
+  /** Calls, oldest first; one created at run time brings its transcript. */
+  readonly calls: LiveTable<Call, CallTranscriptSegment[]>;
+  /** The transcript of one of this company's recordings (a created one's first, then the company's own). */
   recordingTranscript(recording: RecordingDetail): RecordingTranscript;
-  /** The transcript of one of this company's calls. */
+  /** The transcript of one of this company's calls (a created one's first, then the company's own). */
   callTranscript(call: Call): CallTranscript;
-}
-
-/** An empty book of created transcripts. */
-export function createdTranscripts(): CreatedTranscripts {
-  return { calls: new Map(), recordings: new Map() };
 }

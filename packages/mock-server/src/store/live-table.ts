@@ -1,5 +1,6 @@
-import { Fenwick } from './fenwick.js';
+import { type ArrivalSource, Arrivals, changedFields } from './arrivals.js';
 import { idKey } from './id-key.js';
+import { ListIndex, type ListOrder } from './list-index.js';
 import {
   compareRecords,
   type PositionIndex,
@@ -19,193 +20,94 @@ export interface ListPage {
   readonly items: string;
 }
 
+/**
+ * How a created record is generated again: a table keeps this (the fields given and what the rest is
+ * drawn from) rather than the record.
+ */
+export interface RecordMaker<Item, Companion> {
+  /** The record as it was created. */
+  record(): Item;
+  /** What it brings with it (a call's or recording's transcript), if anything. */
+  companion(): Companion | undefined;
+}
+
 /** A record the overlay knows: created by a change, or a base record changed or deleted. */
-interface Row<Item> {
-  item: Item;
+interface Row<Item, Companion> {
   /** `created_at` in epoch ms. */
   readonly time: number;
-  /** The id as stored (the order compares it as is). */
-  readonly id: string;
+  /** A created record's id as stored (the order compares it as is); a base record's is its table's. */
+  readonly id: string | undefined;
+  /** The change counter at its last change: its revision. */
+  stamp: number;
+  /** Its number in the table's rows, what lists hold of it. */
+  ref: number;
   /** Base records sorting before it: its base position for a base record. */
   readonly gap: number;
   /** Its base position, or −1 for a created record. */
   readonly base: number;
+  /** How a created record is generated again (undefined for a base record). */
+  readonly maker: RecordMaker<Item, Companion> | undefined;
+  /** The fields changed since it was created or generated (undefined for none). */
+  changes: Readonly<Record<string, unknown>> | undefined;
   deleted: boolean;
-  /** JSON text per view name, dropped on update. */
-  json: Map<string, string> | undefined;
 }
-
-/** A list entry: a base position or a row. */
-type Entry<Item> = number | Row<Item>;
 
 /**
- * One list (every record, or the records with one facet value) as base entries plus the records added to
- * it, counted per bucket in a Fenwick tree: bucket `i` holds the records added before base entry `i`
- * (sorted), then base entry `i` unless it left. The n-th record costs O(log n) whatever n.
+ * A list entry: a base position (from 0), an arrival (−1 − its slot) or a row. What a list adds to its
+ * base entries is a row or an arrival; a list holds a row as its `ref` (from 0), an arrival as itself.
  */
-class ListIndex<Item> {
-  count: number;
-  /** Base positions in the list, ascending; undefined for every base position. */
-  readonly #index: PositionIndex | undefined;
-  readonly #tree: Fenwick;
-  readonly #gone: Uint8Array;
-  readonly #added = new Map<number, Row<Item>[]>();
-
-  constructor(index: PositionIndex | undefined, length: number) {
-    this.#index = index;
-    this.count = length;
-    const counts = new Int32Array(length + 1).fill(1);
-    counts[length] = 0;
-    this.#tree = new Fenwick(counts);
-    this.#gone = new Uint8Array(length);
-  }
-
-  /** The bucket of a record with `gap` base records before it (or of base position `gap`). */
-  bucketOf(gap: number): number {
-    const index = this.#index;
-    if (index === undefined) return gap;
-    let low = 0;
-    let high = index.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if ((index[mid] as number) < gap) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-
-  /** Whether base position `position` is one of the base entries. */
-  holdsBase(position: number): boolean {
-    const index = this.#index;
-    if (index === undefined) return true;
-    const bucket = this.bucketOf(position);
-    return bucket < index.length && index[bucket] === position;
-  }
-
-  /** Takes base position `position` out (true) or back in (false). */
-  setBaseGone(position: number, gone: boolean): void {
-    const bucket = this.bucketOf(position);
-    if ((this.#gone[bucket] === 1) === gone) return;
-    this.#gone[bucket] = gone ? 1 : 0;
-    this.#tree.add(bucket, gone ? -1 : 1);
-    this.count += gone ? -1 : 1;
-  }
-
-  add(row: Row<Item>): void {
-    const bucket = this.bucketOf(row.gap);
-    let rows = this.#added.get(bucket);
-    if (rows === undefined) {
-      rows = [];
-      this.#added.set(bucket, rows);
-    }
-    rows.splice(placeOf(rows, row), 0, row);
-    this.#tree.add(bucket, 1);
-    this.count++;
-  }
-
-  remove(row: Row<Item>): void {
-    const bucket = this.bucketOf(row.gap);
-    const rows = this.#added.get(bucket);
-    if (rows === undefined) return;
-    const at = placeOf(rows, row);
-    if (rows[at] !== row) return;
-    rows.splice(at, 1);
-    if (rows.length === 0) this.#added.delete(bucket);
-    this.#tree.add(bucket, -1);
-    this.count--;
-  }
-
-  /** The entry of rank `rank` (0 = oldest). */
-  entry(rank: number): Entry<Item> {
-    const { bucket, offset } = this.#tree.find(rank);
-    const rows = this.#added.get(bucket);
-    if (rows !== undefined && offset < rows.length) return rows[offset] as Row<Item>;
-    return this.#base(bucket);
-  }
-
-  /**
-   * Visits the entries of ranks `first` to `last` − 1 (clamped to the count) in the list's order, oldest
-   * first or newest first: one tree search for the first, then a walk, so a page costs one O(log n) search.
-   */
-  walk(first: number, last: number, descending: boolean, visit: (entry: Entry<Item>) => void): void {
-    let remaining = Math.min(last, this.count) - first;
-    if (remaining <= 0) return;
-    const gone = this.#gone;
-    const length = gone.length;
-    let { bucket, offset } = this.#tree.find(descending ? this.count - 1 - first : first);
-    let rows = this.#added.get(bucket);
-    for (;;) {
-      const added = rows === undefined ? 0 : rows.length;
-      if (offset < added) visit((rows as Row<Item>[])[offset] as Row<Item>);
-      else visit(this.#base(bucket));
-      if (--remaining === 0) return;
-      if (descending) {
-        offset--;
-        while (offset < 0) {
-          bucket--;
-          rows = this.#added.get(bucket);
-          offset = (rows === undefined ? 0 : rows.length) + (gone[bucket] === 0 ? 1 : 0) - 1;
-        }
-      } else {
-        offset++;
-        if (offset >= added + (bucket < length && gone[bucket] === 0 ? 1 : 0)) {
-          // On to the next bucket holding anything (there is one: `remaining` entries are left).
-          do {
-            bucket++;
-            rows = this.#added.get(bucket);
-          } while (rows === undefined && !(bucket < length && gone[bucket] === 0));
-          offset = 0;
-        }
-      }
-    }
-  }
-
-  #base(bucket: number): number {
-    return this.#index === undefined ? bucket : (this.#index[bucket] as number);
-  }
-}
-
-/** Where `row` sorts among `rows` (sorted by `created_at`, then id): the first index not before it. */
-function placeOf<Item>(rows: readonly Row<Item>[], row: Row<Item>): number {
-  // Rows created now append: check the end first.
-  const lastRow = rows[rows.length - 1];
-  if (lastRow === undefined || compareRecords(lastRow.time, lastRow.id, row.time, row.id) < 0)
-    return rows.length;
-  let low = 0;
-  let high = rows.length - 1;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    const other = rows[mid] as Row<Item>;
-    if (compareRecords(other.time, other.id, row.time, row.id) < 0) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
+type Entry<Item, Companion> = number | Row<Item, Companion>;
+type Added<Item, Companion> = Row<Item, Companion> | number;
 
 const facetOf = (item: unknown, facet: string) => String((item as Record<string, unknown>)[facet]);
+const arrivalEntry = (slot: number) => -1 - slot;
+const slotOf = (entry: number) => -1 - entry;
 
 /**
  * A table whose records change: an immutable base table (generated or a fixture) under an overlay of
  * created, updated and deleted records. The base is never copied, so a million generated calls stay
  * lazy; lists answer through order-statistic indexes (every record, and per filter value) built when
  * first needed after a change. With no change, every read goes straight to the base, as it always did.
+ *
+ * No record is kept whole: a changed base record keeps the fields that changed, a created record how it is
+ * generated again ({@link RecordMaker}) and its changed fields, and a record the activity brought a few
+ * numbers ({@link Arrivals}). A record is generated again when a page or a detail needs it.
  */
-export class LiveTable<Item extends StoredRecord> {
+export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   /** The table the overlay changes. */
   readonly base: RecordTable<Item>;
   #changes = 0;
   #size: number;
   /** Changed or deleted base records, by base position. */
-  readonly #overrides = new Map<number, Row<Item>>();
+  readonly #overrides = new Map<number, Row<Item, Companion>>();
   /** Created records, by id key. */
-  readonly #created = new Map<string, Row<Item>>();
-  /** Change counter at each record's last change, by id key. */
-  readonly #revisions = new Map<string, number>();
-  #all: ListIndex<Item> | undefined;
-  readonly #lists = new Map<string, Map<string, ListIndex<Item>>>();
+  readonly #created = new Map<string, Row<Item, Companion>>();
+  /** What the activity brought. */
+  readonly #arrivals = new Arrivals<Item, Companion>();
+  /** Every row, by its ref. */
+  readonly #rows: Row<Item, Companion>[] = [];
+  #all: ListIndex | undefined;
+  readonly #lists = new Map<string, Map<string, ListIndex>>();
   #allVersionText = '0';
   /** Change counter at the last change of each filter value's list, per facet asked for. */
   readonly #versions = new Map<string, Map<string, number>>();
+  /** The newest base record's `created_at` (ms) and id, read once: most records are created after it. */
+  #lastBase: { readonly time: number; readonly id: string } | undefined;
+  /** The order of what lists add: `created_at`, then id. */
+  readonly #order: ListOrder = {
+    compare: (refA, refB) => {
+      const a = this.#fromRef(refA);
+      const b = this.#fromRef(refB);
+      // Times first, then two arrivals by the heads of their ids: an id is generated again only for a tie.
+      return (
+        this.#timeOf(a) - this.#timeOf(b) ||
+        (typeof a === 'number' && typeof b === 'number'
+          ? this.#arrivals.head(slotOf(a)) - this.#arrivals.head(slotOf(b))
+          : 0) ||
+        compareRecords(0, this.#idOf(a), 0, this.#idOf(b))
+      );
+    },
+  };
 
   /** @param base - the records before any change. */
   constructor(base: RecordTable<Item>) {
@@ -223,6 +125,16 @@ export class LiveTable<Item extends StoredRecord> {
     return this.#changes > 0;
   }
 
+  /** Records the activity brought that are still there. */
+  get arrived(): number {
+    return this.#arrivals.live;
+  }
+
+  /** Bytes the table holds for the records the activity brought. */
+  get arrivalBytes(): number {
+    return this.#arrivals.bytes;
+  }
+
   /**
    * The record with this id, if the table holds it now.
    *
@@ -231,12 +143,28 @@ export class LiveTable<Item extends StoredRecord> {
   find(id: string): Item | undefined {
     if (this.#changes === 0) return this.base.find(id);
     const created = this.#created.get(id);
-    if (created !== undefined) return created.item;
+    if (created !== undefined) return this.#rowItem(created);
+    const slot = this.#arrivals.find(id);
+    if (slot !== undefined) return this.#arrivals.record(slot);
     const position = this.base.positionOf(id);
     if (position === undefined) return undefined;
     const row = this.#overrides.get(position);
     if (row === undefined) return this.base.at(position);
-    return row.deleted ? undefined : row.item;
+    return row.deleted ? undefined : this.#rowItem(row);
+  }
+
+  /**
+   * What a record created at run time brings with it (a call's or recording's transcript), generated
+   * again; undefined for a record of the base table, whose owner derives it.
+   *
+   * @param id - a lower-case id.
+   */
+  companion(id: string): Companion | undefined {
+    if (this.#changes === 0) return undefined;
+    const created = this.#created.get(id);
+    if (created !== undefined) return created.maker?.companion();
+    const slot = this.#arrivals.find(id);
+    return slot === undefined ? undefined : this.#arrivals.companion(slot);
   }
 
   /**
@@ -244,7 +172,13 @@ export class LiveTable<Item extends StoredRecord> {
    * answer about the record holds while it stays the same.
    */
   revision(id: string): number {
-    return this.#changes === 0 ? 0 : (this.#revisions.get(id) ?? 0);
+    if (this.#changes === 0) return 0;
+    const created = this.#created.get(id);
+    if (created !== undefined) return created.stamp;
+    const slot = this.#arrivals.find(id);
+    if (slot !== undefined) return this.#arrivals.revision(slot);
+    const position = this.base.positionOf(id);
+    return position === undefined ? 0 : (this.#overrides.get(position)?.stamp ?? 0);
   }
 
   /**
@@ -285,16 +219,16 @@ export class LiveTable<Item extends StoredRecord> {
   ): ListPage {
     if (this.#changes === 0) return this.#basePage(filters, first, last, descending, view);
     if (filters.length > 1) return this.#intersectionPage(filters, first, last, descending, view);
-    let list: ListIndex<Item>;
+    let list: ListIndex;
     if (filters.length === 0) list = this.#allList();
     else {
       const [facet, value] = filters[0] as ListFilter;
       list = this.#list(facet, value);
     }
     let items = '';
-    list.walk(first, last, descending, (entry) => {
+    list.walk(first, last, descending, (value, added) => {
       if (items !== '') items += ',';
-      items += this.#json(entry, view);
+      items += this.#json(added ? this.#fromRef(value) : value, view);
     });
     return { count: list.count, items };
   }
@@ -306,31 +240,50 @@ export class LiveTable<Item extends StoredRecord> {
    */
   at(rank: number): Item {
     if (this.#changes === 0) return this.base.at(rank);
-    const entry = this.#allList().entry(rank);
-    return typeof entry === 'number' ? this.#current(entry) : entry.item;
+    return this.#allList().entry(rank, (value, added) => this.#item(added ? this.#fromRef(value) : value));
   }
 
   /**
    * Adds a record (its `created_at` places it in every list).
    *
+   * @param item - the record as created.
+   * @param maker - how it is generated again (default: the record kept as it is).
    * @throws Error when a record with its id exists.
    */
-  insert(item: Item): void {
+  insert(item: Item, maker?: RecordMaker<Item, Companion>): void {
     const key = idKey(item.id);
     if (this.find(key) !== undefined) throw new Error(`A record with id ${item.id} already exists`);
     const time = Date.parse(item.created_at);
-    const row: Row<Item> = {
-      item,
+    const row: Row<Item, Companion> = {
       time,
       id: item.id,
-      gap: this.#gapOf(time, item.id),
+      stamp: 0,
+      ref: this.#rows.length,
+      gap: this.#gapOf(time, () => item.id),
       base: -1,
+      maker: maker ?? { record: () => item, companion: () => undefined },
+      changes: undefined,
       deleted: false,
-      json: undefined,
     };
+    this.#rows.push(row);
     this.#created.set(key, row);
     this.#size++;
-    this.#moved(row, undefined, item, key);
+    this.#moved(row, undefined, item);
+  }
+
+  /**
+   * Adds record `n` of an arrival source, which arrived at `atMs` (its `created_at`, to the second).
+   *
+   * @param detail - the number the source chose when it arrived.
+   * @param item - the record as it arrived (what `source.record(n, atMs, detail, false)` gives).
+   * @throws Error when a record with its id exists.
+   */
+  arrive(source: ArrivalSource<Item, Companion>, n: number, atMs: number, detail: number, item: Item): void {
+    const key = idKey(item.id);
+    if (this.find(key) !== undefined) throw new Error(`A record with id ${item.id} already exists`);
+    const slot = this.#arrivals.add(source, n, atMs, detail, key);
+    this.#size++;
+    this.#moved(arrivalEntry(slot), undefined, item);
   }
 
   /**
@@ -341,12 +294,19 @@ export class LiveTable<Item extends StoredRecord> {
    */
   update(item: Item): Item {
     const key = idKey(item.id);
+    const slot = this.#created.has(key) ? undefined : this.#arrivals.find(key);
+    if (slot !== undefined) {
+      const before = this.#arrivals.record(slot);
+      this.#arrivals.update(slot, item, this.#changes + 1);
+      this.#moved(arrivalEntry(slot), before, item);
+      return before;
+    }
     const row = this.#rowOf(key);
     if (row === undefined) throw new Error(`No record has id ${item.id}`);
-    const before = row.item;
-    row.item = item;
-    row.json = undefined;
-    this.#moved(row, before, item, key);
+    const before = this.#rowItem(row);
+    const fields = changedFields(this.#generated(row), item);
+    row.changes = Object.keys(fields).length === 0 ? undefined : fields;
+    this.#moved(row, before, item);
     return before;
   }
 
@@ -357,17 +317,39 @@ export class LiveTable<Item extends StoredRecord> {
    * @returns the deleted record, or undefined when there was none.
    */
   remove(id: string): Item | undefined {
+    const slot = this.#created.has(id) ? undefined : this.#arrivals.find(id);
+    if (slot !== undefined) {
+      const item = this.#arrivals.record(slot);
+      this.#arrivals.remove(slot);
+      this.#size--;
+      this.#moved(arrivalEntry(slot), item, undefined);
+      return item;
+    }
     const row = this.#rowOf(id);
     if (row === undefined) return undefined;
+    const item = this.#rowItem(row);
     row.deleted = true;
+    // A deleted record keeps nothing of its changes: it is never answered again.
+    row.changes = undefined;
     if (row.base < 0) this.#created.delete(id);
     this.#size--;
-    this.#moved(row, row.item, undefined, id);
-    return row.item;
+    this.#moved(row, item, undefined);
+    return item;
+  }
+
+  /** The record a row stands for: generated again, with its changed fields. */
+  #rowItem(row: Row<Item, Companion>): Item {
+    const generated = this.#generated(row);
+    return row.changes === undefined ? generated : { ...generated, ...row.changes };
+  }
+
+  /** A row's record as created or generated, before any change. */
+  #generated(row: Row<Item, Companion>): Item {
+    return row.maker === undefined ? this.base.at(row.base) : row.maker.record();
   }
 
   /** The live row of a record (made for a base record on its first change), or undefined. */
-  #rowOf(key: string): Row<Item> | undefined {
+  #rowOf(key: string): Row<Item, Companion> | undefined {
     const created = this.#created.get(key);
     if (created !== undefined) return created;
     const position = this.base.positionOf(key);
@@ -375,56 +357,88 @@ export class LiveTable<Item extends StoredRecord> {
     const known = this.#overrides.get(position);
     if (known !== undefined) return known.deleted ? undefined : known;
     const item = this.base.at(position);
-    const row: Row<Item> = {
-      item,
+    const row: Row<Item, Companion> = {
       time: Date.parse(item.created_at),
-      id: item.id,
+      id: undefined,
+      stamp: 0,
+      ref: this.#rows.length,
       gap: position,
       base: position,
+      maker: undefined,
+      changes: undefined,
       deleted: false,
-      json: undefined,
     };
+    this.#rows.push(row);
     this.#overrides.set(position, row);
     return row;
   }
 
-  /** How many base records sort before (time, id). */
-  #gapOf(time: number, id: string): number {
-    const sortsAfter = (position: number) => {
-      const other = this.base.at(position);
-      return compareRecords(Date.parse(other.created_at), other.id, time, id) < 0;
-    };
-    // Most records are created now, after every base record: one comparison instead of a search.
+  /** What a list holds of a row or an arrival. */
+  #toRef(added: Added<Item, Companion>): number {
+    return typeof added === 'number' ? added : added.ref;
+  }
+
+  /** The row or arrival a list's number stands for. */
+  #fromRef(ref: number): Added<Item, Companion> {
+    return ref < 0 ? ref : (this.#rows[ref] as Row<Item, Companion>);
+  }
+
+  #timeOf(added: Added<Item, Companion>): number {
+    return typeof added === 'number' ? this.#arrivals.time(slotOf(added)) : added.time;
+  }
+
+  #idOf(added: Added<Item, Companion>): string {
+    if (typeof added === 'number') return this.#arrivals.id(slotOf(added));
+    return added.id ?? this.base.at(added.base).id;
+  }
+
+  /** How many base records sort before what was added. */
+  #gapOfAdded(added: Added<Item, Companion>): number {
+    return typeof added === 'number' ? this.#gapOf(this.#timeOf(added), () => this.#idOf(added)) : added.gap;
+  }
+
+  /** How many base records sort before (time, id); the id is asked for only when a time ties. */
+  #gapOf(time: number, id: () => string): number {
     const size = this.base.size;
-    if (size === 0 || sortsAfter(size - 1)) return size;
+    if (size === 0) return 0;
+    if (this.#lastBase === undefined) {
+      const last = this.base.at(size - 1);
+      this.#lastBase = { time: Date.parse(last.created_at), id: last.id };
+    }
+    // Most records are created now, after every base record: one comparison instead of a search.
+    const last = this.#lastBase;
+    if (last.time < time || (last.time === time && compareRecords(0, last.id, 0, id()) < 0)) return size;
     let low = 0;
     let high = size - 1;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (sortsAfter(mid)) low = mid + 1;
+      const other = this.base.at(mid);
+      const otherTime = Date.parse(other.created_at);
+      if (otherTime < time || (otherTime === time && compareRecords(0, other.id, 0, id()) < 0)) low = mid + 1;
       else high = mid;
     }
     return low;
   }
 
   /** Updates the built lists and the versions after a record went from `before` to `after`. */
-  #moved(row: Row<Item>, before: Item | undefined, after: Item | undefined, key: string): void {
+  #moved(added: Added<Item, Companion>, before: Item | undefined, after: Item | undefined): void {
     const stamp = ++this.#changes;
-    this.#revisions.set(key, stamp);
+    // An arrival's revision is its own (see Arrivals.revision).
+    if (typeof added !== 'number') added.stamp = stamp;
     this.#allVersionText = String(stamp);
     if (this.#all !== undefined && (before === undefined) !== (after === undefined))
-      this.#place(this.#all, row, after !== undefined);
+      this.#place(this.#all, added, after !== undefined);
     for (const [facet, lists] of this.#lists) {
       const was = before === undefined ? undefined : facetOf(before, facet);
       const is = after === undefined ? undefined : facetOf(after, facet);
       if (was === is) continue;
       if (was !== undefined) {
         const list = lists.get(was);
-        if (list !== undefined) this.#place(list, row, false);
+        if (list !== undefined) this.#place(list, added, false);
       }
       if (is !== undefined) {
         const list = lists.get(is);
-        if (list !== undefined) this.#place(list, row, true);
+        if (list !== undefined) this.#place(list, added, true);
       }
     }
     for (const [facet, versions] of this.#versions) {
@@ -433,24 +447,26 @@ export class LiveTable<Item extends StoredRecord> {
     }
   }
 
-  /** Puts a row into a list or takes it out. */
-  #place(list: ListIndex<Item>, row: Row<Item>, enter: boolean): void {
-    if (row.base >= 0 && list.holdsBase(row.base)) list.setBaseGone(row.base, !enter);
-    else if (enter) list.add(row);
-    else list.remove(row);
+  /** Puts a row or an arrival into a list or takes it out. */
+  #place(list: ListIndex, added: Added<Item, Companion>, enter: boolean): void {
+    if (typeof added !== 'number' && added.base >= 0 && list.holdsBase(added.base))
+      list.setBaseGone(added.base, !enter);
+    else if (enter) list.add(this.#toRef(added), this.#gapOfAdded(added));
+    else list.remove(this.#toRef(added), this.#gapOfAdded(added));
   }
 
-  #allList(): ListIndex<Item> {
+  #allList(): ListIndex {
     if (this.#all === undefined) {
-      const list = new ListIndex<Item>(undefined, this.base.size);
+      const list = new ListIndex(undefined, this.base.size, this.#order);
       for (const row of this.#overrides.values()) if (row.deleted) this.#place(list, row, false);
       for (const row of this.#created.values()) this.#place(list, row, true);
+      for (const slot of this.#arrivals.liveSlots()) this.#place(list, arrivalEntry(slot), true);
       this.#all = list;
     }
     return this.#all;
   }
 
-  #list(facet: string, value: string): ListIndex<Item> {
+  #list(facet: string, value: string): ListIndex {
     let lists = this.#lists.get(facet);
     if (lists === undefined) {
       lists = new Map();
@@ -459,14 +475,17 @@ export class LiveTable<Item extends StoredRecord> {
     let list = lists.get(value);
     if (list === undefined) {
       const index = this.base.positions(facet, value);
-      list = new ListIndex<Item>(index, index.length);
+      list = new ListIndex(index, index.length, this.#order);
       for (const row of this.#overrides.values()) {
         const was = this.base.value(row.base, facet) === value;
-        const is = !row.deleted && facetOf(row.item, facet) === value;
+        const is = !row.deleted && facetOf(this.#rowItem(row), facet) === value;
         if (was !== is) this.#place(list, row, is);
       }
       for (const row of this.#created.values())
-        if (facetOf(row.item, facet) === value) this.#place(list, row, true);
+        if (facetOf(this.#rowItem(row), facet) === value) this.#place(list, row, true);
+      for (const slot of this.#arrivals.liveSlots())
+        if (facetOf(this.#arrivals.record(slot), facet) === value)
+          this.#place(list, arrivalEntry(slot), true);
       lists.set(value, list);
     }
     return list;
@@ -481,9 +500,10 @@ export class LiveTable<Item extends StoredRecord> {
     view: RecordView<Item>,
   ): ListPage {
     const [facet, value] = filters[0] as ListFilter;
-    const entries: Entry<Item>[] = [];
-    this.#list(facet, value).walk(0, Number.MAX_SAFE_INTEGER, descending, (entry) => {
-      const item = typeof entry === 'number' ? this.#current(entry) : entry.item;
+    const entries: Entry<Item, Companion>[] = [];
+    this.#list(facet, value).walk(0, Number.MAX_SAFE_INTEGER, descending, (found, added) => {
+      const entry = added ? this.#fromRef(found) : found;
+      const item = this.#item(entry);
       if (filters.every(([name, wanted]) => facetOf(item, name) === wanted)) entries.push(entry);
     });
     const items = entries
@@ -493,24 +513,19 @@ export class LiveTable<Item extends StoredRecord> {
     return { count: entries.length, items };
   }
 
-  /** The record at a base position now (the base's, or its update). */
-  #current(position: number): Item {
-    return this.#overrides.get(position)?.item ?? this.base.at(position);
+  /** The record an entry stands for, as it is now. */
+  #item(entry: Entry<Item, Companion>): Item {
+    if (typeof entry !== 'number') return this.#rowItem(entry);
+    if (entry < 0) return this.#arrivals.record(slotOf(entry));
+    const row = this.#overrides.get(entry);
+    return row === undefined ? this.base.at(entry) : this.#rowItem(row);
   }
 
-  #json(entry: Entry<Item>, view: RecordView<Item>): string {
-    let row: Row<Item> | undefined;
-    if (typeof entry === 'number') {
-      row = this.#overrides.get(entry);
-      if (row === undefined) return this.base.json(entry, view);
-    } else row = entry;
-    row.json ??= new Map();
-    let text = row.json.get(view.name);
-    if (text === undefined) {
-      text = JSON.stringify(view.project(row.item));
-      row.json.set(view.name, text);
-    }
-    return text;
+  #json(entry: Entry<Item, Companion>, view: RecordView<Item>): string {
+    // An unchanged base record has its own memo; the others are generated again (the page cache keeps pages).
+    if (typeof entry === 'number' && entry >= 0 && !this.#overrides.has(entry))
+      return this.base.json(entry, view);
+    return JSON.stringify(view.project(this.#item(entry)));
   }
 
   /** A page read straight from the base table (no change yet): its pre-sorted indexes, read in either direction. */

@@ -75,6 +75,33 @@ describe('the activity schedule', () => {
     expect(events.filter((event) => event.kind === 'recording').length).toBeGreaterThan(60);
   });
 
+  it('reads each arrival again from its place alone: its id, and when and why it is excused', () => {
+    const schedule = new ActivitySchedule(5, busy, START);
+    const events = schedule.take(START + 20 * MINUTE);
+    const excusals = new Map(
+      events.flatMap((event) => (event.kind === 'excusal' ? [[event.callId, event]] : [])),
+    );
+    let calls = 0;
+    let recordings = 0;
+    for (const event of events) {
+      if (event.kind !== 'call' && event.kind !== 'recording') continue;
+      expect(event.n).toBe(event.kind === 'call' ? calls++ : recordings++);
+      expect(event.arrivals).toBe(event.kind === 'call' ? schedule.calls : schedule.recordings);
+      expect(event.arrivals.id(event.n)).toBe(event.id);
+      const excusal = excusals.get(event.id);
+      const read = event.arrivals.excusal(event.n, event.atMs);
+      // An excusal past the window's end is read, though not taken yet.
+      if (excusal === undefined && read !== undefined) expect(read.atMs).toBeGreaterThan(START + 20 * MINUTE);
+      else expect(read).toEqual(excusal && { atMs: excusal.atMs, reason: excusal.reason });
+    }
+    // Those excused after the window are read too: 30% of the calls, in all.
+    expect(calls).toBeGreaterThan(3600);
+    const excused = Array.from({ length: calls }, (_, n) => schedule.calls.excusal(n, START)).filter(Boolean);
+    expect(excused.length / calls).toBeGreaterThan(0.27);
+    expect(excused.length / calls).toBeLessThan(0.33);
+    expect(schedule.recordings.excusal(0, START)).toBeUndefined();
+  });
+
   it('reads nothing again when a window ends before the furthest time read', () => {
     const schedule = new ActivitySchedule(1, busy, START);
     const first = schedule.take(START + 2 * MINUTE);
