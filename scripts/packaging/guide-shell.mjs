@@ -195,7 +195,8 @@ async function ready(log, pid, timeoutMs) {
     }
     const alive = groupAlive(pid);
     if (!alive) throw new Error(`exited before it was ready; it printed:\n${seen.trim() || '(nothing)'}`);
-    if (/https?:\/\/\S+\n/.test(seen) && Date.now() - quietSince >= 300) return seen;
+    // A whole line that shows an address (the JSON banner holds more after its last one).
+    if (/https?:\/\/\S+.*\n/.test(seen) && Date.now() - quietSince >= 300) return seen;
     if (Date.now() > deadline) {
       await interrupt(pid).catch(() => {});
       throw new Error(
