@@ -1,7 +1,8 @@
 // The steps of `npm run build` (scripts/build.mjs): each workspace package's own `build` script, after the
-// builds of the workspace packages it depends on (its declaration build reads their `dist/*.d.ts`), side by
-// side where nothing orders them: the contract first, then the mock server beside the SDK, then the CLI beside
-// the Redis gate.
+// builds of the workspace packages it depends on, side by side where nothing orders them: the contract first,
+// then the mock server beside the SDK, then the CLI beside the Redis gate. The contract's build, alone, emits
+// every package's declarations (`tsc -b build/tsconfig.declarations.json`, build/tsup.ts); the builds after it
+// find them up to date, so two never write them at once.
 import path from 'node:path';
 import { readJson } from './packaging/workspace.mjs';
 
