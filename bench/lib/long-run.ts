@@ -4,10 +4,11 @@
  * hour at a time through the admin API; after each move, its memory (after a full garbage collection) and
  * records as the admin summary reports them, and how fast its lists answer over HTTP.
  */
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Dispatcher, request } from 'undici';
 import { type MockCli, mockCliFromSource, startMockCli } from '../../scripts/lib/mock-cli.mjs';
-import { interleaveNamed, type Variant } from './loop.js';
+import type { Variant } from './loop.js';
 import { median, rotate } from './stats.js';
 
 /** What the figures read of the admin summary (`GET /__admin/`). */
@@ -37,8 +38,30 @@ export interface Checkpoint {
   changesDropped: number;
   /** How long the move's events took to apply (the first request after it), ms. */
   catchUpMs: number;
-  /** Median µs per request of each list, when timed. */
-  lists: Record<string, number>;
+  /** How fast each list answered, when timed. */
+  lists: Record<string, ListSpeed>;
+}
+
+/** How fast a list answers: the mock's CPU µs per request, and the wall µs per request the client saw. */
+export interface ListSpeed {
+  cpu: number;
+  wall: number;
+}
+
+/** The clock ticks a second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time a process has used so far, user and system, in µs (Linux: /proc/<pid>/stat).
+ *
+ * @param pid - the process.
+ */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command's name (which may hold spaces) start with the third, its state: utime
+  // and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / TICKS_PER_SECOND;
 }
 
 /** A run's checkpoints, and the memory of the process as it started (before any list was read). */
@@ -142,21 +165,33 @@ export async function longRun(options: LongRunOptions, dispatcher: Dispatcher): 
       return body;
     };
     const variants = lists(get, () => Math.floor(calls / 25));
-    /** The lists timed in interleaved rounds, each starting with another list: median µs per request. */
-    const time = async (rounds: number): Promise<Record<string, number>> => {
-      const walls: Record<string, number[]> = {};
+    /**
+     * The lists timed in interleaved rounds, each round starting with another list: per list, the mock's
+     * CPU µs per request over all rounds (read from /proc: a shared machine's other work barely moves it) and
+     * the median of the rounds' wall µs per request.
+     */
+    const time = async (rounds: number): Promise<Record<string, ListSpeed>> => {
+      const totals: Record<string, { cpu: number; requests: number; walls: number[] }> = {};
+      for (const variant of Object.values(variants)) for (let i = 0; i < 20; i++) await variant.op();
       for (let round = 0; round < rounds; round++) {
-        const timings = await interleaveNamed(Object.fromEntries(rotate(Object.entries(variants), round)), {
-          rounds: 1,
-          count: options.count,
-          warmup: round === 0 ? 50 : 0,
-          maxMs: 5_000,
-          log: () => {},
-        });
-        for (const [name, timing] of Object.entries(timings))
-          walls[name] = [...(walls[name] ?? []), ...timing.wall];
+        for (const [name, variant] of rotate(Object.entries(variants), round)) {
+          const cpuBefore = cpuMicros(cli.child.pid as number);
+          const started = performance.now();
+          for (let request = 0; request < options.count; request++) await variant.op();
+          const wall = ((performance.now() - started) * 1000) / options.count;
+          const total = totals[name] ?? { cpu: 0, requests: 0, walls: [] };
+          total.cpu += cpuMicros(cli.child.pid as number) - cpuBefore;
+          total.requests += options.count;
+          total.walls.push(wall);
+          totals[name] = total;
+        }
       }
-      return Object.fromEntries(Object.entries(walls).map(([name, wall]) => [name, median(wall)]));
+      return Object.fromEntries(
+        Object.entries(totals).map(([name, total]) => [
+          name,
+          { cpu: total.cpu / total.requests, wall: median(total.walls) },
+        ]),
+      );
     };
     /**
      * Memory as the mock holds it: read after a full garbage collection in its process, so that a reading
@@ -191,8 +226,8 @@ export async function longRun(options: LongRunOptions, dispatcher: Dispatcher): 
         `hour ${hour}: rss ${mb(point.rss)}, heap ${mb(point.heapUsed)} of ${mb(point.heapTotal)}, array buffers ${mb(point.arrayBuffers)}, ` +
           `${point.calls} calls (${point.arrived} arrived), catch-up ${catchUpMs.toFixed(0)} ms` +
           (timed
-            ? `, lists ${Object.values(lists)
-                .map((us) => `${us.toFixed(0)} µs`)
+            ? `, lists (mock CPU / wall µs) ${Object.values(lists)
+                .map((speed) => `${speed.cpu.toFixed(0)}/${speed.wall.toFixed(0)}`)
                 .join(' ')}`
             : ''),
       );
