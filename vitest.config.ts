@@ -21,6 +21,7 @@ const OWN_MODULES = [
   'packages/mock-server/test/activity/determinism-over-http.test.ts',
   'packages/mock-server/test/bin-before-install.test.ts',
   'packages/mock-server/test/cli-process.test.ts',
+  'packages/mock-server/test/verify/over-http.test.ts',
   'packages/sdk/test/build/class-names.test.ts',
   'packages/sdk/test/integration/sync-cli.test.ts',
   // Module-wide state: the deprecation warnings (once per process), the page cache's limits, the clock's timers.
