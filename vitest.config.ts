@@ -28,6 +28,8 @@ const OWN_MODULES = [
   'packages/mock-server/test/quota-old-names.test.ts',
   'packages/mock-server/test/page-cache.test.ts',
   'packages/mock-server/test/clock.test.ts',
+  // Importing the vitest matchers' entry extends expect for the whole worker.
+  'packages/mock-server/test/verify/matchers.test.ts',
   // OpenTelemetry's global context manager, the SDK's telemetry sink (on globalThis) and undici's
   // instrumentation (subscribed to its diagnostics channels) are process-wide.
   'packages/sdk/test/integration/opentelemetry*.test.ts',
