@@ -260,7 +260,7 @@ class MockServerImpl implements MockServer {
     this.#faults.clear();
     this.#journal.clear();
     this.#changes.clear();
-    this.#unmatched.clear();
+    this.#unmatched.clearKept();
     this.#leadFailures = 0;
     this.#applyChaos();
     this.#activity.start(this.#source.seed, this.#options.activity, this.clock.initialMs());

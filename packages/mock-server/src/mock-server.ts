@@ -69,7 +69,8 @@ export interface MockServer {
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
   /**
    * Back to the initial data (every record change undone), keys, quotas and clock (its initial time, running
-   * or frozen); no armed faults, empty request and change journals, no unmatched requests; the options' latency profile and fault
+   * or frozen); no armed faults, empty request and change journals and list of unmatched requests (those
+   * `onUnmatchedRequest: 'error'` has still to report stay: the next `verify` or `close` reports them); the options' latency profile and fault
    * rates, their streams started again; the options' activity, its schedule started again from the clock's
    * initial time.
    */
