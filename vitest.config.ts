@@ -22,12 +22,15 @@ const OWN_MODULES = [
   'packages/mock-server/test/bin-before-install.test.ts',
   'packages/mock-server/test/cli-process.test.ts',
   'packages/mock-server/test/soak.test.ts',
+  'packages/mock-server/test/verify/over-http.test.ts',
   'packages/sdk/test/build/class-names.test.ts',
   'packages/sdk/test/integration/sync-cli.test.ts',
   // Module-wide state: the deprecation warnings (once per process), the page cache's limits, the clock's timers.
   'packages/mock-server/test/quota-old-names.test.ts',
   'packages/mock-server/test/page-cache.test.ts',
   'packages/mock-server/test/clock.test.ts',
+  // Importing the vitest matchers' entry extends expect for the whole worker.
+  'packages/mock-server/test/verify/matchers.test.ts',
   // OpenTelemetry's global context manager, the SDK's telemetry sink (on globalThis) and undici's
   // instrumentation (subscribed to its diagnostics channels) are process-wide.
   'packages/sdk/test/integration/opentelemetry*.test.ts',

@@ -106,6 +106,10 @@ const ENTRIES = [
     file: path.join('packages', pkg, 'src', 'index.ts'),
   })),
   { specifier: '@company-data/cli/copy', file: path.join('packages', 'cli', 'src', 'copy.ts') },
+  {
+    specifier: '@company-data/mock-server/vitest',
+    file: path.join('packages', 'mock-server', 'src', 'vitest.ts'),
+  },
 ];
 const base = ts.createProgram(
   ENTRIES.map((entry) => path.join(ROOT, entry.file)),

@@ -11,7 +11,8 @@
 // running for the guides after it), each snippet and each printed command, then the package READMEs' quick
 // starts, their printed output checked against their `// → ` comments (scripts/packaging/guide-snippets.mjs,
 // guide-runner.mjs); in the project the guides made, an ESM and a CJS script against a started mock server,
-// a check that importing the SDK
+// a test file of the mock server's vitest matchers run by the project's vitest (a passing and a failing
+// expectation, and vitest printing the near-miss report) and type-checked by its tsc, a check that importing the SDK
 // loads no schemas, and a smoke script under Bun and Deno; the changesets release
 // flow works (status, and a version run in a throwaway copy); and install by name, rehearsed: the packages
 // published through changesets into a throwaway local registry (Verdaccio on loopback, no uplink), then
@@ -26,7 +27,7 @@ import path from 'node:path';
 import { readGuides } from './docs/guides.mjs';
 import { codeBlocks } from './docs/markdown.mjs';
 import { postgresOrSkip, startPostgres } from './lib/postgres-server.mjs';
-import { checkConsumerProject, runConsumers } from './packaging/consumer.mjs';
+import { checkConsumerProject, runConsumers, runMatchers } from './packaging/consumer.mjs';
 import { readerEnv, runGuides } from './packaging/guide-runner.mjs';
 import { inReadmeOrder, readmeQuickStarts, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
@@ -295,6 +296,13 @@ async function checkConsumer(packed, guides) {
       .join(', ');
   });
   for (const { lines } of outputs) for (const line of lines) console.log(`      ${line}`);
+  /** @type {string[]} */
+  let matcherLines = [];
+  await step('mock server vitest matchers', async () => {
+    matcherLines = await runMatchers(project);
+    return "a test file with expect(mock).toHaveReceived…, run by the project's vitest and type-checked by its tsc";
+  });
+  for (const line of matcherLines) console.log(`      ${line}`);
   /** @type {string[]} */
   let lazyLines = [];
   await step('sdk loads its schemas lazily', async () => {

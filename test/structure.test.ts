@@ -49,13 +49,15 @@ const LAYOUTS: Record<string, Layout> = {
       ['resolvers', 'activity'],
       ['engine'],
       ['openapi.ts', 'request-log.ts', 'inventory.ts'],
+      // Verification: request patterns, near misses and unmatched requests, over the journal's entries.
+      ['verify'],
       ['options.ts'],
       ['mock-server.ts'],
       ['admin', 'adapters'],
       // The composition root: it wires the engine, the admin API and the adapters.
       ['create-mock-server.ts'],
       ['cli'],
-      ['bin.ts', 'index.ts', 'msw.ts'],
+      ['bin.ts', 'index.ts', 'msw.ts', 'vitest.ts'],
     ],
   },
   sdk: {

@@ -1,17 +1,20 @@
 // The packed-tarball consumer test: the project outside the workspace that the guides set up (the tarballs
 // installed by Getting started's commands, as written), runs a plain ESM and a plain CJS script that
-// use the packages by name, a script that runs the installed company-data-mock command over a real socket, and
-// one that runs the installed company-data command.
+// use the packages by name, a script that runs the installed company-data-mock command over a real socket,
+// one that runs the installed company-data command, and a vitest test file that uses the mock server's
+// matchers (run by the project's vitest, type-checked by its TypeScript).
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CommandError, cleanEnv, run } from './process.mjs';
+import { binScript, CommandError, cleanEnv, run } from './process.mjs';
 import { ROOT, readJson } from './workspace.mjs';
 
 const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
 const SCRIPTS = ['consumer.mjs', 'consumer.cjs', 'cli.mjs', 'company-data.mjs'];
 // Copied beside the scripts, which share it.
 const SHARED = ['checks.cjs'];
+/** The test file of the mock server's vitest matchers, copied beside the scripts and run by {@link runMatchers}. */
+const MATCHERS_SPEC = 'matchers.spec.ts';
 /**
  * Checks the project the guides made (scripts/packaging/guide-runner.mjs, Getting started's commands as
  * written) and copies the consumer scripts into it: each package installed from its tarball, once, with its
@@ -22,7 +25,7 @@ const SHARED = ['checks.cjs'];
  * @returns {Promise<string[]>} what was installed.
  */
 export async function checkConsumerProject(projectDir, packed) {
-  for (const file of [...SCRIPTS, ...SHARED])
+  for (const file of [...SCRIPTS, ...SHARED, MATCHERS_SPEC])
     await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
   assertDependencyKinds(projectDir, packed);
   return packed.map(({ pkg }) => assertInstalledFromTarball(projectDir, pkg));
@@ -111,4 +114,65 @@ export async function runConsumers(projectDir) {
     }
   }
   return results;
+}
+
+/** Lines the report of the matchers' failing expectation must show in vitest's own output. */
+const SHOWN_REPORT = [
+  'Expected at least 1 request matching GET /v1/calls/ with query {"page":"3"}, received 0.',
+  '   - query page: expected "3", received "2"',
+];
+
+/**
+ * Runs the matchers' test file with the project's own vitest (installed by the testing guide): its passing
+ * and failing expectations pass; then once more with the test that fails for real, whose failure vitest must
+ * print with the near-miss report; then type-checks the file with the project's TypeScript, as the guides'
+ * tsconfig.json does (strict, nodenext), so the matchers are typed on vitest's Assertion.
+ *
+ * @param {string} projectDir
+ * @returns {Promise<string[]>} what was shown.
+ */
+export async function runMatchers(projectDir) {
+  const env = cleanEnv({ NODE_OPTIONS: '', NO_COLOR: '1' });
+  const vitest = [binScript(projectDir, 'vitest', 'vitest'), 'run', MATCHERS_SPEC];
+  const options = { cwd: projectDir, env, timeoutMs: 120_000 };
+  const passed = await run(process.execPath, vitest, options);
+  const counts = /Tests\s+(.*)$/m.exec(passed.stdout)?.[1]?.trim();
+  if (counts !== '2 passed | 1 skipped (3)')
+    throw new Error(
+      `vitest run ${MATCHERS_SPEC}: expected 2 passed and 1 skipped, got ${counts}\n${passed.stdout}`,
+    );
+  const failed = await run(process.execPath, vitest, {
+    ...options,
+    env: { ...env, MATCHERS_SHOW_FAILURE: '1' },
+    allowFailure: true,
+  });
+  const output = `${failed.stdout}\n${failed.stderr}`;
+  const missing = SHOWN_REPORT.filter((line) => !output.includes(line));
+  if (failed.code === 0 || missing.length > 0)
+    throw new Error(
+      `vitest run ${MATCHERS_SPEC} with a failing expectation: exit code ${failed.code}, ${missing.length} lines of the report missing (${missing.join(' | ')})\n${output}`,
+    );
+  const tsc = binScript(projectDir, 'typescript', 'tsc');
+  await run(
+    process.execPath,
+    [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      MATCHERS_SPEC,
+    ],
+    options,
+  );
+  return [
+    `vitest run ${MATCHERS_SPEC}: ${counts}: toHaveReceived, toHaveReceivedTimes and .not pass; a failing expectation's message is the near-miss report`,
+    `with the expectation that fails for real: exit code ${failed.code}, and vitest printed the report`,
+    `tsc --strict --module nodenext ${MATCHERS_SPEC}: the matchers are typed on vitest's Assertion`,
+  ];
 }

@@ -1,6 +1,7 @@
 // The packages without what is optional to them, each in a project of its own with nothing else installed:
-// - msw is an optional peer of the mock server: a project that installs the mock server alone gets no msw,
-//   still starts the mock, and learns from the msw entry point that msw is what it lacks.
+// - msw and vitest are optional peers of the mock server: a project that installs the mock server alone gets
+//   neither, still starts the mock (its main entry loads neither), and learns from the msw entry point that msw
+//   is what it lacks, and from the vitest matchers' entry that vitest is.
 // - The Redis gate is a package of its own: a project that installs the SDK alone gets no Redis client.
 // - OpenTelemetry is opt-in: a project that installs the SDK alone gets no OpenTelemetry package, its main
 //   entry loads, and its `@company-data/sdk/opentelemetry` entry says what is missing (`@opentelemetry/api`,
@@ -25,10 +26,10 @@ import { installAlone } from './project-alone.mjs';
 export const WITHOUT_CHECKS = [
   {
     name: 'without-msw',
-    title: 'mock server without msw',
+    title: 'mock server without msw or vitest',
     wanted: ['@company-data/contract', '@company-data/mock-server'],
-    absent: /[\\/]node_modules[\\/]msw$/m,
-    absentWhat: 'msw was installed with the mock server',
+    absent: /[\\/]node_modules[\\/](?:msw|vitest)$/m,
+    absentWhat: 'msw or vitest was installed with the mock server',
     script: `
 import assert from 'node:assert/strict';
 import { startMockServer } from '@company-data/mock-server';
@@ -43,10 +44,16 @@ const missing = await import('@company-data/mock-server/msw').then(
 );
 assert.equal(missing.code, 'ERR_MODULE_NOT_FOUND');
 assert.match(missing.message, /'msw'/);
+const noVitest = await import('@company-data/mock-server/vitest').then(
+  () => assert.fail('the vitest matchers loaded without vitest installed'),
+  (error) => error,
+);
+assert.equal(noVitest.code, 'ERR_MODULE_NOT_FOUND');
+assert.match(noVitest.message, /'vitest'/);
 console.log('ok');
 `,
     shown:
-      'npm ls --omit=dev shows no msw; the mock server starts and serves; its msw entry point names msw as missing',
+      'npm ls --omit=dev shows neither msw nor vitest; the mock server starts and serves; its msw entry point names msw as missing, its vitest entry point vitest',
   },
   {
     name: 'without-redis',

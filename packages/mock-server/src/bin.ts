@@ -24,7 +24,13 @@ async function main(): Promise<void> {
     process.stderr.write(`\ncompany-data-mock: ${reason}, stopping.\n`);
     server.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      // Closed, but something was left to report: requests --on-unmatched=error was told to fail on.
+      (error: unknown) => {
+        process.stderr.write(
+          `company-data-mock: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+        process.exit(1);
+      },
     );
   };
   process.once('SIGINT', () => stop('received SIGINT'));

@@ -56,6 +56,9 @@ import { RESOLVERS } from './resolvers/resolver-table.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions, MockStore } from './store/mock-store.js';
 import { checkQuota, DEFAULT_QUOTA, type Quota, type QuotaInput, Throttle } from './store/quota.js';
+import { checkPattern, type KeyDirectory, type RequestPattern } from './verify/pattern.js';
+import { UnmatchedLog, type UnmatchedRequest } from './verify/unmatched.js';
+import { JOURNAL_OFF, VerificationError, type VerifyResult, verifyRequests } from './verify/verify.js';
 
 /**
  * Options of {@link startMockServer}: the server's options plus where to listen.
@@ -132,6 +135,7 @@ class MockServerImpl implements MockServer {
   readonly #journal: RequestJournal;
   readonly #changes: ChangeJournal;
   readonly journals: MockJournals;
+  readonly #unmatched: UnmatchedLog;
   /** The one path every record change takes (controls, admin API, activity). */
   readonly #editor: RecordEditor;
   readonly records: RecordControls;
@@ -170,6 +174,7 @@ class MockServerImpl implements MockServer {
       requests: caughtUpJournal(this.#journal, () => this.#catchUp()),
       changes: caughtUpJournal(this.#changes, () => this.#catchUp()),
     };
+    this.#unmatched = new UnmatchedLog(options.onUnmatchedRequest);
     this.#seeded = this.#build();
     this.#editor = new RecordEditor({
       store: () => this.#seeded.store,
@@ -206,6 +211,15 @@ class MockServerImpl implements MockServer {
       sideRoutes: [adminRoute(this, this.maxBodyBytes), openApiRoute(() => this.#originOrThrow)],
       onServed:
         onRequest && ((request, atMs, served, ms) => onRequest(requestEvent(request, atMs, served, ms))),
+      onUnmatched: (request, atMs, status, { reason, detail }) =>
+        this.#unmatched.record({
+          at: new Date(atMs).toISOString(),
+          method: request.method,
+          path: request.path,
+          status,
+          reason,
+          detail,
+        }),
     });
   }
 
@@ -263,6 +277,7 @@ class MockServerImpl implements MockServer {
     this.#faults.clear();
     this.#journal.clear();
     this.#changes.clear();
+    this.#unmatched.clearKept();
     this.#leadFailures = 0;
     this.#applyChaos();
     this.#activity.start(this.#source.seed, this.#options.activity, this.clock.initialMs());
@@ -367,6 +382,37 @@ class MockServerImpl implements MockServer {
     this.#journal.clear();
   }
 
+  verify(pattern: RequestPattern = {}): VerifyResult {
+    if (this.#options.journalLimit === 0) throw new Error(JOURNAL_OFF);
+    // Checked before anything is reported: a bad pattern leaves the unmatched requests to report.
+    const checked = checkPattern(pattern, this.#keyDirectory());
+    const result = verifyRequests(this.journal(), checked, this.#unmatched.takeFailing());
+    if (!result.ok) throw new VerificationError(result);
+    return result;
+  }
+
+  /** The keys a pattern's `key` may name: a well-known key's name, a key's value, or a key's own name. */
+  #keyDirectory(): KeyDirectory {
+    const { keys } = this.#store;
+    const wellKnown = this.keys;
+    const names = keys.all().map((key) => key.name);
+    return {
+      names: [...Object.keys(wellKnown), ...names],
+      nameOf: (key) => {
+        const value = Object.hasOwn(wellKnown, key) ? wellKnown[key as keyof MockKeys] : key;
+        return keys.find(value)?.name ?? (names.includes(key) ? key : undefined);
+      },
+    };
+  }
+
+  unmatched(): readonly UnmatchedRequest[] {
+    return this.#unmatched.entries();
+  }
+
+  clearUnmatched(): void {
+    this.#unmatched.clear();
+  }
+
   loadFixture(fixture: unknown): void {
     const source: DataSource = {
       seed: this.#source.seed,
@@ -419,7 +465,8 @@ class MockServerImpl implements MockServer {
       await this.#close?.();
       await this.#dispatcher?.close();
     })();
-    return this.#closed;
+    // Closed first; then the unmatched requests still to report, once (the next call resolves).
+    return this.#closed.then(() => this.#unmatched.throwFailing());
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The mock server: create it in-process, start it on a port, control it from tests. Its msw handlers are
- * in `@company-data/mock-server/msw`.
+ * in `@company-data/mock-server/msw`, its vitest matchers in `@company-data/mock-server/vitest`.
  *
  * @module @company-data/mock-server
  * @mergeModuleWith <project>
@@ -34,6 +34,7 @@ export { FixtureError, type FixtureIssue } from './fixture/error.js';
 export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
 export { ADMIN_PREFIX } from './http/reserved-paths.js';
 export type { JournalOutcome, MockRequest, MockResponse } from './http/types.js';
+export type { UnmatchedReason } from './http/unmatched.js';
 export type {
   ApiKeyInfo,
   AudienceInfo,
@@ -75,4 +76,20 @@ export {
   THROTTLED_KEY_QUOTA,
   type ThrottleConfig,
 } from './store/quota.js';
+export type { DifferenceField, RequestDifference } from './verify/match.js';
+export type { NearMiss } from './verify/near-miss.js';
+export {
+  type RequestPattern,
+  type TimesPattern,
+  type TimesRange,
+  type ValueMatcher,
+  VerifyPatternError,
+} from './verify/pattern.js';
+export {
+  type OnUnmatchedRequest,
+  UNMATCHED_LIMIT,
+  type UnmatchedRequest,
+  UnmatchedRequestError,
+} from './verify/unmatched.js';
+export { VerificationError, type VerifyResult } from './verify/verify.js';
 export { MOCK_SERVER_VERSION } from './version.js';

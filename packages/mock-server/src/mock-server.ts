@@ -17,6 +17,9 @@ import type { RecordControls } from './record-controls/controls.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions } from './store/mock-store.js';
 import type { QuotaInput } from './store/quota.js';
+import type { RequestPattern } from './verify/pattern.js';
+import type { UnmatchedRequest } from './verify/unmatched.js';
+import type { VerifyResult } from './verify/verify.js';
 
 /**
  * The journals of a server, each an object of its own: its requests (what a client sent) and its changes
@@ -86,7 +89,8 @@ export interface MockServer {
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
   /**
    * Back to the initial data (every record change undone), keys, quotas and clock (its initial time, running
-   * or frozen); no armed faults, empty request and change journals; the options' latency profile and fault
+   * or frozen); no armed faults, empty request and change journals and list of unmatched requests (those
+   * `onUnmatchedRequest: 'error'` has still to report stay: the next `verify` or `close` reports them); the options' latency profile and fault
    * rates, their streams started again; the options' activity, its schedule started again from the clock's
    * initial time.
    */
@@ -279,6 +283,51 @@ export interface MockServer {
    */
   recordCounts(): readonly RecordCounts[];
   /**
+   * Checks that the journal holds the requests a pattern describes, as many as its `times` says (at least
+   * one by default), WireMock's `verify` in one call. When it does not, it throws a
+   * {@link VerificationError} whose message lists the closest requests received and how each differs (the
+   * method, the path, a query parameter, a header, the key, a place in the body), and how many matched.
+   * Under `onUnmatchedRequest: 'error'` it also throws when the mock could not match a request since the
+   * last report, listing those.
+   *
+   * @param pattern - which requests, and how many (see {@link RequestPattern}); none: any request, at least once.
+   * @returns what was found, when it is what the pattern asks.
+   * @throws VerificationError when the count is not what `times` asks, or unmatched requests are to be
+   * reported; VerifyPatternError for a pattern it cannot use (naming the field and how to fix it); Error
+   * when the journal is off (`journalLimit: 0`).
+   * @example
+   * ```ts
+   * await client.audiences.addMember(mock.tokens.audience, { first_name: 'Ada', email: 'ada@example.com' });
+   * mock.verify({
+   *   method: 'POST',
+   *   path: '/v1/outbound-campaigns/webhook/{token}/',
+   *   body: { first_name: 'Ada' },
+   *   times: 1,
+   * });
+   * ```
+   */
+  verify(pattern?: RequestPattern): VerifyResult;
+  /**
+   * The requests the mock could not match to an operation or authenticate (an unknown path or method, a
+   * missing, unknown, revoked or expired key, an unknown webhook token), oldest first, each with why; the
+   * newest `UNMATCHED_LIMIT` kept. They are in the journal too, answered as the API answers them.
+   *
+   * @example
+   * ```ts
+   * expect(mock.unmatched()).toEqual([]);
+   * ```
+   */
+  unmatched(): readonly UnmatchedRequest[];
+  /**
+   * Forgets the unmatched requests, and those still to report under `onUnmatchedRequest: 'error'`.
+   *
+   * @example
+   * ```ts
+   * mock.clearUnmatched(); // e.g. after a test that sends a bad key on purpose
+   * ```
+   */
+  clearUnmatched(): void;
+  /**
    * Replaces the data, keys and tokens with a fixture's (clock, quota, faults and request journal stay;
    * the change journal empties; the activity in force starts a new schedule from now).
    * The fixture becomes what {@link MockServer.reset} returns to.
@@ -306,6 +355,10 @@ export interface MockServer {
   conversations(): readonly Conversation[];
   /** Every lead received, including those whose processing failed. */
   leads(): readonly Lead[];
-  /** Stops the listener, if any, and the dispatcher; idempotent. */
+  /**
+   * Stops the listener, if any, and the dispatcher; idempotent. Under `onUnmatchedRequest: 'error'`, it then
+   * rejects with an {@link UnmatchedRequestError} when requests the mock could not match are still to be
+   * reported (no `verify` reported them); the next call resolves.
+   */
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import type { LatencyProfile } from './engine/latency.js';
 import type { Fixture } from './fixture/schema.js';
 import type { RequestEvent } from './request-log.js';
 import type { QuotaInput } from './store/quota.js';
+import type { OnUnmatchedRequest } from './verify/unmatched.js';
 
 /**
  * Options of {@link createMockServer} (and {@link startMockServer}).
@@ -74,6 +75,14 @@ export interface MockServerOptions {
   journalLimit?: number;
   /** Token guarding the admin HTTP API (default: random per instance). */
   adminToken?: string;
+  /**
+   * What to do with a request the mock cannot match (an unknown path or method, a missing, unknown or
+   * expired key, an unknown webhook token), besides answering it as the API does and listing it in
+   * {@link MockServer.unmatched}: `'ignore'` (default), `'warn'` (a line on stderr), `'error'` (that line, and
+   * the next {@link MockServer.verify} or {@link MockServer.close} throws), or a function called with it
+   * (what it throws fails the test as `'error'` does).
+   */
+  onUnmatchedRequest?: OnUnmatchedRequest;
 }
 
 /**

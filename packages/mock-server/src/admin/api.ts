@@ -17,6 +17,7 @@ import type { MockServer } from '../mock-server.js';
 import { MockSizesSchema } from '../options.js';
 import { RecordNotFoundError } from '../record-controls/errors.js';
 import { QuotaOrNoneSchema } from '../store/quota.js';
+import { VerificationError, type VerifyResult } from '../verify/verify.js';
 import { describeServer } from './summary.js';
 
 /**
@@ -61,6 +62,9 @@ export type AdminTarget = Pick<
   | 'clearChanges'
   | 'setActivity'
   | 'activity'
+  | 'verify'
+  | 'unmatched'
+  | 'clearUnmatched'
 >;
 
 const Time = z.union([z.string(), z.number()]);
@@ -302,7 +306,24 @@ const ROUTER = new Router<AdminRoute>([
   ),
   route('GET', 'conversations', (target) => ok({ data: target.conversations() })),
   route('GET', 'leads', (target) => ok({ data: target.leads() })),
+  // The body is the pattern, checked by verify itself: the same messages as in-process (a bad one is a 400).
+  route('POST', 'verify', (target, body) => ok(verified(target, body))),
+  route('GET', 'unmatched', (target) => ok({ data: target.unmatched() })),
+  route('DELETE', 'unmatched', (target) => {
+    target.clearUnmatched();
+    return ok();
+  }),
 ]);
+
+/** What `verify` found, whether or not it passed: over HTTP a failed verification is an answer, not an error. */
+function verified(target: AdminTarget, pattern: unknown): VerifyResult {
+  try {
+    return target.verify(pattern as Parameters<AdminTarget['verify']>[0]);
+  } catch (error) {
+    if (error instanceof VerificationError) return error.result;
+    throw error;
+  }
+}
 
 /**
  * The admin API as a route the server hands the engine: every path under {@link ADMIN_PREFIX}.

@@ -15,6 +15,7 @@ import {
   sizesProblem,
 } from '../options.js';
 import { type Quota, quotaProblem } from '../store/quota.js';
+import { UNMATCHED_MODES } from '../verify/unmatched.js';
 
 /** How the CLI logs requests on stderr. */
 export type LogFormat = 'off' | 'text' | 'json';
@@ -37,6 +38,8 @@ export interface CliRequest {
   readonly keyQuotas: readonly KeyQuotaRequest[];
   /** The request log on stderr. */
   readonly log: LogFormat;
+  /** What to do with a request the mock cannot match (`--on-unmatched`). */
+  readonly onUnmatched: (typeof UNMATCHED_MODES)[number];
   /** Print machine-readable JSON instead of words. */
   readonly json: boolean;
   /** Stop when standard input ends (the harness closed it, or died). */
@@ -97,6 +100,10 @@ Server
 Output and lifetime
   --json                   print the addresses, keys, webhooks, pid and admin token as one JSON line
   --log <format>           log each request on stderr: off (default), text or json
+  --on-unmatched <mode>    a request the mock cannot match (an unknown path or method, a missing
+                           or bad key, an unknown webhook token): ignore (default; listed at
+                           /__admin/unmatched), warn (a line on stderr) or error (that line, and
+                           POST /__admin/verify fails until it has reported it; else exit code 1)
   --exit-on-stdin-close    stop when standard input ends: spawn with a stdin pipe, close it to stop
   --parent-pid <pid>       stop when that process is gone (e.g. the test harness's own pid)
   -v, --version            print the version and exit
@@ -141,6 +148,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       'journal-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
       log: { type: 'string', default: 'off' },
+      'on-unmatched': { type: 'string', default: 'ignore' },
       'exit-on-stdin-close': { type: 'boolean', default: false },
       'parent-pid': { type: 'string' },
       version: { type: 'boolean', short: 'v', default: false },
@@ -174,11 +182,15 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   };
   if (!LOG_FORMATS.includes(values.log as LogFormat))
     throw new Error(`--log expects off, text or json, got "${values.log}"`);
+  const onUnmatched = values['on-unmatched'];
+  if (!(UNMATCHED_MODES as readonly string[]).includes(onUnmatched))
+    throw new Error(`--on-unmatched expects ${UNMATCHED_MODES.join(', ')}, got "${onUnmatched}"`);
   return {
     options: dropUndefined(options),
     fixturePath: values.fixture,
     keyQuotas: values['throttle-key'].map(keyQuota),
     log: values.log as LogFormat,
+    onUnmatched: onUnmatched as CliRequest['onUnmatched'],
     json: values.json,
     exitOnStdinClose: values['exit-on-stdin-close'],
     parentPid: integer('parent-pid', values['parent-pid'], 1, 0x7fffffff),

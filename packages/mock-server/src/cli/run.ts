@@ -12,6 +12,7 @@ import { DEFAULT_QUOTA, type Quota, THROTTLED_KEY_QUOTA } from '../store/quota.j
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
 import { readFixtureFile } from './fixture-file.js';
+import { unmatchedLog } from './unmatched-log.js';
 import { usageErrorMessage } from './usage-error.js';
 
 /** Where the CLI writes. */
@@ -54,7 +55,11 @@ export async function runCli(
   else if (request.fixtureSchema) output.out(`${JSON.stringify(fixtureJsonSchema(), null, 2)}\n`);
   if (request.help || request.version || request.fixtureSchema) return exit(0);
 
-  const options: StartMockServerOptions = { ...request.options, onRequest: requestLog(request.log, output) };
+  const options: StartMockServerOptions = {
+    ...request.options,
+    onRequest: requestLog(request.log, output),
+    onUnmatchedRequest: unmatchedLog(request.onUnmatched, output),
+  };
   let server: MockServer;
   try {
     if (request.fixturePath !== undefined) options.fixture = await readFixtureFile(request.fixturePath, cwd);

@@ -10,8 +10,10 @@ import {
   methodNotAllowed,
   notFound,
   serverError,
+  unmatched,
 } from '../http/responses.js';
 import type { MockRequest, MockResponse, RequestOutcome, Resolved } from '../http/types.js';
+import { type Unmatched, unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
 import type { ResolveContext } from '../resolvers/context.js';
 import type { MockStore } from '../store/mock-store.js';
 import type { Throttle } from '../store/quota.js';
@@ -85,6 +87,12 @@ export type ServedHook = (
   durationMs: number,
 ) => void;
 
+/**
+ * Told of a request the mock could not match to an operation, or could not authenticate, once it is
+ * answered (it is journaled as usual too).
+ */
+export type UnmatchedHook = (request: MockRequest, atMs: number, status: number, why: Unmatched) => void;
+
 /** The mutable parts of a mock server the engine reads on every request. */
 export interface EngineState {
   /** The current store (replaced by reset and fixture loads). */
@@ -109,6 +117,7 @@ export interface EngineState {
   /** Paths answered before routing (checked in order). */
   readonly sideRoutes?: readonly SideRoute[] | undefined;
   readonly onServed?: ServedHook | undefined;
+  readonly onUnmatched?: UnmatchedHook | undefined;
 }
 
 /** How a request was served, before it is journaled and reported. */
@@ -121,6 +130,8 @@ export interface ServedRequest {
   readonly fault?: InjectedFault | undefined;
   /** The latency profile's wait, in ms (0 for none). */
   readonly latencyMs: number;
+  /** Why the mock could not match it, when it could not. */
+  readonly unmatched?: Unmatched | undefined;
 }
 
 type Served = ServedRequest & { readonly result: EngineResult };
@@ -179,6 +190,8 @@ export class MockEngine {
     if (outcome !== 'admin' && outcome !== 'openapi')
       state.journal.add({ atMs, request, status, outcome, keyName, fault, latencyMs });
     state.onServed?.(request, atMs, served, performance.now() - startedAt);
+    if (served.unmatched !== undefined && status !== null)
+      state.onUnmatched?.(request, atMs, status, served.unmatched);
     return served.result;
   }
 
@@ -233,18 +246,20 @@ export class MockEngine {
   #serveNow(request: MockRequest, fault: InjectedFault | undefined, latencyMs: number): Served {
     if (fault === undefined) {
       // Object literals, not spreads: this runs for every request, and spreads cost about a microsecond here.
-      const { response, outcome, keyName } = this.resolve(request);
-      return { result: { response }, status: response.status, outcome, keyName, latencyMs };
+      const { response, outcome, keyName, unmatched } = this.resolve(request);
+      return { result: { response }, status: response.status, outcome, keyName, latencyMs, unmatched };
     }
     if (fault.drop) return { result: DROP, status: null, outcome: 'fault_injected', fault, latencyMs };
     let response: MockResponse;
     let outcome: RequestOutcome = 'fault_injected';
     let keyName: string | undefined;
+    let unmatched: Unmatched | undefined;
     if (fault.htmlPage) response = htmlPage(fault);
     else if (fault.status !== undefined && !fault.malformedJson) response = faultResponse(fault);
     else {
       const resolved = this.resolve(request);
       keyName = resolved.keyName;
+      unmatched = resolved.unmatched;
       response = fault.malformedJson
         ? malformed(resolved.response, fault)
         : decorated(resolved.response, fault);
@@ -254,7 +269,7 @@ export class MockEngine {
     }
     const delivery = bodyDelivery(fault, Buffer.byteLength(response.body));
     const result: EngineResult = delivery === undefined ? { response } : { response, delivery };
-    return { result, status: response.status, outcome, keyName, fault, latencyMs };
+    return { result, status: response.status, outcome, keyName, fault, latencyMs, unmatched };
   }
 
   /**
@@ -274,8 +289,18 @@ export class MockEngine {
 
   #resolve(request: MockRequest): Resolved {
     const found = this.#routes.find(request.method, request.path);
-    if (found.kind === 'none') return notFound(found.shape, found.missingSlash);
-    if (found.kind === 'method') return methodNotAllowed(found.shape, request.method, found.allow);
+    if (found.kind === 'none') {
+      const { path } = request;
+      const why = found.missingSlash
+        ? unmatchedPath(`${path}/`, undefined)
+        : unmatchedPath(undefined, this.#routes.closestPath(path));
+      return unmatched(notFound(found.shape, found.missingSlash), why);
+    }
+    if (found.kind === 'method')
+      return unmatched(
+        methodNotAllowed(found.shape, request.method, found.allow),
+        unmatchedMethod(request.method, found.allow),
+      );
     const { row: route, params } = found;
     const { handler } = route;
     if (handler.auth === 'pathToken')
@@ -287,7 +312,7 @@ export class MockEngine {
   #data(request: MockRequest, route: Route, handler: DataHandler, params: Record<string, string>): Resolved {
     const state = this.#state;
     const token = bearerToken(request.headers.authorization);
-    if (token === undefined) return handler.invalidKey;
+    if (token === undefined) return handler.missingKey;
     const nowMs = state.clock.nowMs();
     const key = state.store.keys.authenticate(token, nowMs);
     if (key === 'invalid') return handler.invalidKey;

@@ -1,4 +1,5 @@
 import {
+  closestName,
   compileWireQuery,
   type DataResource,
   type EndpointDefinition,
@@ -11,8 +12,9 @@ import {
   type WireQuery,
 } from '@company-data/contract';
 import { z } from 'zod';
-import { errorResponse, notFound } from '../http/responses.js';
+import { errorResponse, notFound, unmatched } from '../http/responses.js';
 import type { Resolved } from '../http/types.js';
+import { UNMATCHED } from '../http/unmatched.js';
 import type { DataResolver, ResolverTable, WebhookResolver } from '../resolvers/types.js';
 import { Router, type RouterRow } from './router.js';
 
@@ -29,6 +31,8 @@ export interface DataHandler {
   readonly query: WireQuery;
   /** The row's filter parameters: those beyond page, page_size and ordering. */
   readonly filters: readonly string[];
+  /** Answers 401 for a request without a key (the invalid key's answer, unmatched for another reason). */
+  readonly missingKey: Resolved;
   /** Answers 401 for an invalid key, in the row's error shape. */
   readonly invalidKey: Resolved;
   /** Answers 401 for an expired key. */
@@ -71,6 +75,8 @@ export class RouteTable {
   readonly #router: Router<Route>;
   /** The error shape of each first path segment, e.g. `v1` → nested, `messaging-agent` → flat. */
   readonly #shapes = new Map<string, ErrorShape>();
+  /** Every operation's path template, split into segments, for {@link RouteTable.closestPath}. */
+  readonly #templates: (readonly string[])[] = [];
 
   /** @param resolvers - a resolver for every row of the endpoint table. */
   constructor(resolvers: ResolverTable<typeof endpoints>) {
@@ -85,6 +91,7 @@ export class RouteTable {
         handler: compileHandler(endpoint, resolvers[operationId]),
       });
       this.#shapes.set(firstSegment(template), endpoint.errorShape);
+      this.#templates.push(template.split('/'));
     }
     this.#router = new Router(routes);
   }
@@ -95,6 +102,25 @@ export class RouteTable {
     if (found.kind !== 'none' || path.endsWith('/')) return found;
     const withSlash = this.#find(method, `${path}/`);
     return withSlash.kind === 'none' ? found : { ...found, missingSlash: true };
+  }
+
+  /**
+   * The path of an operation closest to one no operation has, for a did-you-mean: each template with as many
+   * segments, its `{name}` segments taken from the path (`/v1/calls/42/transcrpt/` → `/v1/calls/42/transcript/`).
+   * Read only for an unmatched request, never on the way of a matched one.
+   *
+   * @param path - the unmatched path.
+   * @returns the closest such path, or undefined when none is close.
+   */
+  closestPath(path: string): string | undefined {
+    const segments = path.split('/');
+    const candidates = this.#templates
+      .filter((template) => template.length === segments.length)
+      .map((template) =>
+        template.map((part, index) => (part.startsWith('{') ? (segments[index] as string) : part)).join('/'),
+      )
+      .filter((candidate) => candidate !== path);
+    return closestName(path, candidates);
   }
 
   #find(method: string, path: string): RouteResult {
@@ -115,13 +141,18 @@ function compileHandler(endpoint: EndpointDefinition, resolve: DataResolver | We
     throw new Error(`${endpoint.operationId}: an API-key endpoint must name its resource`);
   const query = endpoint.query ?? NO_QUERY;
   const shape = endpoint.errorShape;
+  const invalidKey = errorResponse(shape, 401, ERROR_DETAILS.invalidKey, UNAUTHENTICATED);
   return {
     auth: 'apiKey',
     resource: endpoint.resource,
     query: compileWireQuery(query),
     filters: Object.keys(query.shape).filter((name) => !(name in ListQuery.shape)),
-    invalidKey: errorResponse(shape, 401, ERROR_DETAILS.invalidKey, UNAUTHENTICATED),
-    expiredKey: errorResponse(shape, 401, ERROR_DETAILS.expiredKey, UNAUTHENTICATED),
+    missingKey: unmatched(invalidKey, UNMATCHED.missingKey),
+    invalidKey: unmatched(invalidKey, UNMATCHED.invalidKey),
+    expiredKey: unmatched(
+      errorResponse(shape, 401, ERROR_DETAILS.expiredKey, UNAUTHENTICATED),
+      UNMATCHED.expiredKey,
+    ),
     forbidden: errorResponse(shape, 403, ERROR_DETAILS.permissionDenied),
     notFound: notFound(shape),
     resolve: resolve as DataResolver,

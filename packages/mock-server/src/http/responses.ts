@@ -1,5 +1,6 @@
 import { ERROR_DETAILS, type ErrorShape } from '@company-data/contract';
 import type { JournalOutcome, MockResponse, Resolved } from './types.js';
+import type { Unmatched } from './unmatched.js';
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
 
@@ -95,6 +96,17 @@ export function errorResponse(
  */
 export function methodNotAllowed(shape: ErrorShape, method: string, allow: string): Resolved {
   return errorResponse(shape, 405, `Method "${method}" not allowed.`, { allow });
+}
+
+/**
+ * An answer to a request the mock could not match, saying why (for `mock.unmatched()`); the answer itself
+ * is unchanged.
+ *
+ * @param resolved - the answer.
+ * @param why - why it went unmatched.
+ */
+export function unmatched(resolved: Resolved, why: Unmatched): Resolved {
+  return { response: resolved.response, outcome: resolved.outcome, unmatched: why };
 }
 
 /** The 500 of a request the mock failed on (never expected): the reason beats a hung client. */

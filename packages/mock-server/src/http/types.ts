@@ -1,3 +1,5 @@
+import type { Unmatched } from './unmatched.js';
+
 /**
  * A request as every way in hands it to the resolvers: transport-free, already read.
  *
@@ -78,6 +80,8 @@ export interface Resolved {
   readonly outcome: JournalOutcome;
   /** Name of the API key used, when one was recognised. */
   readonly keyName?: string | undefined;
+  /** Why the mock could not match the request to an operation, or authenticate it (absent when it did). */
+  readonly unmatched?: Unmatched | undefined;
 }
 
 /**

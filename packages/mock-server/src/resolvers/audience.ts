@@ -1,6 +1,7 @@
 import { AudienceMemberInput } from '@company-data/contract';
 import { isObject, readJsonBody } from '../http/body.js';
-import { errorResponse, json, notFound } from '../http/responses.js';
+import { errorResponse, json, notFound, unmatched } from '../http/responses.js';
+import { UNMATCHED } from '../http/unmatched.js';
 import { upsertMember } from '../store/audiences.js';
 import { normalizePhone } from '../store/phone.js';
 import { describeIssue } from './describe-issue.js';
@@ -13,7 +14,7 @@ import type { WebhookResolver } from './types.js';
  */
 export const addAudienceMember: WebhookResolver = (context, request, token, shape) => {
   const audience = context.store.audiences.get(token);
-  if (!audience) return notFound(shape);
+  if (!audience) return unmatched(notFound(shape), UNMATCHED.unknownAudience);
   const body = readJsonBody(request, context.maxBodyBytes);
   if (!body.ok) return errorResponse(shape, body.status, body.message);
   if (!isObject(body.value)) return errorResponse(shape, 400, 'Expected a JSON object.');

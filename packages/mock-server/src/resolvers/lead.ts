@@ -1,6 +1,7 @@
 import { ERROR_DETAILS, LeadInput, type LeadReceived } from '@company-data/contract';
 import { isObject, readJsonBody } from '../http/body.js';
-import { errorResponse, json, notFound } from '../http/responses.js';
+import { errorResponse, json, notFound, unmatched } from '../http/responses.js';
+import { UNMATCHED } from '../http/unmatched.js';
 import { isDeleted, type Lead, type LeadSource } from '../store/leads.js';
 import { normalizePhone } from '../store/phone.js';
 import type { ResolveContext } from './context.js';
@@ -16,7 +17,8 @@ const RECEIVED = json(200, { received: true } satisfies LeadReceived);
  */
 export const submitLead: WebhookResolver = (context, request, token, shape) => {
   const source = context.store.leadSources.get(token);
-  if (!source || isDeleted(source, context.clock.nowMs())) return notFound(shape);
+  if (!source || isDeleted(source, context.clock.nowMs()))
+    return unmatched(notFound(shape), UNMATCHED.unknownLeadSource);
   const body = readJsonBody(request, context.maxBodyBytes);
   if (!body.ok) return errorResponse(shape, body.status, body.message);
   if (!isObject(body.value)) return errorResponse(shape, 400, 'Expected a JSON object');
