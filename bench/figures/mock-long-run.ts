@@ -52,7 +52,7 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   r.measure(measurement('RSS as the command started, before any request', 'MB', [coldRss / MB]));
   r.measure(
     measurement(
-      'RSS at the start: after the warm-up (lists read, page cache full) and the first timings',
+      'RSS at the start: after the warm-up (the lists read twice, the page cache full, 5 minutes of activity)',
       'MB',
       [start.rss / MB],
     ),

@@ -26,12 +26,12 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     `company-data-mock ${args.join(' ')} (from the sources, one bundled file run by plain node), its clock ` +
       `moved an hour at a time for ${hours} hours; after each move, the memory (after a full garbage collection, as ` +
       `in figure 11a) and records of the admin summary. ` +
-      `The lists are timed at the start and the end only (as in figure 11a, 2 rounds of up to 100 requests).`,
+      `The lists are timed at the start and the end only, as in figure 11a (3 rounds of 300 requests).`,
   );
   const agent = new Agent({ connections: 1 });
   let run: LongRun;
   try {
-    run = await longRun({ args, hours, timeEveryHour: false, rounds: 2, count: 100, log: ctx.log }, agent);
+    run = await longRun({ args, hours, timeEveryHour: false, rounds: 3, count: 300, log: ctx.log }, agent);
   } finally {
     await agent.close();
   }
