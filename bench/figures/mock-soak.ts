@@ -56,6 +56,19 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
       points.slice(1).map((point) => Math.round(point.catchUpMs)),
     ),
   );
+  // What the mock holds, beside what the process has from the system (both after a full collection).
+  const held = (point: Checkpoint) => point.heapUsed + point.arrayBuffers;
+  r.measure(
+    measurement(
+      'heap in use + array buffers after a full collection, grown per arrived call',
+      'bytes',
+      [(held(end) - held(start)) / arrived],
+      {
+        'at the start MB': Math.round(held(start) / MB),
+        [`after ${hours} hours MB`]: Math.round(held(end) / MB),
+      },
+    ),
+  );
   r.check(
     atMost('soak.rss', `RSS after ${hours} hours of 100 calls a second`, end.rss / MB, MAX_RSS_MB, 'MB'),
   );
