@@ -1,5 +1,5 @@
 /**
- * A mock that lives for hours of its own time, as figures 11a and 11b run it: the `company-data-mock` command
+ * A mock that lives for hours of its own time, as figures 12a and 12b run it: the `company-data-mock` command
  * (from the sources, one bundled file run by plain node, as the tests run it) on a frozen clock, moved an
  * hour at a time through the admin API; after each move, its memory (after a full garbage collection) and
  * records as the admin summary reports them, and how fast its lists answer over HTTP.
@@ -22,7 +22,7 @@ interface Summary {
 export interface Checkpoint {
   /** Hours of mock time moved so far. */
   hour: number;
-  /** Resident set size, bytes (read after the move's events were applied, before the lists are timed). */
+  /** Resident set size, bytes (read after a full collection; where the lists are timed, after them). */
   rss: number;
   /** JavaScript heap in use, bytes (garbage not yet collected included). */
   heapUsed: number;
@@ -203,11 +203,12 @@ export async function longRun(options: LongRunOptions, dispatcher: Dispatcher): 
       return (await admin('GET', '')) as Summary;
     };
     const checkpoint = async (hour: number, catchUpMs: number, timed: boolean): Promise<Checkpoint> => {
-      // The memory first, then the lists' timings: what the figure's own requests leave in the heap is not
-      // counted at this checkpoint (the warm-up's and the start's timings are counted at every later one).
-      const summary = await collected();
-      calls = summary.records[0]?.calls ?? 0;
+      // Where the lists are timed (the start and the end), the memory is read after them, so that both
+      // readings follow the same requests: what the activity adds is the difference.
+      // Collected before the timings too: what the hour's events left is not collected on the lists' time.
+      calls = (await collected()).records[0]?.calls ?? 0;
       const lists = timed ? await time(options.rounds) : {};
+      const summary = timed ? await collected() : ((await admin('GET', '')) as Summary);
       const primary = summary.records[0] ?? { calls: 0, arrived: 0 };
       const point: Checkpoint = {
         hour,
@@ -235,13 +236,12 @@ export async function longRun(options: LongRunOptions, dispatcher: Dispatcher): 
     };
     const cold = await collected();
     calls = cold.records[0]?.calls ?? 0;
-    // Warm up: the lists read as they will be (the page cache fills, the JIT compiles) and five minutes of the
-    // activity applied, so that the heap has its working size (its young generation grows under the first
-    // bursts) before the start: what is counted after it is what the activity adds.
-    await time(options.rounds);
+    // Warm up: the lists read as they will be (the JIT compiles) and five minutes of the activity applied, so
+    // that the heap has its working size (its young generation grows under the first bursts) before the start.
+    await time(1);
     await admin('POST', 'clock/advance', { ms: WARM_UP_MS });
     calls = ((await admin('GET', '')) as Summary).records[0]?.calls ?? 0;
-    await time(options.rounds);
+    await time(1);
     const points = [await checkpoint(0, 0, true)];
     for (let hour = 1; hour <= options.hours; hour++) {
       await admin('POST', 'clock/advance', { ms: 3_600_000 });
