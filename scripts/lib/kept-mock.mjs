@@ -32,8 +32,12 @@ export const KEPT_MOCK_IDLE_MS = 30 * 60_000;
  * @property {import('./mock-cli.mjs').MockCliSummary} summary
  */
 
-/** @param {number} pid */
-function alive(pid) {
+/**
+ * Whether a process with this pid runs (EPERM: it does, as another user's).
+ *
+ * @param {number} pid
+ */
+export function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runningKeptMock, stopKeptMock } from './kept-mock.mjs';
+import { alive, runningKeptMock, stopKeptMock } from './kept-mock.mjs';
 
 // Real time: the keeper's idle time is the feature (a few hundred ms here, 30 minutes for a reader).
 
@@ -26,15 +26,6 @@ async function startKeeper(idleMs: number) {
   const [line] = (await once(createInterface({ input: keeper.stdout }), 'line')) as [string];
   return { file, keeper, exited, said: JSON.parse(line) };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('the kept mock', () => {
   it('names the keeper and the mock in its file, and stops both, removing it, once unused for its idle time', async () => {
