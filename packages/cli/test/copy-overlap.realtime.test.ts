@@ -24,6 +24,8 @@ import { envFor, spawnCli } from './support/run.js';
 const CALLS = 1_200;
 /** Real ms each list page waits, so that the first run is still copying when the others start. */
 const PAGE_DELAY_MS = 150;
+/** The same for the orphan's test: about 6 s left to copy after its wrapper is killed. */
+const ORPHAN_PAGE_DELAY_MS = 600;
 const RUN_TIMEOUT_MS = 40_000;
 
 let mock: MockServer;
@@ -156,6 +158,10 @@ describe.each(destinations)('overlapping runs on $name', ({ make }) => {
   it('an orphan (only its npx wrapper killed) finishes alone; a run meanwhile exits 75 naming it', async () => {
     const destination = make();
     if (!destination) return;
+    // Slower pages than the others' here: the orphan must still be copying once the run meanwhile has started
+    // (npx and tsx, seconds on a busy machine), with 10 pages left after the kill.
+    mock.reset();
+    mock.injectFault({ path: '/v1/calls/', delayMs: ORPHAN_PAGE_DELAY_MS, times: 10_000 });
     // As a user or a supervisor starts it: npx, then tsx, then the node process that copies.
     const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
     const wrapper = spawn('npx', ['tsx', bin, 'export', 'calls', ...destination.flags], {
