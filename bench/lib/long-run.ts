@@ -42,34 +42,30 @@ export interface Checkpoint {
   lists: Record<string, ListSpeed>;
 }
 
-/** How fast a list answers: the mock's CPU µs per request, and the wall µs per request the client saw. */
+/** How fast a list answers: the mock's main thread's CPU µs per request, and the wall µs the client saw. */
 export interface ListSpeed {
   cpu: number;
   wall: number;
 }
 
-/** The clock ticks a second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
 /**
- * The CPU time a process has used so far, user and system, in µs (Linux: /proc/<pid>/stat).
+ * The CPU time the main thread of a process has run so far, in µs (Linux: the first field of
+ * /proc/<pid>/schedstat, in nanoseconds): where the mock builds its pages, and most of its collections run.
  *
  * @param pid - the process.
  */
 function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command's name (which may hold spaces) start with the third, its state: utime
-  // and stime are the 14th and 15th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / TICKS_PER_SECOND;
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
 }
 
 /** A run's checkpoints, and the memory of the process as it started (before any list was read). */
 export interface LongRun {
   /** RSS right after the command printed its line, bytes. */
   coldRss: number;
-  /** At the start (after the warm-up: lists read, the page cache filled) and after every hour. */
+  /** At the start (after the warm-up) and after every hour. */
   points: Checkpoint[];
+  /** With `againstFresh`: the lists of a fresh mock, timed in the same rounds as the last checkpoint's. */
+  freshLists?: Record<string, ListSpeed>;
 }
 
 /** How a figure runs the mock. */
@@ -80,6 +76,8 @@ export interface LongRunOptions {
   hours: number;
   /** Whether to time the lists after each hour (always at the start and the end). */
   timeEveryHour: boolean;
+  /** Whether to time the last hour's lists together with a fresh mock's. */
+  againstFresh?: boolean;
   /** Interleaved rounds per timing, and requests per round of each list. */
   rounds: number;
   count: number;
@@ -128,87 +126,171 @@ function lists(get: (path: string) => Promise<unknown>, totalPages: () => number
   };
 }
 
+/** A `company-data-mock` command started for a figure, reached over HTTP, its garbage collected on demand. */
+class RunningMock {
+  readonly #cli: MockCli<Started>;
+  readonly #dispatcher: Dispatcher;
+  /** Calls of the primary company, as last read (the oldest pages are counted from it). */
+  calls = 0;
+  readonly variants: Record<string, Variant>;
+
+  private constructor(cli: MockCli<Started>, dispatcher: Dispatcher) {
+    this.#cli = cli;
+    this.#dispatcher = dispatcher;
+    const { baseURL, keys } = cli.summary;
+    this.variants = lists(
+      async (path) => {
+        const response = await request(`${baseURL}${path}&page_size=25`, {
+          dispatcher,
+          headers: { authorization: `Bearer ${keys.valid}` },
+        });
+        const body = (await response.body.json()) as { data: unknown[] };
+        if (response.statusCode !== 200 || body.data.length !== 25)
+          throw new Error(`unexpected answer for ${path}: ${response.statusCode}`);
+        return body;
+      },
+      () => Math.floor(this.calls / 25),
+    );
+  }
+
+  /** Starts the command (its node able to collect on SIGUSR2) with these arguments besides `--port 0 --json`. */
+  static async start(args: readonly string[], dispatcher: Dispatcher): Promise<RunningMock> {
+    const [node = process.execPath, bundle = ''] = mockCliFromSource();
+    const cli = await startMockCli<Started>({
+      command: [node, '--expose-gc', `--import=${COLLECT_ON_SIGNAL}`, bundle],
+      args,
+    });
+    return new RunningMock(cli, dispatcher);
+  }
+
+  get pid(): number {
+    return this.#cli.child.pid as number;
+  }
+
+  async admin(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    const { apiRoot, adminToken } = this.#cli.summary;
+    const response = await request(`${apiRoot}/__admin/${path}`, {
+      method,
+      dispatcher: this.#dispatcher,
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode}`);
+    return response.body.json();
+  }
+
+  /** The admin summary, the calls read from it. */
+  async summary(): Promise<Summary> {
+    const summary = (await this.admin('GET', '')) as Summary;
+    this.calls = summary.records[0]?.calls ?? 0;
+    return summary;
+  }
+
+  /**
+   * The summary after a full garbage collection in the mock's process, so that a reading does not hang on
+   * what garbage its last requests left (an hour's events, or the figure's own pages).
+   */
+  async collected(): Promise<Summary> {
+    this.#cli.child.kill('SIGUSR2');
+    await sleep(500);
+    return this.summary();
+  }
+
+  /** Moves the clock; returns how long the next request took to apply what the move brought, ms. */
+  async advance(ms: number): Promise<number> {
+    await this.admin('POST', 'clock/advance', { ms });
+    const started = performance.now();
+    await this.summary();
+    return performance.now() - started;
+  }
+
+  /**
+   * The warm-up: the lists read as they will be (the JIT compiles) and five minutes of the activity applied,
+   * so that the heap has its working size (its young generation grows under the first bursts).
+   */
+  async warmUp(count: number): Promise<void> {
+    await this.summary();
+    await timeLists([this], 1, count);
+    await this.advance(WARM_UP_MS);
+    await timeLists([this], 1, count);
+  }
+
+  stop(): Promise<number | null> {
+    return this.#cli.stop();
+  }
+}
+
+/** What `company-data-mock --json` prints, as far as the figures read it. */
+interface Started {
+  baseURL: string;
+  apiRoot: string;
+  adminToken: string;
+  keys: { valid: string };
+}
+
 /**
- * Runs the mock for `hours` of its time and returns a checkpoint at the start and after every hour.
+ * Times the lists of several mocks in interleaved rounds: each round runs every list on every mock, starting
+ * with another list and another mock, so that a slower phase of the shared machine meets them all. Per mock
+ * and list, the medians of the rounds': the mock's CPU µs per request (its main thread's, from /proc) and the
+ * wall µs per request.
+ */
+async function timeLists(
+  mocks: readonly RunningMock[],
+  rounds: number,
+  count: number,
+): Promise<Record<string, ListSpeed>[]> {
+  const runs = mocks.map(() => new Map<string, { cpu: number[]; wall: number[] }>());
+  const names = Object.keys(mocks[0]?.variants ?? {});
+  for (const mock of mocks)
+    for (const variant of Object.values(mock.variants)) for (let i = 0; i < 20; i++) await variant.op();
+  for (let round = 0; round < rounds; round++) {
+    for (const name of rotate(names, round)) {
+      for (const index of rotate([...mocks.keys()], round)) {
+        const mock = mocks[index] as RunningMock;
+        const variant = mock.variants[name] as Variant;
+        const cpuBefore = cpuMicros(mock.pid);
+        const started = performance.now();
+        for (let request = 0; request < count; request++) await variant.op();
+        const run = runs[index]?.get(name) ?? { cpu: [], wall: [] };
+        run.wall.push(((performance.now() - started) * 1000) / count);
+        run.cpu.push((cpuMicros(mock.pid) - cpuBefore) / count);
+        runs[index]?.set(name, run);
+      }
+    }
+  }
+  return runs.map((byName) =>
+    Object.fromEntries(
+      [...byName].map(([name, run]) => [name, { cpu: median(run.cpu), wall: median(run.wall) }]),
+    ),
+  );
+}
+
+/**
+ * Runs the mock for `hours` of its time and returns a checkpoint at the start and after every hour. With
+ * `againstFresh`, the lists after the last hour are timed together with those of a fresh mock (the same
+ * arguments and warm-up), in the same rounds.
  *
  * @param options - the command's arguments, the hours, the timings.
  * @param dispatcher - a keep-alive pool of one connection, for sequential requests.
  */
 export async function longRun(options: LongRunOptions, dispatcher: Dispatcher): Promise<LongRun> {
-  const [node = process.execPath, bundle = ''] = mockCliFromSource();
-  const cli: MockCli<{ baseURL: string; apiRoot: string; adminToken: string; keys: { valid: string } }> =
-    await startMockCli({
-      command: [node, '--expose-gc', `--import=${COLLECT_ON_SIGNAL}`, bundle],
-      args: options.args,
-    });
+  const mock = await RunningMock.start(options.args, dispatcher);
+  let fresh: RunningMock | undefined;
   try {
-    const { baseURL, apiRoot, adminToken, keys } = cli.summary;
-    const admin = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
-      const response = await request(`${apiRoot}/__admin/${path}`, {
-        method,
-        dispatcher,
-        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode}`);
-      return response.body.json();
-    };
-    let calls = 0;
-    const get = async (path: string) => {
-      const response = await request(`${baseURL}${path}&page_size=25`, {
-        dispatcher,
-        headers: { authorization: `Bearer ${keys.valid}` },
-      });
-      const body = (await response.body.json()) as { data: unknown[]; pagination: { count: number } };
-      if (response.statusCode !== 200 || body.data.length !== 25)
-        throw new Error(`unexpected answer for ${path}: ${response.statusCode}`);
-      return body;
-    };
-    const variants = lists(get, () => Math.floor(calls / 25));
-    /**
-     * The lists timed in interleaved rounds, each round starting with another list: per list, the mock's
-     * CPU µs per request over all rounds (read from /proc: a shared machine's other work barely moves it) and
-     * the median of the rounds' wall µs per request.
-     */
-    const time = async (rounds: number): Promise<Record<string, ListSpeed>> => {
-      const totals: Record<string, { cpu: number; requests: number; walls: number[] }> = {};
-      for (const variant of Object.values(variants)) for (let i = 0; i < 20; i++) await variant.op();
-      for (let round = 0; round < rounds; round++) {
-        for (const [name, variant] of rotate(Object.entries(variants), round)) {
-          const cpuBefore = cpuMicros(cli.child.pid as number);
-          const started = performance.now();
-          for (let request = 0; request < options.count; request++) await variant.op();
-          const wall = ((performance.now() - started) * 1000) / options.count;
-          const total = totals[name] ?? { cpu: 0, requests: 0, walls: [] };
-          total.cpu += cpuMicros(cli.child.pid as number) - cpuBefore;
-          total.requests += options.count;
-          total.walls.push(wall);
-          totals[name] = total;
-        }
-      }
-      return Object.fromEntries(
-        Object.entries(totals).map(([name, total]) => [
-          name,
-          { cpu: total.cpu / total.requests, wall: median(total.walls) },
-        ]),
-      );
-    };
-    /**
-     * Memory as the mock holds it: read after a full garbage collection in its process, so that a reading
-     * does not hang on what garbage its last requests left (an hour's events, or the figure's own pages).
-     */
-    const collected = async (): Promise<Summary> => {
-      cli.child.kill('SIGUSR2');
-      await sleep(500);
-      return (await admin('GET', '')) as Summary;
-    };
+    let freshLists: Record<string, ListSpeed> | undefined;
     const checkpoint = async (hour: number, catchUpMs: number, timed: boolean): Promise<Checkpoint> => {
-      // Where the lists are timed (the start and the end), the memory is read after them, so that both
-      // readings follow the same requests: what the activity adds is the difference.
-      // Collected before the timings too: what the hour's events left is not collected on the lists' time.
-      calls = (await collected()).records[0]?.calls ?? 0;
-      const lists = timed ? await time(options.rounds) : {};
-      const summary = timed ? await collected() : ((await admin('GET', '')) as Summary);
+      // Collected before the timings: what the hour's events left is not collected on the lists' time. Where
+      // the lists are timed (the start and the end), the memory is read after them, so that both readings
+      // follow the same requests: what the activity adds is the difference.
+      await mock.collected();
+      let lists: Record<string, ListSpeed> = {};
+      if (timed && fresh !== undefined) {
+        await fresh.collected();
+        const [aged, other] = await timeLists([mock, fresh], options.rounds, options.count);
+        lists = aged ?? {};
+        freshLists = other;
+      } else if (timed) lists = (await timeLists([mock], options.rounds, options.count))[0] ?? {};
+      const summary = timed ? await mock.collected() : await mock.summary();
       const primary = summary.records[0] ?? { calls: 0, arrived: 0 };
       const point: Checkpoint = {
         hour,
@@ -234,25 +316,21 @@ export async function longRun(options: LongRunOptions, dispatcher: Dispatcher): 
       );
       return point;
     };
-    const cold = await collected();
-    calls = cold.records[0]?.calls ?? 0;
-    // Warm up: the lists read as they will be (the JIT compiles) and five minutes of the activity applied, so
-    // that the heap has its working size (its young generation grows under the first bursts) before the start.
-    await time(1);
-    await admin('POST', 'clock/advance', { ms: WARM_UP_MS });
-    calls = ((await admin('GET', '')) as Summary).records[0]?.calls ?? 0;
-    await time(1);
+    const cold = await mock.collected();
+    await mock.warmUp(options.count);
     const points = [await checkpoint(0, 0, true)];
     for (let hour = 1; hour <= options.hours; hour++) {
-      await admin('POST', 'clock/advance', { ms: 3_600_000 });
-      // The move's events are applied before the next request: time that one.
-      const started = performance.now();
-      await admin('GET', 'clock');
-      const catchUpMs = performance.now() - started;
-      points.push(await checkpoint(hour, catchUpMs, options.timeEveryHour || hour === options.hours));
+      const catchUpMs = await mock.advance(3_600_000);
+      const last = hour === options.hours;
+      if (last && options.againstFresh) {
+        fresh = await RunningMock.start(options.args, dispatcher);
+        await fresh.warmUp(options.count);
+      }
+      points.push(await checkpoint(hour, catchUpMs, options.timeEveryHour || last));
     }
-    return { coldRss: cold.memory.rss, points };
+    return { coldRss: cold.memory.rss, points, ...(freshLists === undefined ? {} : { freshLists }) };
   } finally {
-    await cli.stop();
+    await fresh?.stop();
+    await mock.stop();
   }
 }
