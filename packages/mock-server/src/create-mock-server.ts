@@ -10,7 +10,7 @@ import { listen } from './adapters/listener.js';
 import { adminRoute } from './admin/api.js';
 import { MockClock } from './clock.js';
 import { warnDeprecated } from './deprecation.js';
-import { type AbortSource, type EngineResult, MockEngine } from './engine/engine.js';
+import { type AbortSource, type EngineResult, MockEngine, type RequestAnswerer } from './engine/engine.js';
 import { FaultQueue, type FaultRates, FaultRateTable, type FaultSpec } from './engine/faults.js';
 import { type LatencyProfile, LatencyTable } from './engine/latency.js';
 import { type JournalEntry, type RequestJournal, requestJournal } from './engine/request-journal.js';
@@ -37,7 +37,7 @@ import {
 } from './inventory.js';
 import type { JournalReader } from './journal/bounded-journal.js';
 import { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './journal/rules.js';
-import type { MockJournals, MockServer } from './mock-server.js';
+import type { MockJournals, MockServer, MockSession, MockSessions } from './mock-server.js';
 import { openApiRoute } from './openapi.js';
 import {
   DEFAULT_HOST,
@@ -53,6 +53,14 @@ import { type RecordControls, recordControls } from './record-controls/controls.
 import { RecordEditor } from './record-controls/editor.js';
 import { requestEvent } from './request-log.js';
 import { RESOLVERS } from './resolvers/resolver-table.js';
+import { SessionRegistry, type WorldClaims } from './sessions/session-registry.js';
+import {
+  DEFAULT_SESSION_ID,
+  type MockSessionOptions,
+  SessionRefusedError,
+  sessionLimits,
+} from './sessions/session-rules.js';
+import { hashKey } from './store/keys.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions, MockStore } from './store/mock-store.js';
 import { checkQuota, DEFAULT_QUOTA, type Quota, type QuotaInput, Throttle } from './store/quota.js';
@@ -124,7 +132,34 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
 /** Compiled once: every server answers the same operations. */
 const ROUTES = new RouteTable(RESOLVERS);
 
-class MockServerImpl implements MockServer {
+/** The webhook token in a request's path, if it is a webhook's: what routes it to its session. */
+function webhookToken(request: MockRequest): string | undefined {
+  const found = ROUTES.find(request.method, request.path);
+  return found.kind === 'match' ? found.params.webhook_token : undefined;
+}
+
+/** Where a world stands: the server's default session, or a session of a server. */
+interface WorldPlace {
+  readonly id: string;
+  /** 0 for the default session; a session's number gives it keys and tokens of its own. */
+  readonly salt: number;
+  /** The server a session belongs to. */
+  readonly server?: MockServerImpl | undefined;
+}
+
+const DEFAULT_PLACE: WorldPlace = { id: DEFAULT_SESSION_ID, salt: 0 };
+
+/** A server's default session (with its listener, dispatcher and sessions), or one of its sessions. */
+class MockServerImpl implements MockServer, MockSession {
+  readonly id: string;
+  readonly #salt: number;
+  /** The server this session belongs to; undefined for a server's default session (the server itself). */
+  readonly #server: MockServerImpl | undefined;
+  /** The server's sessions, made on the first one (a server without sessions routes nothing). */
+  #registry: SessionRegistry<MockServerImpl> | undefined;
+  #sessionsView: MockSessions | undefined;
+  /** What the listener and the dispatcher hand requests to: this world's engine, or the route to a session's. */
+  readonly #front: RequestAnswerer;
   readonly clock: MockClock;
   readonly adminToken: string;
   readonly #options: MockServerOptions;
@@ -150,7 +185,12 @@ class MockServerImpl implements MockServer {
   #close: (() => Promise<void>) | undefined;
   #closed: Promise<void> | undefined;
 
-  constructor(options: MockServerOptions, origin: string | undefined) {
+  constructor(options: MockServerOptions, origin: string | undefined, place: WorldPlace = DEFAULT_PLACE) {
+    this.id = place.id;
+    this.#salt = place.salt;
+    this.#server = place.server;
+    // Checked at once: a server with bad limits fails when made, not at its first session.
+    if (place.server === undefined) sessionLimits(options);
     this.#options = options;
     this.#source = {
       seed: options.seed ?? DEFAULT_SEED,
@@ -221,10 +261,24 @@ class MockServerImpl implements MockServer {
           detail,
         }),
     });
+    this.#front =
+      place.server === undefined
+        ? {
+            handle: (request, abort) => this.#engineFor(request).handle(request, abort),
+            abandoned: (request) => this.#engineFor(request).abandoned(request),
+          }
+        : this.#engine;
+  }
+
+  /** The engine of the session a request belongs to (this one's while it has no sessions). */
+  #engineFor(request: MockRequest): MockEngine {
+    const registry = this.#registry;
+    if (registry === undefined || registry.size === 0) return this.#engine;
+    return registry.route(request).#engine;
   }
 
   async listen(port: number, host: string): Promise<void> {
-    const listener = await listen(this.#engine, { port, host, maxBodyBytes: this.maxBodyBytes });
+    const listener = await listen(this.#front, { port, host, maxBodyBytes: this.maxBodyBytes });
     this.#origin = listener.origin;
     this.#close = () => listener.close();
   }
@@ -232,8 +286,32 @@ class MockServerImpl implements MockServer {
   #build(source: DataSource = this.#source): SeededStore {
     const nowMs = this.clock.initialMs();
     return source.fixture
-      ? buildFixtureStore(source.fixture, source.seed, nowMs)
-      : generateStore(source.seed, source.sizes, nowMs);
+      ? buildFixtureStore(source.fixture, source.seed, nowMs, this.#salt)
+      : generateStore(source.seed, source.sizes, nowMs, this.#salt);
+  }
+
+  /** The registry this world's keys and tokens are checked against: its server's. */
+  get #sessionRegistry(): SessionRegistry<MockServerImpl> | undefined {
+    return (this.#server ?? this).#registry;
+  }
+
+  /** Makes sure no other session holds what new data would route here (a fixture's keys and tokens). */
+  #claim(seeded: SeededStore): void {
+    this.#sessionRegistry?.assertFree(this, claimsOf(seeded));
+  }
+
+  ownsKeyHash(hash: string): boolean {
+    return this.#store.keys.hasHash(hash);
+  }
+
+  ownsToken(token: string): boolean {
+    return this.#store.audiences.get(token) !== undefined || this.#store.leadSources.get(token) !== undefined;
+  }
+
+  ended(): void {
+    this.#closed ??= (async () => {
+      await this.#dispatcher?.close();
+    })();
   }
 
   get #originOrThrow(): string {
@@ -262,12 +340,56 @@ class MockServerImpl implements MockServer {
   }
 
   get dispatcher(): Dispatcher {
-    this.#dispatcher ??= createInProcessDispatcher(this.#engine, this.#originOrThrow, this.maxBodyBytes);
+    this.#dispatcher ??= createInProcessDispatcher(this.#front, this.#originOrThrow, this.maxBodyBytes);
     return this.#dispatcher;
   }
 
   handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
-    return this.#engine.handle(request, abort);
+    return this.#front.handle(request, abort);
+  }
+
+  get sessions(): MockSessions {
+    const server = this.#server;
+    return server === undefined ? this.#ownSessions() : scopedSessions(this, server.#ownSessions());
+  }
+
+  #ownSessions(): MockSessions {
+    this.#sessionsView ??= this.#sessionsOf();
+    return this.#sessionsView;
+  }
+
+  #sessionsOf(): MockSessions {
+    const registry = () =>
+      (this.#registry ??= new SessionRegistry<MockServerImpl>(this, {
+        ...sessionLimits(this.#options),
+        webhookToken,
+      }));
+    return {
+      create: (options) => this.#createSession(registry(), options),
+      get: (id) => registry().get(id),
+      list: () => registry().list(),
+      info: (id) => registry().info(id),
+      end: (id) => registry().end(id),
+      get size() {
+        return registry().size;
+      },
+    };
+  }
+
+  #createSession(registry: SessionRegistry<MockServerImpl>, options: MockSessionOptions = {}): MockSession {
+    const number = registry.reserve();
+    const { onRequest, onUnmatchedRequest } = this.#options;
+    const session = new MockServerImpl(
+      { ...options, maxBodyBytes: this.maxBodyBytes, onRequest, onUnmatchedRequest },
+      this.#origin,
+      { id: `s${number}`, salt: number, server: this },
+    );
+    registry.add(session, { ...claimsOf(session.#seeded), adminToken: session.adminToken });
+    return session;
+  }
+
+  end(): void {
+    (this.#server ?? this).#ownSessions().end(this.id);
   }
 
   reset(): void {
@@ -312,6 +434,8 @@ class MockServerImpl implements MockServer {
   }
 
   createKey(options: KeyOptions = {}): string {
+    if (options.value !== undefined)
+      this.#sessionRegistry?.assertFree(this, { keyHashes: [hashKey(options.value)], tokens: [] });
     return this.#store.createKey(options, this.clock.nowMs()).value;
   }
 
@@ -420,7 +544,9 @@ class MockServerImpl implements MockServer {
       fixture: parseFixture(fixture),
     };
     // Built completely before it replaces anything: a failure leaves the current data in place.
-    this.#seeded = this.#build(source);
+    const seeded = this.#build(source);
+    this.#claim(seeded);
+    this.#seeded = seeded;
     this.#source = source;
     this.#changes.clear();
     this.#restartActivity();
@@ -461,6 +587,8 @@ class MockServerImpl implements MockServer {
   }
 
   close(): Promise<void> {
+    if (this.#server !== undefined) this.end();
+    this.#registry?.close();
     this.#closed ??= (async () => {
       await this.#close?.();
       await this.#dispatcher?.close();
@@ -506,6 +634,38 @@ function caughtUpJournal<Entry>(journal: JournalReader<Entry>, catchUp: () => vo
     clear: () => {
       catchUp();
       journal.clear();
+    },
+  };
+}
+
+/** What a world's data routes to it: its keys' hashes and its webhook tokens. */
+function claimsOf({ store }: SeededStore): WorldClaims {
+  return {
+    keyHashes: store.keys.all().map((key) => key.hash),
+    tokens: [...store.audiences.values(), ...store.leadSources.values()].map((item) => item.token),
+  };
+}
+
+/**
+ * A session's view of its server's sessions, for its admin token: itself only. Creating or listing sessions
+ * takes the server's admin token.
+ */
+function scopedSessions(session: MockSession, sessions: MockSessions): MockSessions {
+  const refuse = (): never => {
+    throw new SessionRefusedError(
+      403,
+      `This is session ${session.id}'s admin token, which reaches only its own session: create, list and end other sessions with the server's admin token (company-data-mock prints it at start; mock.adminToken in code).`,
+    );
+  };
+  const own = (id: string) => (id === session.id ? id : refuse());
+  return {
+    create: refuse,
+    list: refuse,
+    get: (id) => sessions.get(own(id)),
+    info: (id) => sessions.info(own(id)),
+    end: (id) => sessions.end(own(id)),
+    get size() {
+      return refuse();
     },
   };
 }

@@ -45,7 +45,7 @@ export type {
 } from './inventory.js';
 export type { JournalPage, JournalReader, JournalStats } from './journal/bounded-journal.js';
 export { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './journal/rules.js';
-export type { MockJournals, MockServer } from './mock-server.js';
+export type { MockJournals, MockServer, MockSession, MockSessions } from './mock-server.js';
 export { OPENAPI_PATH } from './openapi.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
 export { Prng } from './random/prng.js';
@@ -66,6 +66,14 @@ export {
   type RequestOutcome,
   redactTokens,
 } from './request-log.js';
+export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_ID,
+  DEFAULT_SESSION_IDLE_MS,
+  type MockSessionOptions,
+  type SessionInfo,
+  SessionRefusedError,
+} from './sessions/session-rules.js';
 export type { Conversation, Lead } from './store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './store/mock-store.js';
 export {

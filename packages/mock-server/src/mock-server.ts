@@ -14,6 +14,7 @@ import type { JournalReadOptions } from './journal/rules.js';
 import type { MockSizes } from './options.js';
 import type { DataChange } from './record-controls/change-journal.js';
 import type { RecordControls } from './record-controls/controls.js';
+import type { MockSessionOptions, SessionInfo } from './sessions/session-rules.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions } from './store/mock-store.js';
 import type { QuotaInput } from './store/quota.js';
@@ -356,9 +357,96 @@ export interface MockServer {
   /** Every lead received, including those whose processing failed. */
   leads(): readonly Lead[];
   /**
-   * Stops the listener, if any, and the dispatcher; idempotent. Under `onUnmatchedRequest: 'error'`, it then
-   * rejects with an {@link UnmatchedRequestError} when requests the mock could not match are still to be
-   * reported (no `verify` reported them); the next call resolves.
+   * The server's sessions: isolated worlds in this one server, each with its own data, keys, tokens, clock,
+   * quota, faults, latency, activity and journals. A request reaches a session by its API key, webhook
+   * token or admin token, so a client needs no other URL; what no session holds reaches the server's own
+   * world, the default session.
+   *
+   * @example
+   * ```ts
+   * const session = server.sessions.create({ seed: 7, clock: 'frozen' });
+   * const client = new CompanyDataClient({ apiKey: session.keys.valid, baseURL: server.baseURL });
+   * await session.close();
+   * ```
+   */
+  readonly sessions: MockSessions;
+  /**
+   * Stops the listener, if any, and the dispatcher, and ends every session; idempotent. Under
+   * `onUnmatchedRequest: 'error'`, it then rejects with an {@link UnmatchedRequestError} when requests the
+   * mock could not match are still to be reported (no `verify` reported them); the next call resolves.
    */
   close(): Promise<void>;
+}
+
+/**
+ * One isolated world of a server ({@link MockServer.sessions}): every control of a server, on its own data,
+ * keys, tokens, clock, quota, faults, latency, activity and journals. It answers on its server's address;
+ * its keys, tokens and admin token route requests to it. `close()` ends it, as {@link MockSession.end} does.
+ *
+ * @example
+ * ```ts
+ * const session = server.sessions.create({ clock: 'frozen' });
+ * session.records.delete('calls', callId); // no other session sees it
+ * session.clock.advance(60_000); // nor this
+ * await session.close();
+ * ```
+ */
+export interface MockSession extends Omit<MockServer, 'sessions'> {
+  /** `s1`, `s2`, … in the order the server made them; `default` for the server's own world. */
+  readonly id: string;
+  /**
+   * Ends the session now: its keys, tokens and admin token reach nothing any more, and its memory is
+   * freed once no reference to it is left.
+   *
+   * @throws SessionRefusedError (409) for the default session, which ends with its server.
+   */
+  end(): void;
+}
+
+/**
+ * The sessions of a server ({@link MockServer.sessions}).
+ *
+ * @example
+ * ```ts
+ * const session = server.sessions.create({ seed: 3 });
+ * server.sessions.list().map((info) => info.id); // ['default', 's1']
+ * server.sessions.end(session.id);
+ * ```
+ */
+export interface MockSessions {
+  /**
+   * Makes a session from options as a server's (its origin, body limit, `onRequest` and
+   * `onUnmatchedRequest` are the server's). It takes about as long as `createMockServer`, a fraction of a
+   * millisecond with the default sizes.
+   *
+   * @param options - seed, sizes or fixture, clock, quota, latency, fault rates, activity, journal limit.
+   * @returns the session, its keys and tokens its own.
+   * @throws SessionRefusedError (409) when `maxSessions` are open, or a fixture's key or token (or the
+   * admin token given) is another session's; RangeError for invalid options, as createMockServer.
+   */
+  create(options?: MockSessionOptions): MockSession;
+  /**
+   * The open session with this id (`default`: the server's own world).
+   *
+   * @param id - e.g. `s1`.
+   */
+  get(id: string): MockSession | undefined;
+  /** The default session, then every open session, oldest first. */
+  list(): readonly SessionInfo[];
+  /**
+   * One open session as listed.
+   *
+   * @param id - e.g. `s1`.
+   */
+  info(id: string): SessionInfo | undefined;
+  /**
+   * Ends a session.
+   *
+   * @param id - e.g. `s1`.
+   * @returns whether it was open.
+   * @throws SessionRefusedError (409) for `default`, which ends with the server.
+   */
+  end(id: string): boolean;
+  /** How many sessions are open besides the default one. */
+  readonly size: number;
 }

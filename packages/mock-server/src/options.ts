@@ -83,6 +83,16 @@ export interface MockServerOptions {
    * (what it throws fails the test as `'error'` does).
    */
   onUnmatchedRequest?: OnUnmatchedRequest;
+  /**
+   * How many sessions ({@link MockServer.sessions}) the server holds at most besides its default one
+   * (default 500); one more is refused with a 409 that says how to end one.
+   */
+  maxSessions?: number;
+  /**
+   * How long, in ms of real time, a session may go without a request (API, webhook or admin) before it ends
+   * (default 30 minutes), or false for never.
+   */
+  sessionIdleMs?: number | false;
 }
 
 /**

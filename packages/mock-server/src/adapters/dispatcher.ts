@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, type Dispatcher, errors } from 'undici';
-import type { BodyDelivery, MockEngine } from '../engine/engine.js';
+import type { BodyDelivery, RequestAnswerer } from '../engine/engine.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
@@ -22,7 +22,7 @@ type Controller = Dispatcher.DispatchController;
  * @returns the dispatcher.
  */
 export function createInProcessDispatcher(
-  engine: MockEngine,
+  engine: RequestAnswerer,
   origin: string,
   maxBodyBytes: number,
 ): Dispatcher {
@@ -97,7 +97,7 @@ class InProcessController implements Controller {
 }
 
 async function drive(
-  engine: MockEngine,
+  engine: RequestAnswerer,
   origin: string,
   maxBodyBytes: number,
   options: Dispatcher.DispatchOptions,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_REQUEST_HEAD_BYTES } from '@company-data/contract';
-import type { AbortSource, BodyDelivery, MockEngine } from '../engine/engine.js';
+import type { AbortSource, BodyDelivery, RequestAnswerer } from '../engine/engine.js';
 import { serverError } from '../http/responses.js';
 import type { MockRequest } from '../http/types.js';
 import { wireForm } from '../http/wire.js';
@@ -26,7 +26,7 @@ export interface Listener {
  * @returns the running listener.
  */
 export async function listen(
-  engine: MockEngine,
+  engine: RequestAnswerer,
   options: { port: number; host: string; maxBodyBytes: number },
 ): Promise<Listener> {
   // Node answers a larger request head 431 itself; the limit is the contract's (its OpenAPI lists the 431).
@@ -66,7 +66,12 @@ function stop(server: Server): Promise<void> {
   });
 }
 
-async function serve(engine: MockEngine, maxBodyBytes: number, req: IncomingMessage, res: ServerResponse) {
+async function serve(
+  engine: RequestAnswerer,
+  maxBodyBytes: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   const url = req.url ?? '/';
   const mark = url.indexOf('?');
   const method = req.method ?? 'GET';

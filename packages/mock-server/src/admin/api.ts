@@ -13,9 +13,10 @@ import { ADMIN_PREFIX, ADMIN_TOKEN_SEGMENT } from '../http/reserved-paths.js';
 import { errorJson, json, methodNotAllowed, notFound } from '../http/responses.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
 import { readOptionsFromQuery } from '../journal/rules.js';
-import type { MockServer } from '../mock-server.js';
+import type { MockServer, MockSession } from '../mock-server.js';
 import { MockSizesSchema } from '../options.js';
 import { RecordNotFoundError } from '../record-controls/errors.js';
+import { type MockSessionOptions, SessionRefusedError } from '../sessions/session-rules.js';
 import { QuotaOrNoneSchema } from '../store/quota.js';
 import { VerificationError, type VerifyResult } from '../verify/verify.js';
 import { describeServer } from './summary.js';
@@ -27,45 +28,47 @@ import { describeServer } from './summary.js';
 const INVALID_ADMIN_TOKEN =
   'Invalid admin token. Send `Authorization: Bearer <admin token>`: company-data-mock prints it at start (the Admin API line of its banner; `adminToken` with --json), and in code it is `mock.adminToken`; random unless set with --admin-token or the adminToken option.';
 
-/** What the admin API drives: a mock server's controls. */
-export type AdminTarget = Pick<
-  MockServer,
-  | 'baseURL'
-  | 'apiRoot'
-  | 'keys'
-  | 'tokens'
-  | 'adminToken'
-  | 'clock'
-  | 'reset'
-  | 'createKey'
-  | 'revokeKey'
-  | 'expireKey'
-  | 'setQuota'
-  | 'setKeyQuota'
-  | 'apiKeys'
-  | 'webhooks'
-  | 'injectFault'
-  | 'setLatency'
-  | 'setFaultRate'
-  | 'injectLeadFailure'
-  | 'journal'
-  | 'clearJournal'
-  | 'journals'
-  | 'recordCounts'
-  | 'members'
-  | 'conversations'
-  | 'leads'
-  | 'loadFixture'
-  | 'reseed'
-  | 'records'
-  | 'changes'
-  | 'clearChanges'
-  | 'setActivity'
-  | 'activity'
-  | 'verify'
-  | 'unmatched'
-  | 'clearUnmatched'
->;
+/** What the admin API drives: a mock server's (or a session's) controls. */
+export type AdminTarget = Pick<MockSession, 'id'> &
+  Pick<
+    MockServer,
+    | 'baseURL'
+    | 'apiRoot'
+    | 'keys'
+    | 'tokens'
+    | 'adminToken'
+    | 'clock'
+    | 'reset'
+    | 'createKey'
+    | 'revokeKey'
+    | 'expireKey'
+    | 'setQuota'
+    | 'setKeyQuota'
+    | 'apiKeys'
+    | 'webhooks'
+    | 'injectFault'
+    | 'setLatency'
+    | 'setFaultRate'
+    | 'injectLeadFailure'
+    | 'journal'
+    | 'clearJournal'
+    | 'journals'
+    | 'recordCounts'
+    | 'members'
+    | 'conversations'
+    | 'leads'
+    | 'loadFixture'
+    | 'reseed'
+    | 'records'
+    | 'changes'
+    | 'clearChanges'
+    | 'setActivity'
+    | 'activity'
+    | 'verify'
+    | 'unmatched'
+    | 'clearUnmatched'
+    | 'sessions'
+  >;
 
 const Time = z.union([z.string(), z.number()]);
 /** Which requests a rule matches; `pathPattern` is a RegExp source (JSON has no RegExp). */
@@ -75,6 +78,12 @@ const Route = {
   pathPattern: z.string().optional(),
 };
 const FaultRate = z.strictObject({ ...Route, ...faultRateFields(z.strictObject) });
+const Latency = z.union([
+  z.literal(false),
+  LatencyDistributionSchema,
+  z.array(z.strictObject({ ...Route, latency: LatencyDistributionSchema })),
+]);
+const FaultRates = z.union([z.literal(false), FaultRate, z.array(FaultRate)]);
 const Bodies = {
   advance: z.strictObject({ ms: z.number().nonnegative() }),
   set: z.strictObject({ time: Time }),
@@ -94,18 +103,61 @@ const Bodies = {
   keyThrottle: z.strictObject({ value: z.string(), throttle: QuotaOrNoneSchema.nullable() }),
   quota: QuotaOrNoneSchema,
   fault: z.strictObject({ ...Route, times: FAULT_TIMES, ...FAULT_ACTION_FIELDS }),
-  latency: z.union([
-    z.literal(false),
-    LatencyDistributionSchema,
-    z.array(z.strictObject({ ...Route, latency: LatencyDistributionSchema })),
-  ]),
-  faultRate: z.union([z.literal(false), FaultRate, z.array(FaultRate)]),
+  latency: Latency,
+  faultRate: FaultRates,
   leadFailure: z.strictObject({ times: z.int().positive().optional() }),
   seed: z.strictObject({
     seed: z.int().optional(),
     sizes: MockSizesSchema.optional(),
   }),
+  /** A session's options; its fixture and activity are checked by the session itself, with their own messages. */
+  session: z.strictObject({
+    seed: z.int().optional(),
+    sizes: MockSizesSchema.optional(),
+    fixture: z.unknown().optional(),
+    now: Time.optional(),
+    clock: z.enum(['running', 'frozen']).optional(),
+    quota: QuotaOrNoneSchema.optional(),
+    latency: Latency.optional(),
+    faultRate: FaultRates.optional(),
+    activity: z.unknown().optional(),
+    journalLimit: z.int().nonnegative().optional(),
+    adminToken: z.string().min(1).optional(),
+  }),
 } as const;
+
+/** A session's options from the admin API's body: its rules' `pathPattern` read as RegExps. */
+function sessionOptions(body: unknown): MockSessionOptions {
+  const { latency, faultRate, ...options } = parse(Bodies.session, body);
+  // The fixture and the activity are read as unknown here: the session checks them, with their own messages.
+  const session = options as MockSessionOptions;
+  if (latency !== undefined && latency !== false)
+    session.latency = Array.isArray(latency) ? latency.map(routed) : latency;
+  if (faultRate !== undefined && faultRate !== false)
+    session.faultRate = Array.isArray(faultRate) ? faultRate.map(routed) : routed(faultRate);
+  return session;
+}
+
+/** A session as the admin API answers its creation: its id and admin token, then what `GET /__admin/` says of it. */
+function sessionSummary(target: AdminTarget, session: MockSession) {
+  return {
+    id: session.id,
+    adminToken: session.adminToken,
+    idleEndsAt: target.sessions.info(session.id)?.idleEndsAt ?? null,
+    ...describeServer(session),
+  };
+}
+
+/** The session a `sessions/{id}` path names, or a 404 that says which. */
+function requireSession(target: AdminTarget, id: string) {
+  const info = target.sessions.info(id);
+  if (info === undefined)
+    throw new SessionRefusedError(
+      404,
+      `No session has id "${id}": it ended, or never was (GET ${ADMIN_PREFIX}sessions lists them)`,
+    );
+  return info;
+}
 
 /** An admin action: the server, the body (`{}` when none), the path's `{name}` segments decoded, and the query. */
 type Action = (
@@ -309,6 +361,16 @@ const ROUTER = new Router<AdminRoute>([
   // The body is the pattern, checked by verify itself: the same messages as in-process (a bad one is a 400).
   route('POST', 'verify', (target, body) => ok(verified(target, body))),
   route('GET', 'unmatched', (target) => ok({ data: target.unmatched() })),
+  route('POST', 'sessions', (target, body) =>
+    ok(sessionSummary(target, target.sessions.create(sessionOptions(body))), 201),
+  ),
+  route('GET', 'sessions', (target) => ok({ data: target.sessions.list() })),
+  route('GET', 'sessions/{id}', (target, _body, { id = '' }) => ok({ data: requireSession(target, id) })),
+  route('DELETE', 'sessions/{id}', (target, _body, { id = '' }) => {
+    requireSession(target, id);
+    target.sessions.end(id);
+    return ok();
+  }),
   route('DELETE', 'unmatched', (target) => {
     target.clearUnmatched();
     return ok();
@@ -364,6 +426,7 @@ export function createAdminApi(
       return answer(request);
     } catch (caught) {
       if (caught instanceof RecordNotFoundError) return errorJson(404, caught.message);
+      if (caught instanceof SessionRefusedError) return errorJson(caught.status, caught.message);
       if (caught instanceof FixtureError)
         return errorJson(400, caught.message, { extra: { issues: caught.issues } });
       return errorJson(400, caught instanceof Error ? caught.message : String(caught));

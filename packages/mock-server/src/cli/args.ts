@@ -14,6 +14,11 @@ import {
   SIZE_RULE,
   sizesProblem,
 } from '../options.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  parseSessionIdle,
+} from '../sessions/session-rules.js';
 import { type Quota, quotaProblem } from '../store/quota.js';
 import { UNMATCHED_MODES } from '../verify/unmatched.js';
 
@@ -96,6 +101,9 @@ Server
   --admin-token <token>    token of the admin API under /__admin/ (default: random)
   --journal-limit <n>      requests and changes each journal keeps, the newest (default ${DEFAULT_JOURNAL_LIMIT});
                            all keeps every one; the admin API says how many were dropped
+  --max-sessions <n>       sessions (isolated worlds, POST /__admin/sessions) held at most besides
+                           the default one (default ${DEFAULT_MAX_SESSIONS})
+  --session-idle <time>    a session unused this long ends: 90s, 30m, 2h or never (default ${DEFAULT_SESSION_IDLE_MS / 60_000}m)
 
 Output and lifetime
   --json                   print the addresses, keys, webhooks, pid and admin token as one JSON line
@@ -146,6 +154,8 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       'fault-max': { type: 'string' },
       'admin-token': { type: 'string' },
       'journal-limit': { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'session-idle': { type: 'string' },
       json: { type: 'boolean', default: false },
       log: { type: 'string', default: 'off' },
       'on-unmatched': { type: 'string', default: 'ignore' },
@@ -179,6 +189,11 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     faultRate: faultRate(values['fault-rate'], values['fault-mix'], values['fault-max']),
     activity:
       values.activity === undefined ? undefined : flagValue('--activity', parseActivitySpec, values.activity),
+    maxSessions: integer('max-sessions', values['max-sessions'], 0, 1_000_000),
+    sessionIdleMs:
+      values['session-idle'] === undefined
+        ? undefined
+        : flagValue('--session-idle', parseSessionIdle, values['session-idle']),
   };
   if (!LOG_FORMATS.includes(values.log as LogFormat))
     throw new Error(`--log expects off, text or json, got "${values.log}"`);

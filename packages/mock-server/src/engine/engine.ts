@@ -143,6 +143,12 @@ const HTML_HEADERS = Object.freeze({ 'content-type': 'text/html; charset=utf-8' 
 const ABANDONED: ServedRequest = { status: null, outcome: 'client_aborted', latencyMs: 0 };
 
 /**
+ * What a way in (the listener, the in-process dispatcher) hands requests to: one engine, or a server that
+ * routes each request to its session's engine.
+ */
+export type RequestAnswerer = Pick<MockEngine, 'handle' | 'abandoned'>;
+
+/**
  * The transport-free core: a request in, a response out. Every way in (dispatcher, listener, msw
  * handlers) is a thin adapter over {@link MockEngine.handle}.
  */

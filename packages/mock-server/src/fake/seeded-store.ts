@@ -1,5 +1,6 @@
 import { API_KEY_PREFIX } from '@company-data/contract';
 import { hashInts, hashString, Prng } from '../random/prng.js';
+import { type SecretDraws, secretDraws } from '../random/secret-draws.js';
 import { createAudience } from '../store/audiences.js';
 import { MockStore } from '../store/mock-store.js';
 import { THROTTLED_KEY_QUOTA } from '../store/quota.js';
@@ -71,9 +72,11 @@ const DAY_MS = 86_400_000;
  * @param seed - the seed.
  * @param sizes - record counts of the primary company.
  * @param nowMs - the clock's initial time: generated records are older, the expired key expired a day earlier.
+ * @param salt - 0 for a server's default world; a session's number gives it keys and tokens of its own.
  */
-export function generateStore(seed: number, sizes: CompanySizes, nowMs: number): SeededStore {
+export function generateStore(seed: number, sizes: CompanySizes, nowMs: number, salt = 0): SeededStore {
   const random = new Prng(hashInts(seed, 0x5eed));
+  const secrets = secretDraws(random, seed, salt);
   const endMs = nowMs - 3_600_000;
   const primary = generateCompany({
     id: random.uuid(),
@@ -91,16 +94,20 @@ export function generateStore(seed: number, sizes: CompanySizes, nowMs: number):
     sizes: OTHER_COMPANY_SIZES,
     endMs,
   });
-  const store = new MockStore([primary, other], seed);
-  const keys = addWellKnownKeys(store, random, other.id, nowMs);
+  const store = new MockStore([primary, other], seed, salt);
+  const keys = addWellKnownKeys(store, secrets, other.id, nowMs);
 
-  const tokens: MockTokens = { audience: random.uuid(), lead: random.uuid(), deletedLead: random.uuid() };
+  const tokens: MockTokens = {
+    audience: secrets.uuid(),
+    lead: secrets.uuid(),
+    deletedLead: secrets.uuid(),
+  };
   const audience = (token: string, companyId: string, name: string, ageDays: number) =>
     store.audiences.add(
       createAudience({ id: random.uuid(), companyId, name, token, createdAt: nowMs - ageDays * DAY_MS }),
     );
   audience(tokens.audience, primary.id, 'Spring promotion', 20);
-  audience(random.uuid(), other.id, 'Win-back', 45);
+  audience(secrets.uuid(), other.id, 'Win-back', 45);
   const sources = [
     { token: tokens.lead, companyId: primary.id, name: 'Website form', deletedAt: null },
     {
@@ -109,7 +116,7 @@ export function generateStore(seed: number, sizes: CompanySizes, nowMs: number):
       name: 'Old landing page',
       deletedAt: nowMs - 7 * DAY_MS,
     },
-    { token: random.uuid(), companyId: other.id, name: 'Partner referrals', deletedAt: null },
+    { token: secrets.uuid(), companyId: other.id, name: 'Partner referrals', deletedAt: null },
   ];
   for (const source of sources) store.leadSources.add({ id: random.uuid(), ...source });
   return { store, keys, tokens };
@@ -118,16 +125,17 @@ export function generateStore(seed: number, sizes: CompanySizes, nowMs: number):
 /**
  * Creates the well-known keys: six of the primary company, one of `otherCompanyId`.
  *
+ * @param secrets - where their values are drawn.
  * @returns their values.
  */
 export function addWellKnownKeys(
   store: MockStore,
-  random: Prng,
+  secrets: SecretDraws,
   otherCompanyId: string,
   nowMs: number,
 ): MockKeys {
   const key = (name: string, extra: Parameters<MockStore['createKey']>[0] = {}) =>
-    store.createKey({ name, value: `${API_KEY_PREFIX}${random.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS)
+    store.createKey({ name, value: `${API_KEY_PREFIX}${secrets.base62(40)}`, ...extra }, nowMs - 30 * DAY_MS)
       .value;
   const keys: Omit<MockKeys, 'throttled'> = {
     valid: key('Full access'),

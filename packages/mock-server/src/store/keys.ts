@@ -69,6 +69,11 @@ export class KeyRing {
     return record;
   }
 
+  /** Whether a key has this hash (of {@link hashKey}): which session a presented key belongs to. */
+  hasHash(hash: string): boolean {
+    return this.#byHash.has(hash);
+  }
+
   /** The key with this value, or undefined. */
   find(value: string): ApiKeyRecord | undefined {
     return this.#byHash.get(hashKey(value));

@@ -2,6 +2,7 @@ import { API_KEY_PREFIX, DATA_RESOURCES, type DataResource } from '@company-data
 import { toEpochMs } from '../clock.js';
 import { warnDeprecated } from '../deprecation.js';
 import { Prng } from '../random/prng.js';
+import { type SecretDraws, secretDraws } from '../random/secret-draws.js';
 import type { Audience } from './audiences.js';
 import type { CompanyRecords } from './company-records.js';
 import { type ApiKeyRecord, KeyRing } from './keys.js';
@@ -76,15 +77,19 @@ export class MockStore {
   readonly leads = new LeadBook();
   /** Source of ids and key values created at run time; seeded, so runs repeat. */
   readonly random: Prng;
+  /** Where the key values created at run time are drawn (a session's own: see `secretDraws`). */
+  readonly #keyValues: SecretDraws;
 
   /**
    * @param companies - the companies, primary first (at least one).
    * @param seed - seeds the ids and key values created at run time.
+   * @param salt - 0 for a server's default world; a session's number gives it key values of its own.
    */
-  constructor(companies: readonly CompanyRecords[], seed: number) {
+  constructor(companies: readonly CompanyRecords[], seed: number, salt = 0) {
     if (companies.length === 0) throw new Error('A mock store needs at least one company');
     this.companies = companies;
     this.random = new Prng(seed ^ 0x5bd1e995);
+    this.#keyValues = secretDraws(this.random, seed, salt);
   }
 
   /** The primary company (the one the default keys and tokens belong to). */
@@ -129,7 +134,7 @@ export class MockStore {
    */
   createKey(options: StoredKeyOptions, nowMs: number): { value: string; record: ApiKeyRecord } {
     const company = options.company === undefined ? this.primary : this.company(options.company);
-    const value = options.value ?? `${API_KEY_PREFIX}${this.random.base62(40)}`;
+    const value = options.value ?? `${API_KEY_PREFIX}${this.#keyValues.base62(40)}`;
     if (value.length === 0 || /\s/.test(value))
       throw new Error('An API key value must be non-empty with no spaces');
     const expiresAt = options.expiresAt == null ? null : toEpochMs(options.expiresAt);

@@ -1,0 +1,35 @@
+import { hashInts, Prng } from './prng.js';
+
+/**
+ * Where a world draws its API key values and webhook tokens: what routes a request to it when one server
+ * holds many sessions, so no two worlds may share one.
+ */
+export interface SecretDraws {
+  uuid(): string;
+  base62(length: number): string;
+}
+
+/**
+ * The secrets of a world with this salt. Salt 0 (the server's default world) draws them from its ids'
+ * stream, as it always has. A session (salt 1, 2, …) draws each from a stream of its own, the ids' stream
+ * still advanced as if it had drawn it: its ids, and so its records, are the default world's of the same
+ * seed, while its keys and tokens are its own.
+ *
+ * @param ids - the stream the world draws its ids from.
+ * @param seed - the world's seed.
+ * @param salt - 0 for the default world, the session's number otherwise.
+ */
+export function secretDraws(ids: Prng, seed: number, salt: number): SecretDraws {
+  if (salt === 0) return ids;
+  const own = new Prng(hashInts(seed, salt, 0x5ec7e7));
+  return {
+    uuid: () => {
+      ids.uuid();
+      return own.uuid();
+    },
+    base62: (length) => {
+      ids.base62(length);
+      return own.base62(length);
+    },
+  };
+}
