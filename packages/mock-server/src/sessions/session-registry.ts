@@ -203,11 +203,11 @@ export class SessionRegistry<World extends SessionWorld> {
     let entry: Entry<World> | undefined;
     if (request.path.startsWith(ADMIN_PREFIX)) {
       entry = token === undefined ? undefined : this.#byAdminToken.get(token);
-    } else if (token !== undefined) {
-      entry = this.#byKey(hashKey(token));
     } else {
+      // A webhook's token decides, whatever key it may bear too.
       const webhook = this.#options.webhookToken(request);
-      entry = webhook === undefined ? undefined : this.#byToken(idKey(webhook));
+      if (webhook !== undefined) entry = this.#byToken(idKey(webhook));
+      else if (token !== undefined) entry = this.#byKey(hashKey(token));
     }
     if (entry === undefined) return this.#root.world;
     entry.lastUsedMs = this.#wallNow();
