@@ -93,4 +93,10 @@ export const FIGURES: readonly FigureSpec[] = [
     timeoutMs: 540_000,
     long: true,
   },
+  {
+    id: 'mock-sessions',
+    title: '13. Sessions: 200 in one mock, what each costs to make and hold, and the lists beside them',
+    nodeArgs: ['--expose-gc'],
+    timeoutMs: 180_000,
+  },
 ];

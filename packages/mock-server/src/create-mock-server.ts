@@ -133,10 +133,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
 const ROUTES = new RouteTable(RESOLVERS);
 
 /** The webhook token in a request's path, if it is a webhook's: what routes it to its session. */
-function webhookToken(request: MockRequest): string | undefined {
-  const found = ROUTES.find(request.method, request.path);
-  return found.kind === 'match' ? found.params.webhook_token : undefined;
-}
+const webhookToken = (request: MockRequest) => ROUTES.webhookToken(request.method, request.path);
 
 /** Where a world stands: the server's default session, or a session of a server. */
 interface WorldPlace {

@@ -77,6 +77,8 @@ export class RouteTable {
   readonly #shapes = new Map<string, ErrorShape>();
   /** Every operation's path template, split into segments, for {@link RouteTable.closestPath}. */
   readonly #templates: (readonly string[])[] = [];
+  /** What the paths of the operations authenticated by a token in their path start with, up to the token. */
+  readonly #tokenPrefixes: string[] = [];
 
   /** @param resolvers - a resolver for every row of the endpoint table. */
   constructor(resolvers: ResolverTable<typeof endpoints>) {
@@ -92,6 +94,7 @@ export class RouteTable {
       });
       this.#shapes.set(firstSegment(template), endpoint.errorShape);
       this.#templates.push(template.split('/'));
+      if (endpoint.auth === 'pathToken') this.#tokenPrefixes.push(template.slice(0, template.indexOf('{')));
     }
     this.#router = new Router(routes);
   }
@@ -102,6 +105,23 @@ export class RouteTable {
     if (found.kind !== 'none' || path.endsWith('/')) return found;
     const withSlash = this.#find(method, `${path}/`);
     return withSlash.kind === 'none' ? found : { ...found, missingSlash: true };
+  }
+
+  /**
+   * The webhook token in a request's path, if it is a webhook's: what routes it to its session. A path that
+   * starts as no webhook's does costs one comparison per webhook, not a route lookup.
+   *
+   * @param method - the request's method.
+   * @param path - its path.
+   */
+  webhookToken(method: string, path: string): string | undefined {
+    const prefixes = this.#tokenPrefixes;
+    for (let index = 0; index < prefixes.length; index++) {
+      if (!path.startsWith(prefixes[index] as string)) continue;
+      const found = this.find(method, path);
+      return found.kind === 'match' ? found.params.webhook_token : undefined;
+    }
+    return undefined;
   }
 
   /**

@@ -8,6 +8,9 @@ import { type CliProcess, startCli } from '../support/cli-process.js';
 // workloads at the same time over HTTP (record changes, clock moves, armed faults, a tight quota, activity);
 // none sees another's records, clock, faults, 429s or journal entries.
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely.
+type Loose = any;
+
 const WORKERS = 8;
 const WORKER_SCRIPT = fileURLToPath(new URL('./session-worker.mjs', import.meta.url));
 
@@ -123,9 +126,9 @@ describe('8 worker processes sharing one CLI mock, a session each', () => {
 
   it('leaves no session behind, and nothing in the default world', async () => {
     const headers = { authorization: `Bearer ${cli.summary.adminToken}` };
-    const sessions = await (await fetch(`${cli.summary.adminURL}sessions`, { headers })).json();
+    const sessions = (await (await fetch(`${cli.summary.adminURL}sessions`, { headers })).json()) as Loose;
     expect(sessions.data.map((info: { id: string }) => info.id)).toEqual(['default']);
-    const journal = await (await fetch(`${cli.summary.adminURL}journal`, { headers })).json();
+    const journal = (await (await fetch(`${cli.summary.adminURL}journal`, { headers })).json()) as Loose;
     expect(journal.data).toEqual([]);
   });
 });

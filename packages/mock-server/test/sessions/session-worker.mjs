@@ -2,12 +2,19 @@
 // vitest worker is, with a session of its own in one `company-data-mock`, over HTTP only. It prints what it
 // saw as one JSON line; the test compares the workers' lines.
 
-const root = process.env.MOCK_API_ROOT;
-const serverAdmin = process.env.MOCK_ADMIN_TOKEN;
+const root = process.env.MOCK_API_ROOT ?? '';
+const serverAdmin = process.env.MOCK_ADMIN_TOKEN ?? '';
 const worker = Number(process.env.WORKER);
 
 let apiRequests = 0;
 
+/**
+ * @param {string} method
+ * @param {string} url
+ * @param {string} token
+ * @param {unknown} [body]
+ * @returns {Promise<{ status: number, json: any }>}
+ */
 async function http(method, url, token, body) {
   const response = await fetch(url, {
     method,
@@ -35,12 +42,14 @@ const made = await http('POST', `${root}/__admin/sessions`, serverAdmin, {
 if (made.status !== 201)
   throw new Error(`POST /__admin/sessions answered ${made.status}: ${JSON.stringify(made.json)}`);
 const session = made.json;
+/** @type {(method: string, path: string, body?: unknown) => Promise<any>} */
 const admin = async (method, path, body) => {
   const answer = await http(method, `${root}/__admin/${path}`, session.adminToken, body);
   if (answer.status >= 300)
     throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
   return answer.json;
 };
+/** @param {string} path */
 const api = (path) => {
   apiRequests++;
   return http('GET', `${session.baseURL}${path}`, session.keys.valid);
@@ -59,10 +68,12 @@ const clock = await admin('POST', 'clock/advance', { ms: (worker + 1) * 3_600_00
 
 // An armed fault: two 503s, then the list.
 await admin('POST', 'faults', { path: '/v1/users/', status: 503, times: 2 });
+/** @type {number[]} */
 const faults = [];
 for (let i = 0; i < 3; i++) faults.push((await api('/users/')).status);
 
 // Every call, page by page.
+/** @type {{ id: string, summary?: string }[]} */
 const calls = [];
 for (let page = 1; ; page++) {
   const answer = await api(`/calls/?page_size=100&page=${page}`);
@@ -81,6 +92,7 @@ for (;;) {
   beforeThrottle++;
 }
 
+/** @type {{ keyName: string | null, status: number }[]} */
 const journal = (await admin('GET', 'journal?limit=1000')).data;
 const summary = await admin('GET', '');
 console.log(
