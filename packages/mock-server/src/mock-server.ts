@@ -365,7 +365,7 @@ export interface MockServer {
    * @example
    * ```ts
    * const session = server.sessions.create({ seed: 7, clock: 'frozen' });
-   * const client = new CompanyDataClient({ apiKey: session.keys.valid, baseURL: server.baseURL });
+   * const client = new CompanyData({ apiKey: session.keys.valid, baseURL: server.baseURL });
    * await session.close();
    * ```
    */
