@@ -123,6 +123,10 @@ describe('CLI arguments', () => {
     expect(parseCliArgs(['--throttle', 'off']).options.quota).toBe(false);
     expect(parseCliArgs(['--journal-limit', 'all']).options.journalLimit).toBe(Number.POSITIVE_INFINITY);
     expect(parseCliArgs(['--journal-limit', '0']).options.journalLimit).toBe(0);
+    expect(parseCliArgs(['--max-sessions', '8']).options.maxSessions).toBe(8);
+    expect(parseCliArgs(['--session-idle', '90s']).options.sessionIdleMs).toBe(90_000);
+    expect(parseCliArgs(['--session-idle', '2h']).options.sessionIdleMs).toBe(7_200_000);
+    expect(parseCliArgs(['--session-idle', 'never']).options.sessionIdleMs).toBe(false);
     expect(parseCliArgs(['-h']).help).toBe(true);
     expect(parseCliArgs(['-v']).version).toBe(true);
     expect(parseCliArgs(['--fixture-schema']).fixtureSchema).toBe(true);
@@ -198,6 +202,12 @@ describe('CLI arguments', () => {
       /--journal-limit expects a whole number from 0 \(none kept\), or all to keep every entry, got "-1"/,
     ],
     [['--journal-limit', 'lots'], /--journal-limit expects a whole number from 0 \(none kept\), or all/],
+    [['--max-sessions', 'many'], /--max-sessions/],
+    [
+      ['--session-idle', '30'],
+      /--session-idle expects a time such as 90s, 30m or 2h \(at least 1s\), or never; got "30"/,
+    ],
+    [['--session-idle', '0m'], /--session-idle expects a time such as 90s, 30m or 2h \(at least 1s\)/],
     [['--nope'], /Unknown option/],
     [['positional'], /positional/],
   ])('rejects %j with how to fix it', (argv, message) => {
