@@ -8,6 +8,7 @@ import { toQuota } from '../fixture/build.js';
 import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
 import type { MockServer } from '../mock-server.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../request-log.js';
+import { sessionLimits } from '../sessions/session-rules.js';
 import { DEFAULT_QUOTA, type Quota, THROTTLED_KEY_QUOTA } from '../store/quota.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
@@ -189,6 +190,13 @@ function journalLine({ requests, changes }: ServerSummary['journals']): string {
   return `${kept(requests.limit)} requests and ${kept(changes.limit)} changes (--journal-limit); ${dropped} dropped so far (GET /__admin/: journals)`;
 }
 
+/** Where a parallel suite gets a world per worker, and the limits it runs into. */
+function sessionsLine({ maxSessions, sessionIdleMs }: CliRequest['options']): string {
+  const { maxSessions: max, idleMs } = sessionLimits({ maxSessions, sessionIdleMs });
+  const idle = idleMs === false ? 'never ending unused' : `each ending after ${idleMs / 60_000} min unused`;
+  return `a world of its own per test worker: POST /__admin/sessions, then its keys (up to ${max}, ${idle}; --max-sessions, --session-idle)`;
+}
+
 /** The process's memory and the primary company's records, for a long run to compare with later. */
 function memoryLine({ memory, records }: ServerSummary): string {
   const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
@@ -225,6 +233,7 @@ function banner(server: MockServer, request: CliRequest, fixture?: Fixture): str
   Activity   ${activityLine(server)}
   Quota      ${quotaLine(request, fixture)}
   Journals   ${journalLine(summary.journals)}
+  Sessions   ${sessionsLine(request.options)}
   Memory     ${memoryLine(summary)}
 ${troubleLine(request)}
   API keys (Authorization: Bearer <key>)
