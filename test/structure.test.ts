@@ -52,6 +52,7 @@ const LAYOUTS: Record<string, Layout> = {
       // Verification: request patterns, near misses and unmatched requests, over the journal's entries.
       ['verify'],
       ['options.ts'],
+      ['sessions'],
       ['mock-server.ts'],
       ['admin', 'adapters'],
       // The composition root: it wires the engine, the admin API and the adapters.
