@@ -375,11 +375,18 @@ class MockServerImpl implements MockServer, MockSession {
 
   #createSession(registry: SessionRegistry<MockServerImpl>, options: MockSessionOptions = {}): MockSession {
     const number = registry.reserve();
+    const id = `s${number}`;
     const { onRequest, onUnmatchedRequest } = this.#options;
     const session = new MockServerImpl(
-      { ...options, maxBodyBytes: this.maxBodyBytes, onRequest, onUnmatchedRequest },
+      {
+        ...options,
+        maxBodyBytes: this.maxBodyBytes,
+        // The server's request log, each line saying which session answered.
+        onRequest: onRequest && ((event) => onRequest({ ...event, session: id })),
+        onUnmatchedRequest,
+      },
       this.#origin,
-      { id: `s${number}`, salt: number, server: this },
+      { id, salt: number, server: this },
     );
     registry.add(session, { ...claimsOf(session.#seeded), adminToken: session.adminToken });
     return session;

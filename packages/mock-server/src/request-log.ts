@@ -38,6 +38,8 @@ export interface RequestEvent {
   readonly fault: JournalFault | null;
   /** Why a request was refused (4xx or 5xx): the error body's message, as the client reads it; null otherwise. */
   readonly detail: string | null;
+  /** The session that answered it (`s1`, …); absent for the server's own world, the default session. */
+  readonly session?: string;
 }
 
 /**
@@ -118,6 +120,7 @@ export function formatRequestText(event: RequestEvent): string {
     `${event.durationMs.toFixed(1)}ms`,
   ];
   if (event.latencyMs > 0) parts.push(`latency=${event.latencyMs}ms`);
+  if (event.session !== undefined) parts.push(`session=${event.session}`);
   if (event.keyName !== null) parts.push(`key=${JSON.stringify(event.keyName)}`);
   if (event.fault !== null) parts.push(`fault=${JSON.stringify(event.fault)}`);
   if (event.detail !== null) parts.push(`detail=${JSON.stringify(event.detail)}`);

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createMockServer,
   DEFAULT_MAX_SESSIONS,
+  formatRequestText,
   type MockServer,
   SessionRefusedError,
   startMockServer,
@@ -97,6 +98,30 @@ describe('sessions in process', () => {
     expect(one.changes().map((change) => [change.kind, change.id])).toEqual([['deleted', first]]);
     expect(two.changes()).toEqual([]);
     await server.close();
+  });
+
+  it("writes the session's id in the server's request log", async () => {
+    const lines: string[] = [];
+    const server = createMockServer({
+      clock: 'frozen',
+      onRequest: (event) => lines.push(formatRequestText(event)),
+    });
+    const session = server.sessions.create({ clock: 'frozen' });
+    for (const key of [server.keys.valid, session.keys.valid])
+      await server.handle({
+        method: 'GET',
+        path: '/v1/teams/',
+        search: '',
+        headers: { authorization: `Bearer ${key}` },
+      });
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^2026-06-01T12:00:00\.000Z GET \/v1\/teams\/ 200 served \d+\.\dms key="Full access"$/,
+      ),
+      expect.stringMatching(
+        /^2026-06-01T12:00:00\.000Z GET \/v1\/teams\/ 200 served \d+\.\dms session=s1 key="Full access"$/,
+      ),
+    ]);
   });
 
   it('resets one session alone', () => {
