@@ -514,7 +514,12 @@ class MockServerImpl implements MockServer, MockSession {
     if (this.#options.journalLimit === 0) throw new Error(JOURNAL_OFF);
     // Checked before anything is reported: a bad pattern leaves the unmatched requests to report.
     const checked = checkPattern(pattern, this.#keyDirectory());
-    const result = verifyRequests(this.journal(), checked, this.#unmatched.takeFailing());
+    const result = verifyRequests(
+      this.journal(),
+      checked,
+      this.#unmatched.takeFailing(),
+      this.journals.requests.stats(),
+    );
     if (!result.ok) throw new VerificationError(result);
     return result;
   }

@@ -44,6 +44,11 @@ export interface VerifyResult {
    * since the last report: reported here, and then no more (not by the next `verify`, nor by `close`).
    */
   readonly unmatched: readonly UnmatchedRequest[];
+  /**
+   * Requests the journal let go to stay within `journalLimit` (the oldest first): never counted, so a
+   * request among them reads as not received. The message says so when the count is wrong.
+   */
+  readonly dropped: number;
   /** All of it in words: the error's message when `verify` throws. */
   readonly message: string;
 }
@@ -85,11 +90,13 @@ export const JOURNAL_OFF =
  * @param entries - the journal, oldest first.
  * @param pattern - the checked pattern.
  * @param unmatched - unmatched requests to report now (none unless `onUnmatchedRequest` fails on them).
+ * @param journal - what the journal let go, and the most it keeps (null: every request).
  */
 export function verifyRequests(
   entries: readonly JournalEntry[],
   pattern: CheckedPattern,
   unmatched: readonly UnmatchedRequest[] = [],
+  journal: { readonly dropped: number; readonly limit: number | null } = { dropped: 0, limit: null },
 ): VerifyResult {
   const matches: JournalEntry[] = [];
   const misses: NearMiss[] = [];
@@ -124,6 +131,10 @@ export function verifyRequests(
         ...requestList(nearMisses),
       );
   }
+  if (!matched && journal.dropped > 0)
+    lines.push(
+      `The journal let go of ${requests(journal.dropped)}, the oldest, to keep the newest ${journal.limit}: ${journal.dropped === 1 ? 'it was' : 'they were'} not counted. Raise journalLimit (--journal-limit) to keep more.`,
+    );
   if (unmatched.length > 0) lines.push(unmatchedReport(unmatched));
   return {
     ok: matched && unmatched.length === 0,
@@ -134,6 +145,7 @@ export function verifyRequests(
     requests: matches,
     nearMisses,
     unmatched,
+    dropped: journal.dropped,
     message: lines.join('\n'),
   };
 }

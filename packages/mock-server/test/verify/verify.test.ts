@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createMockServer,
   type RequestPattern,
   VerificationError,
   VerifyPatternError,
@@ -408,5 +409,28 @@ describe('POST /__admin/verify (through the engine)', () => {
     });
     // Admin requests are not journaled: verifying does not change what it verifies.
     expect((await admin({})).json.count).toBe(1);
+  });
+});
+
+describe('mock.verify: a journal that let requests go', () => {
+  it('says the oldest requests were not counted, and how to keep them', async () => {
+    const server = createMockServer({ clock: 'frozen', journalLimit: 2 });
+    const headers = { authorization: `Bearer ${server.keys.valid}` };
+    for (const path of ['/v1/users/', '/v1/teams/', '/v1/calls/'])
+      await server.handle({ method: 'GET', path, search: '', headers });
+    let thrown: unknown;
+    try {
+      server.verify({ method: 'GET', path: '/v1/users/' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(VerificationError);
+    const { result } = thrown as VerificationError;
+    expect(result.dropped).toBe(1);
+    expect(result.message.split('\n').at(-1)).toBe(
+      'The journal let go of 1 request, the oldest, to keep the newest 2: it was not counted. Raise journalLimit (--journal-limit) to keep more.',
+    );
+    // A pattern that passes says nothing of it.
+    expect(server.verify({ method: 'GET', path: '/v1/calls/' }).message).not.toMatch(/let go/);
   });
 });
