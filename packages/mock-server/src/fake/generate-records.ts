@@ -18,6 +18,7 @@ import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
 import { LiveTable } from '../store/live-table.js';
 import { GeneratedTable } from '../store/table.js';
+import { sharedTable } from './shared-tables.js';
 import { isoSeconds, Timeline } from './time.js';
 import {
   CALL_LINES,
@@ -84,22 +85,26 @@ export function generateCompany(spec: GeneratedCompanySpec): CompanyRecords {
     rng: (kind, position, salt = 0) => new Prng(hashInts(secret, kind, position, salt)),
     percent: (facet, position) => hashInts(secret, facet, position) % 100,
   };
-  const users = userTable(derivation);
+  // Shared by every world of the same spec: the tables never change (see shared-tables.ts).
+  const key = JSON.stringify([spec.id, spec.name, spec.domain, secret, spec.sizes, spec.endMs]);
+  const users = sharedTable(`${key} users`, () => userTable(derivation));
   const userRef: UserPicker = (random) => {
     const user = users.at(random.int(users.size));
     return { id: user.id, full_name: user.full_name };
   };
   const { rng } = derivation;
   const recordings = new LiveTable<RecordingDetail, RecordingTranscriptSegment[]>(
-    recordingTable(derivation, userRef),
+    sharedTable(`${key} recordings`, () => recordingTable(derivation, userRef)),
   );
-  const calls = new LiveTable<Call, CallTranscriptSegment[]>(callTable(derivation, userRef));
+  const calls = new LiveTable<Call, CallTranscriptSegment[]>(
+    sharedTable(`${key} calls`, () => callTable(derivation, userRef)),
+  );
   return {
     id: spec.id,
     name: spec.name,
     domain: spec.domain,
     users: new LiveTable(users),
-    teams: new LiveTable(teamTable(derivation)),
+    teams: new LiveTable(sharedTable(`${key} teams`, () => teamTable(derivation))),
     recordings,
     calls,
     recordingTranscript: (recording) => {
