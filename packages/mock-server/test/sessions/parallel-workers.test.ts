@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../src/index.js';
-import { type CliProcess, startCli } from '../support/cli-process.js';
+import { type CliProcess, runToEnd, startCli } from '../support/cli-process.js';
 
 // Issue 36's acceptance: 8 worker processes, each in a session of its own in one CLI mock, run their
 // workloads at the same time over HTTP (record changes, clock moves, armed faults, a tight quota, activity);
@@ -30,31 +29,15 @@ interface WorkerReport {
   arrived: number;
 }
 
-function runWorker(cli: CliProcess, worker: number): Promise<WorkerReport> {
-  const child = spawn(process.execPath, [WORKER_SCRIPT], {
-    env: {
-      ...process.env,
-      MOCK_API_ROOT: cli.summary.apiRoot,
-      MOCK_ADMIN_TOKEN: cli.summary.adminToken,
-      WORKER: String(worker),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function runWorker(cli: CliProcess, worker: number): Promise<WorkerReport> {
+  const { code, stdout, stderr } = await runToEnd(process.execPath, [WORKER_SCRIPT], {
+    ...process.env,
+    MOCK_API_ROOT: cli.summary.apiRoot,
+    MOCK_ADMIN_TOKEN: cli.summary.adminToken,
+    WORKER: String(worker),
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) =>
-    child.once('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(stdout) as WorkerReport)
-        : reject(new Error(`worker ${worker} exited ${code}: ${stderr}`)),
-    ),
-  );
+  if (code !== 0) throw new Error(`worker ${worker} exited ${code}: ${stderr}`);
+  return JSON.parse(stdout) as WorkerReport;
 }
 
 describe('8 worker processes sharing one CLI mock, a session each', () => {

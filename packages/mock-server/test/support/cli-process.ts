@@ -36,7 +36,21 @@ export function runCliToEnd(
   args: readonly string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const [command = '', ...argv] = mockCliFromSource();
-  const child = spawn(command, [...argv, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return runToEnd(command, [...argv, ...args]);
+}
+
+/**
+ * Runs a command to its end, its output collected.
+ *
+ * @param env - its environment (default: this process's).
+ * @returns exit code, stdout and stderr.
+ */
+export function runToEnd(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
