@@ -74,8 +74,8 @@ export class MockStore {
   /** Lead sources, found by webhook token. */
   readonly leadSources = new TokenIndex<LeadSource>();
   readonly leads = new LeadBook();
-  /** Source of ids and key values created at run time; seeded, so runs repeat. */
-  readonly random: Prng;
+  /** Source of ids and key values created at run time; seeded, so runs repeat (a restored state sets its place). */
+  random: Prng;
 
   /**
    * @param companies - the companies, primary first (at least one).
