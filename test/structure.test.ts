@@ -52,6 +52,8 @@ const LAYOUTS: Record<string, Layout> = {
       // Verification: request patterns, near misses and unmatched requests, over the journal's entries.
       ['verify'],
       ['options.ts'],
+      // Saving and restoring a world's state, over the store, the activity and the options.
+      ['state'],
       ['mock-server.ts'],
       ['admin', 'adapters'],
       // The composition root: it wires the engine, the admin API and the adapters.
