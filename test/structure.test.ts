@@ -52,7 +52,8 @@ const LAYOUTS: Record<string, Layout> = {
       // Verification: request patterns, near misses and unmatched requests, over the journal's entries.
       ['verify'],
       ['options.ts'],
-      ['sessions'],
+      // Sessions (the routes to each world) and saved states (a world as JSON): peers over the options.
+      ['sessions', 'state'],
       ['mock-server.ts'],
       ['admin', 'adapters'],
       // The composition root: it wires the engine, the admin API and the adapters.

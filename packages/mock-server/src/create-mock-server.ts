@@ -60,6 +60,11 @@ import {
   SessionRefusedError,
   sessionLimits,
 } from './sessions/session-rules.js';
+import { withState } from './state/options.js';
+import { restoreState } from './state/restore.js';
+import { saveState } from './state/save.js';
+import type { MockState } from './state/schema.js';
+import type { World } from './state/world.js';
 import { hashKey } from './store/keys.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions, MockStore } from './store/mock-store.js';
@@ -87,13 +92,16 @@ export interface StartMockServerOptions extends MockServerOptions {
  * Creates an in-process mock server: no socket, reached through {@link MockServer.dispatcher}.
  * Takes milliseconds with the default sizes (records are derived lazily from the seed).
  *
- * @param options - seed, sizes, clock, quota, origin and limits.
+ * @param options - seed, sizes, clock, quota, origin and limits; or a `state` saved by
+ * {@link MockServer.saveState} to make that world again.
  * @returns the server.
- * @throws RangeError for invalid sizes, time, quota or origin.
+ * @throws RangeError for invalid sizes, time, quota or origin; {@link MockStateError} (a RangeError) naming
+ * the field of a state it cannot restore.
  * @example
  * ```ts
  * const server = createMockServer({ seed: 42 });
  * server.clock.advance(16 * 60 * 1000);
+ * const again = createMockServer({ state: server.saveState() }); // the same world, as it is now
  * ```
  */
 export function createMockServer(options: MockServerOptions = {}): MockServer {
@@ -103,7 +111,8 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
 /**
  * Starts a mock server behind a real node:http listener on loopback.
  *
- * @param options - the server's options plus `port` (0 = ephemeral) and `host` (default `127.0.0.1`).
+ * @param options - the server's options (a saved `state` too) plus `port` (0 = ephemeral) and `host` (default
+ * `127.0.0.1`).
  * @returns the running server; its `baseURL` is e.g. `http://127.0.0.1:4010/v1`.
  * @throws Error when the port cannot be bound, saying why and which option to change (e.g. `port 4010 on
  * 127.0.0.1 is already in use …`); its `code` is Node's (`EADDRINUSE`, `EACCES`, …).
@@ -182,7 +191,8 @@ class MockServerImpl implements MockServer, MockSession {
   #close: (() => Promise<void>) | undefined;
   #closed: Promise<void> | undefined;
 
-  constructor(options: MockServerOptions, origin: string | undefined, place: WorldPlace = DEFAULT_PLACE) {
+  constructor(given: MockServerOptions, origin: string | undefined, place: WorldPlace = DEFAULT_PLACE) {
+    const { options, state } = withState(given);
     this.id = place.id;
     this.#salt = place.salt;
     this.#server = place.server;
@@ -258,6 +268,7 @@ class MockServerImpl implements MockServer, MockSession {
           detail,
         }),
     });
+    if (state !== undefined) restoreState(this.#world, state);
     this.#front =
       place.server === undefined
         ? {
@@ -576,6 +587,42 @@ class MockServerImpl implements MockServer, MockSession {
   #restartActivity(): void {
     const activity = this.#activity.activity;
     this.#activity.start(this.#source.seed, activity, this.clock.nowMs());
+  }
+
+  saveState(): MockState {
+    this.#catchUp();
+    return saveState(this.#world);
+  }
+
+  /** This world's parts, as saving and restoring a state read and write them. */
+  get #world(): World {
+    const server = this;
+    return {
+      source: this.#source,
+      options: this.#options,
+      clock: this.clock,
+      seeded: this.#seeded,
+      throttle: this.#throttle,
+      activity: this.#activity,
+      get latency() {
+        return server.#latency;
+      },
+      set latency(table) {
+        server.#latency = table;
+      },
+      get faultRates() {
+        return server.#faultRates;
+      },
+      set faultRates(table) {
+        server.#faultRates = table;
+      },
+      get leadFailures() {
+        return server.#leadFailures;
+      },
+      set leadFailures(times) {
+        server.#leadFailures = times;
+      },
+    };
   }
 
   members(audienceToken: string): readonly AudienceMember[] {

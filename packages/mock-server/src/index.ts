@@ -74,6 +74,8 @@ export {
   type SessionInfo,
   SessionRefusedError,
 } from './sessions/session-rules.js';
+export { MockStateError } from './state/error.js';
+export { type MockState, MockStateSchema } from './state/schema.js';
 export type { Conversation, Lead } from './store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './store/mock-store.js';
 export {

@@ -15,6 +15,7 @@ import type { MockSizes } from './options.js';
 import type { DataChange } from './record-controls/change-journal.js';
 import type { RecordControls } from './record-controls/controls.js';
 import type { MockSessionOptions, SessionInfo } from './sessions/session-rules.js';
+import type { MockState } from './state/schema.js';
 import type { Conversation, Lead } from './store/leads.js';
 import type { KeyOptions } from './store/mock-store.js';
 import type { QuotaInput } from './store/quota.js';
@@ -352,6 +353,25 @@ export interface MockServer {
    * @throws Error when no audience has this token.
    */
   members(audienceToken: string): readonly AudienceMember[];
+  /**
+   * Saves this world's state: its options, clock, record changes on top of the seeded data (including
+   * what the activity did), the activity's place in its schedule, keys, quotas, latency and fault rates,
+   * audiences, lead sources, leads, pending lead failures and the place of its seeded stream of ids. Plain
+   * JSON-ready data, and small: the seeded records are never repeated. `createMockServer({ state })` makes
+   * the same world again: the same list and detail bodies, byte for byte, the same keys working, and, as the
+   * clock moves, the same activity and the same ids created. What the clock brought is applied first.
+   * Not saved: armed one-shot faults ({@link MockServer.injectFault}), the request and change journals and
+   * the unmatched requests.
+   *
+   * @returns the state (see {@link MockState}), version 1.
+   * @example
+   * ```ts
+   * const state = server.saveState();
+   * writeFileSync('failing-world.json', JSON.stringify(state));
+   * const again = createMockServer({ state: JSON.parse(readFileSync('failing-world.json', 'utf8')) });
+   * ```
+   */
+  saveState(): MockState;
   /** The conversations started by leads, each with its leads. */
   conversations(): readonly Conversation[];
   /** Every lead received, including those whose processing failed. */

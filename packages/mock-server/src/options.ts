@@ -93,6 +93,18 @@ export interface MockServerOptions {
    * (default 30 minutes), or false for never.
    */
   sessionIdleMs?: number | false;
+  /**
+   * A {@link MockState} saved by {@link MockServer.saveState} (as it returned it, or its JSON parsed, hence
+   * `unknown`): the world is made again from it, its records, keys, clock, quotas and activity as they were.
+   * Validated first. The options it holds (`seed`, `sizes`, `fixture`, `now`, `clock`, `quota`, `latency`,
+   * `faultRate`, `activity`, `journalLimit`) cannot be given beside it; `origin`, `adminToken`,
+   * `maxBodyBytes`, `onRequest` and `onUnmatchedRequest` can. `reset()` then returns to the state's options
+   * (its seeded data), not to the state.
+   *
+   * @throws MockStateError (a `RangeError`) naming the field of a state it cannot restore; RangeError when
+   * an option the state holds is given beside it.
+   */
+  state?: unknown;
 }
 
 /**

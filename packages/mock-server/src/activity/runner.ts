@@ -44,6 +44,27 @@ export class ActivityRunner {
     this.#schedule = resolved === false ? undefined : new ActivitySchedule(seed, resolved, startMs);
   }
 
+  /** The schedule in force (undefined for none): where it starts, how far it was read, what it brings. */
+  get schedule(): ActivitySchedule | undefined {
+    return this.#schedule;
+  }
+
+  /**
+   * Starts an activity as {@link ActivityRunner.start} does, then reads its schedule up to `reachedMs`
+   * without applying what it brings: where a saved runner stood, whose events are in the data already. The
+   * events after it (excusals still to come included) are those the saved runner had still to bring.
+   *
+   * @param seed - the server's seed.
+   * @param activity - the activity, or false for none.
+   * @param startMs - where its schedule began.
+   * @param reachedMs - how far it had been read.
+   * @throws RangeError for an invalid activity.
+   */
+  resume(seed: number, activity: ActivityOptions | false, startMs: number, reachedMs: number): void {
+    this.start(seed, activity, startMs);
+    this.#schedule?.takeEach(reachedMs, () => {});
+  }
+
   /**
    * Applies every event whose time is at most `nowMs` and that was not applied yet.
    *

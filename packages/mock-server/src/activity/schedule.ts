@@ -9,6 +9,10 @@ import { type ActivityRate, perMs, type ResolvedActivity } from './options.js';
 export interface ScheduledArrivals {
   /** The kind of record that arrives. */
   readonly kind: 'call' | 'recording';
+  /** When the schedule they belong to starts (what, with the seed and the activity, makes them again). */
+  readonly startMs: number;
+  /** The activity of that schedule. */
+  readonly activity: ResolvedActivity;
   /**
    * The id of arrival `n`.
    *
@@ -139,13 +143,20 @@ function drawCall(random: Prng, activity: ResolvedActivity): CallDetails {
 /** The arrivals of one stream, read again from their places. */
 class StreamArrivals implements ScheduledArrivals {
   readonly kind: 'call' | 'recording';
+  readonly startMs: number;
+  readonly activity: ResolvedActivity;
   readonly #stream: PoissonStream;
-  readonly #activity: ResolvedActivity;
 
-  constructor(kind: 'call' | 'recording', stream: PoissonStream, activity: ResolvedActivity) {
+  constructor(
+    kind: 'call' | 'recording',
+    stream: PoissonStream,
+    activity: ResolvedActivity,
+    startMs: number,
+  ) {
     this.kind = kind;
     this.#stream = stream;
-    this.#activity = activity;
+    this.activity = activity;
+    this.startMs = startMs;
   }
 
   id(n: number): string {
@@ -155,7 +166,7 @@ class StreamArrivals implements ScheduledArrivals {
 
   excusal(n: number, atMs: number): { atMs: number; reason: string } | undefined {
     if (this.kind !== 'call') return undefined;
-    const call = drawCall(this.#stream.detailsOf(n), this.#activity);
+    const call = drawCall(this.#stream.detailsOf(n), this.activity);
     return call.excused ? { atMs: atMs + call.delayMs, reason: call.reason } : undefined;
   }
 }
@@ -284,8 +295,8 @@ export class ActivitySchedule {
       deletion: stream('deletion'),
     };
     this.#streams = streams;
-    this.calls = new StreamArrivals('call', streams.call, activity);
-    this.recordings = new StreamArrivals('recording', streams.recording, activity);
+    this.calls = new StreamArrivals('call', streams.call, activity, startMs);
+    this.recordings = new StreamArrivals('recording', streams.recording, activity, startMs);
   }
 
   /** The furthest time read so far (the start time before any window). */

@@ -273,18 +273,41 @@ interface RateRule {
 
 /** Fault rates in force: matches requests and draws their fate from its own seeded stream. */
 export class FaultRateTable {
+  /** The rates, as given. */
+  readonly rates: FaultRates;
   readonly #rules: readonly RateRule[];
   readonly #random: Prng;
 
   /**
    * @param rates - the rates.
    * @param seed - the server's seed (the stream starts again with every new table).
+   * @param resume - where a saved table stood: its stream and each rule's faults still to apply (its
+   * {@link FaultRateTable.stream} and {@link FaultRateTable.remaining}; default: the start).
    * @throws RangeError for a rate outside 0–1, an empty mix, a weight ≤ 0, a cap below 1 or a bad fault.
    */
-  constructor(rates: FaultRates, seed: number) {
+  constructor(
+    rates: FaultRates,
+    seed: number,
+    resume?: { readonly stream: number; readonly remaining: readonly number[] },
+  ) {
+    this.rates = rates;
     const specs: readonly FaultRateSpec[] = Array.isArray(rates) ? rates : [rates as FaultRateSpec];
     this.#rules = specs.map(rateRule);
-    this.#random = new Prng(hashInts(seed, FAULT_RATE_SALT));
+    this.#random = new Prng(resume?.stream ?? hashInts(seed, FAULT_RATE_SALT));
+    this.#rules.forEach((rule, index) => {
+      const remaining = resume?.remaining[index];
+      if (remaining !== undefined) rule.remaining = Math.min(rule.remaining, remaining);
+    });
+  }
+
+  /** Where its seeded stream stands (see {@link Prng.state}). */
+  get stream(): number {
+    return this.#random.state;
+  }
+
+  /** How many faults each rule may still apply (Infinity for a rule without `max`). */
+  get remaining(): number[] {
+    return this.#rules.map((rule) => rule.remaining);
   }
 
   /**

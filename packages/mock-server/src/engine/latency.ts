@@ -109,21 +109,30 @@ export function checkLatency(latency: LatencyDistribution): LatencyDistribution 
 
 /** A latency profile in force: matches requests and draws their waits from its own seeded stream. */
 export class LatencyTable {
+  /** The profile, as given. */
+  readonly profile: LatencyProfile;
   readonly #rules: readonly LatencyRule[];
   readonly #random: Prng;
 
   /**
    * @param profile - the profile.
    * @param seed - the server's seed (the stream starts again with every new table).
+   * @param stream - where the stream stands (a saved table's {@link LatencyTable.stream}; default: its start).
    * @throws RangeError for a bad distribution.
    */
-  constructor(profile: LatencyProfile, seed: number) {
+  constructor(profile: LatencyProfile, seed: number, stream?: number) {
+    this.profile = profile;
     const rules: readonly LatencyRule[] = Array.isArray(profile)
       ? profile
       : [{ latency: profile as LatencyDistribution }];
     for (const rule of rules) checkLatency(rule.latency);
     this.#rules = rules.map((rule) => ({ ...rule, method: rule.method?.toUpperCase() }));
-    this.#random = new Prng(hashInts(seed, LATENCY_SALT));
+    this.#random = new Prng(stream ?? hashInts(seed, LATENCY_SALT));
+  }
+
+  /** Where its seeded stream of waits stands (see {@link Prng.state}). */
+  get stream(): number {
+    return this.#random.state;
   }
 
   /** The wait for a request in whole ms: 0 when no rule matches it. */

@@ -76,7 +76,7 @@ const DAY_MS = 86_400_000;
  */
 export function generateStore(seed: number, sizes: CompanySizes, nowMs: number, salt = 0): SeededStore {
   const random = new Prng(hashInts(seed, 0x5eed));
-  const secrets = secretDraws(random, seed, salt);
+  const secrets = secretDraws(() => random, seed, salt);
   const endMs = nowMs - 3_600_000;
   const primary = generateCompany({
     id: random.uuid(),

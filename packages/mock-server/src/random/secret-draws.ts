@@ -15,20 +15,20 @@ export interface SecretDraws {
  * still advanced as if it had drawn it: its ids, and so its records, are the default world's of the same
  * seed, while its keys and tokens are its own.
  *
- * @param ids - the stream the world draws its ids from.
+ * @param ids - the stream the world draws its ids from (read at each draw: a restored state replaces it).
  * @param seed - the world's seed.
  * @param salt - 0 for the default world, the session's number otherwise.
  */
-export function secretDraws(ids: Prng, seed: number, salt: number): SecretDraws {
-  if (salt === 0) return ids;
+export function secretDraws(ids: () => Prng, seed: number, salt: number): SecretDraws {
+  if (salt === 0) return { uuid: () => ids().uuid(), base62: (length) => ids().base62(length) };
   const own = new Prng(hashInts(seed, salt, 0x5ec7e7));
   return {
     uuid: () => {
-      ids.uuid();
+      ids().uuid();
       return own.uuid();
     },
     base62: (length) => {
-      ids.base62(length);
+      ids().base62(length);
       return own.base62(length);
     },
   };

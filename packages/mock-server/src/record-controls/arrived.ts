@@ -63,8 +63,38 @@ export class ArrivedRecords implements ArrivalSource<AnyRecord, Companion> {
     this.#resource = resource;
   }
 
+  /** The schedule's arrivals this source generates. */
+  get arriving(): Arriving {
+    return this.#arriving;
+  }
+
+  /** What they are. */
+  get resource(): 'calls' | 'recordings' {
+    return this.#resource;
+  }
+
   id(n: number): string {
     return this.#arriving.id(n);
+  }
+
+  /**
+   * The embedded user an arrival's `detail` stands for.
+   *
+   * @throws Error for a number no arrival was given.
+   */
+  userOf(detail: number): UserRef {
+    const user = this.#users[detail];
+    if (user === undefined) throw new Error(`No arrival has user number ${detail}`);
+    return user;
+  }
+
+  /**
+   * The `detail` that gives an arrival this embedded user (a restored arrival's), numbered on first use.
+   *
+   * @param user - the user as the arrival embeds it.
+   */
+  detailOf(user: UserRef): number {
+    return this.#number(user);
   }
 
   /**

@@ -12,12 +12,11 @@ import { RecordNotFoundError } from './errors.js';
 import {
   type AnyRecord,
   type Companion,
-  makeCompanion,
   makeRecord,
   NO_USER,
   type PickedUser,
   type Recipe,
-  samePick,
+  recipeMaker,
 } from './make.js';
 import { checkFields, checkRecord, type RecordOf, SINGULAR } from './rules.js';
 
@@ -190,11 +189,7 @@ function created(
     };
   }
   const record = makeRecord(recipe, live);
-  const again = picked === undefined ? NO_USER : samePick(picked);
-  return {
-    record,
-    maker: { record: () => makeRecord(recipe, again), companion: () => makeCompanion(recipe, again) },
-  };
+  return { record, maker: recipeMaker(recipe, picked) };
 }
 
 /** An updated record: the given fields over the stored ones, derived fields recomputed, made consistent. */

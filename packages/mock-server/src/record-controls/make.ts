@@ -21,6 +21,7 @@ import {
 } from '../fake/generate-records.js';
 import { isoSeconds } from '../fake/time.js';
 import { Prng } from '../random/prng.js';
+import type { RecordMaker } from '../store/live-table.js';
 import { settleCall } from './call-rules.js';
 
 /** A record of any resource. */
@@ -69,6 +70,30 @@ export function samePick({ ref, drawn }: PickedUser): UserPicker {
         return ref;
       }
     : () => ref;
+}
+
+/** How a created record is generated again, with what it is made from (what a saved state keeps of it). */
+export interface RecipeMaker extends RecordMaker<AnyRecord, Companion> {
+  /** What it is made from. */
+  readonly recipe: Recipe;
+  /** The user a call or recording embeds (undefined for a user or a team). */
+  readonly picked: PickedUser | undefined;
+}
+
+/**
+ * The maker of a created record: its recipe, and the user it picked when it was made.
+ *
+ * @param recipe - what it is made from.
+ * @param picked - the user picked (undefined for a user or a team).
+ */
+export function recipeMaker(recipe: Recipe, picked: PickedUser | undefined): RecipeMaker {
+  const again = picked === undefined ? NO_USER : samePick(picked);
+  return {
+    recipe,
+    picked,
+    record: () => makeRecord(recipe, again),
+    companion: () => makeCompanion(recipe, again),
+  };
 }
 
 /**

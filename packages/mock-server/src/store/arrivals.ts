@@ -35,6 +35,22 @@ export interface ArrivalSource<Item, Companion> {
   companion(n: number, atMs: number, detail: number): Companion;
 }
 
+/**
+ * One arrival as a table keeps it: its source's record `n`, arrived at `atMs` with `detail`, with its
+ * scheduled later change (`later`) or the fields a control changed since it arrived.
+ */
+export interface ArrivalEntry<Item, Companion> {
+  readonly source: ArrivalSource<Item, Companion>;
+  readonly n: number;
+  /** When it arrived, epoch ms (to the millisecond). */
+  readonly atMs: number;
+  readonly detail: number;
+  /** Whether its scheduled later change (a call's excusal) was applied. */
+  readonly later: boolean;
+  /** The fields a control changed, relative to the record as it arrived (then `later` is false). */
+  readonly fields: Readonly<Record<string, unknown>> | undefined;
+}
+
 /** A run of arrivals from one source, numbered from `firstN` on, their times counted from `baseMs`. */
 interface Segment<Item, Companion> {
   readonly source: ArrivalSource<Item, Companion>;
@@ -210,6 +226,21 @@ export class Arrivals<Item extends StoredRecord, Companion> {
     this.#flags.set(slot, this.#flags.get(slot) | DELETED);
     this.#changed.delete(slot);
     this.#live--;
+  }
+
+  /** What makes each live arrival differ from its source's function (what a saved state keeps), oldest first. */
+  *entries(): Generator<ArrivalEntry<Item, Companion>> {
+    for (const slot of this.liveSlots()) {
+      const { source, n, atMs } = this.#place(slot);
+      yield {
+        source,
+        n,
+        atMs,
+        detail: this.#detail.get(slot),
+        later: (this.#flags.get(slot) & LATER) !== 0,
+        fields: this.#changed.get(slot)?.fields,
+      };
+    }
   }
 
   /** The live slots, oldest first. */

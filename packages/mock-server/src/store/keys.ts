@@ -74,6 +74,22 @@ export class KeyRing {
     return this.#byHash.has(hash);
   }
 
+  /**
+   * Replaces every key with these, found by the hashes they hold (a saved state's keys: their values are
+   * never known, and the same values keep working).
+   *
+   * @throws Error when two keys have the same hash (nothing is replaced then).
+   */
+  replaceAll(keys: readonly ApiKeyRecord[]): void {
+    const byHash = new Map<string, ApiKeyRecord>();
+    for (const key of keys) {
+      if (byHash.has(key.hash)) throw new Error('Two API keys have the same hash');
+      byHash.set(key.hash, key);
+    }
+    this.#byHash.clear();
+    for (const [hash, key] of byHash) this.#byHash.set(hash, key);
+  }
+
   /** The key with this value, or undefined. */
   find(value: string): ApiKeyRecord | undefined {
     return this.#byHash.get(hashKey(value));

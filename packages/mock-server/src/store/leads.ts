@@ -90,6 +90,25 @@ export class LeadBook {
   readonly all: Lead[] = [];
   readonly #latest = new Map<string, { conversation: Conversation; atMs: number }>();
 
+  /**
+   * Replaces the leads and conversations with saved ones; the deduplication window of each phone runs from
+   * the latest lead of its latest conversation, as it did when they were saved.
+   *
+   * @param leads - every lead, in arrival order.
+   * @param conversations - the conversations, oldest first, each holding its leads.
+   */
+  restore(leads: readonly Lead[], conversations: readonly Conversation[]): void {
+    this.all.length = 0;
+    for (const lead of leads) this.all.push(lead);
+    this.conversations.length = 0;
+    this.#latest.clear();
+    for (const conversation of conversations) {
+      this.conversations.push(conversation);
+      const atMs = Date.parse(conversation.lastLeadAt);
+      this.#latest.set(`${conversation.companyId} ${conversation.phone}`, { conversation, atMs });
+    }
+  }
+
   /** Records a lead whose processing failed (it joins no conversation). */
   fail(lead: Lead): void {
     this.all.push(lead);

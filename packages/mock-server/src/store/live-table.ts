@@ -1,4 +1,4 @@
-import { type ArrivalSource, Arrivals, changedFields } from './arrivals.js';
+import { type ArrivalEntry, type ArrivalSource, Arrivals, changedFields } from './arrivals.js';
 import { idKey } from './id-key.js';
 import { ListIndex, type ListOrder } from './list-index.js';
 import {
@@ -29,6 +29,25 @@ export interface RecordMaker<Item, Companion> {
   record(): Item;
   /** What it brings with it (a call's or recording's transcript), if anything. */
   companion(): Companion | undefined;
+}
+
+/**
+ * What a table's overlay holds, without its lists: what a saved state keeps of a table, and what
+ * {@link LiveTable.insert}, {@link LiveTable.arrive}, {@link LiveTable.update} and {@link LiveTable.remove}
+ * make again. Created records and arrivals deleted since are gone for good, and not listed.
+ */
+export interface TableOverlay<Item, Companion> {
+  /** Base records changed (not deleted), oldest change first: each one's id and the fields that differ. */
+  readonly changed: readonly { readonly id: string; readonly fields: Readonly<Record<string, unknown>> }[];
+  /** The ids of base records deleted. */
+  readonly deleted: readonly string[];
+  /** Records created, in the order they were: how each is generated again, and its fields changed since. */
+  readonly created: readonly {
+    readonly maker: RecordMaker<Item, Companion>;
+    readonly fields: Readonly<Record<string, unknown>> | undefined;
+  }[];
+  /** Records the activity brought, still there. */
+  readonly arrived: readonly ArrivalEntry<Item, Companion>[];
 }
 
 /** A record the overlay knows: created by a change, or a base record changed or deleted. */
@@ -133,6 +152,22 @@ export class LiveTable<Item extends StoredRecord, Companion = unknown> {
   /** Bytes the table holds for the records the activity brought. */
   get arrivalBytes(): number {
     return this.#arrivals.bytes;
+  }
+
+  /** What the overlay holds now (see {@link TableOverlay}). */
+  overlay(): TableOverlay<Item, Companion> {
+    const changed: { id: string; fields: Readonly<Record<string, unknown>> }[] = [];
+    const deleted: string[] = [];
+    for (const [position, row] of this.#overrides) {
+      const { id } = this.base.at(position);
+      if (row.deleted) deleted.push(id);
+      else if (row.changes !== undefined) changed.push({ id, fields: row.changes });
+    }
+    const created = [...this.#created.values()].map((row) => ({
+      maker: row.maker as RecordMaker<Item, Companion>,
+      fields: row.changes,
+    }));
+    return { changed, deleted, created, arrived: [...this.#arrivals.entries()] };
   }
 
   /**

@@ -75,8 +75,8 @@ export class MockStore {
   /** Lead sources, found by webhook token. */
   readonly leadSources = new TokenIndex<LeadSource>();
   readonly leads = new LeadBook();
-  /** Source of ids and key values created at run time; seeded, so runs repeat. */
-  readonly random: Prng;
+  /** Source of ids and key values created at run time; seeded, so runs repeat (a restored state sets its place). */
+  random: Prng;
   /** Where the key values created at run time are drawn (a session's own: see `secretDraws`). */
   readonly #keyValues: SecretDraws;
 
@@ -89,7 +89,7 @@ export class MockStore {
     if (companies.length === 0) throw new Error('A mock store needs at least one company');
     this.companies = companies;
     this.random = new Prng(seed ^ 0x5bd1e995);
-    this.#keyValues = secretDraws(this.random, seed, salt);
+    this.#keyValues = secretDraws(() => this.random, seed, salt);
   }
 
   /** The primary company (the one the default keys and tokens belong to). */

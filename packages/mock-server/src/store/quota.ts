@@ -152,6 +152,13 @@ export function checkQuota(config: QuotaInput | false, where = 'quota'): Quota |
   return current as Quota | false;
 }
 
+/** A key's quota window open now: its key's id, when it opened (epoch ms) and the requests it counted. */
+export interface QuotaWindow {
+  readonly key: string;
+  readonly startMs: number;
+  readonly count: number;
+}
+
 /**
  * Fixed-window quotas per API key, on the mock clock. A window opens at a key's first request;
  * once `limit` requests were counted in it, requests are refused until it closes. A key's own quota
@@ -170,6 +177,26 @@ export class Throttle {
   configure(config: QuotaInput | false): void {
     this.#default = checkQuota(config);
     this.#windows.clear();
+  }
+
+  /** The quota of keys without their own (false: none). */
+  get defaultQuota(): Quota | false {
+    return this.#default;
+  }
+
+  /** The windows open now, by key id: when each opened (mock time, epoch ms) and the requests it counted. */
+  windows(): QuotaWindow[] {
+    return [...this.#windows].map(([key, { start, count }]) => ({ key, startMs: start, count }));
+  }
+
+  /**
+   * Opens windows as {@link Throttle.windows} listed them (a saved state's); the others are forgotten.
+   *
+   * @param windows - the windows.
+   */
+  restoreWindows(windows: readonly QuotaWindow[]): void {
+    this.#windows.clear();
+    for (const { key, startMs, count } of windows) this.#windows.set(key, { start: startMs, count });
   }
 
   /** Forgets one key's window (its quota changed). */

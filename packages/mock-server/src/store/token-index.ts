@@ -18,6 +18,11 @@ export class TokenIndex<Item extends { readonly token: string }> {
     this.#byToken.set(key, item);
   }
 
+  /** Forgets every record (a restored state adds its own). */
+  clear(): void {
+    this.#byToken.clear();
+  }
+
   /** The record with this token, in any letter case, or undefined. */
   get(token: string): Item | undefined {
     return this.#byToken.get(idKey(token));
