@@ -399,7 +399,15 @@ class MockServerImpl implements MockServer, MockSession {
       this.#origin,
       { id, salt: number, server: this },
     );
-    registry.add(session, { ...claimsOf(session.#seeded), adminToken: session.adminToken });
+    try {
+      registry.add(session, { ...claimsOf(session.#seeded), adminToken: session.adminToken });
+    } catch (error) {
+      if (!(error instanceof SessionRefusedError) || options.state === undefined) throw error;
+      throw new SessionRefusedError(
+        error.status,
+        `${error.message} A restored state keeps the keys and tokens it was saved with: end the session it was saved from first, or restore it in another server.`,
+      );
+    }
     return session;
   }
 

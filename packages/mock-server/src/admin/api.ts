@@ -68,6 +68,7 @@ export type AdminTarget = Pick<MockSession, 'id'> &
     | 'unmatched'
     | 'clearUnmatched'
     | 'sessions'
+    | 'saveState'
   >;
 
 const Time = z.union([z.string(), z.number()]);
@@ -123,6 +124,8 @@ const Bodies = {
     activity: z.unknown().optional(),
     journalLimit: z.int().nonnegative().optional(),
     adminToken: z.string().min(1).optional(),
+    /** A saved state (`GET state`), checked by the session itself. */
+    state: z.unknown().optional(),
   }),
 } as const;
 
@@ -365,6 +368,7 @@ const ROUTER = new Router<AdminRoute>([
     ok(sessionSummary(target, target.sessions.create(sessionOptions(body))), 201),
   ),
   route('GET', 'sessions', (target) => ok({ data: target.sessions.list() })),
+  route('GET', 'state', (target) => ok(target.saveState())),
   route('GET', 'sessions/{id}', (target, _body, { id = '' }) => ok({ data: requireSession(target, id) })),
   route('DELETE', 'sessions/{id}', (target, _body, { id = '' }) => {
     requireSession(target, id);
