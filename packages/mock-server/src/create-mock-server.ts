@@ -272,7 +272,11 @@ class MockServerImpl implements MockServer, MockSession {
     this.#front =
       place.server === undefined
         ? {
-            handle: (request, abort) => this.#engineFor(request).handle(request, abort),
+            handle: (request, abort) => {
+              const ended = this.#registry?.endedAnswer(request);
+              if (ended !== undefined) return Promise.resolve({ response: ended });
+              return this.#engineFor(request).handle(request, abort);
+            },
             abandoned: (request) => this.#engineFor(request).abandoned(request),
           }
         : this.#engine;

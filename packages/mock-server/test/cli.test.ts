@@ -297,7 +297,7 @@ describe('runCli', () => {
         '  Journals   the newest 10000 requests and the newest 10000 changes (--journal-limit); 0 dropped so far (GET /__admin/: journals)\n',
       );
       expect(text).toContain(
-        '  Sessions   a world of its own per test worker: POST /__admin/sessions, then its keys (up to 500, each ending after 30 min unused; --max-sessions, --session-idle)\n',
+        '  Sessions   a world of its own per test worker: POST /__admin/sessions, then its keys (up to 500, each ending after 30 minutes unused; --max-sessions, --session-idle)\n',
       );
       expect(text).toMatch(
         /\n {2}Memory {5}rss \d+ MB, heap \d+ MB; 240 calls, 60 recordings, 12 users, 4 teams \(GET \/__admin\/: memory, records\)\n/,

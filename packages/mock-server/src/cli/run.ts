@@ -8,7 +8,7 @@ import { toQuota } from '../fixture/build.js';
 import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
 import type { MockServer } from '../mock-server.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../request-log.js';
-import { sessionLimits } from '../sessions/session-rules.js';
+import { idleText, sessionLimits } from '../sessions/session-rules.js';
 import { DEFAULT_QUOTA, type Quota, THROTTLED_KEY_QUOTA } from '../store/quota.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
@@ -193,7 +193,7 @@ function journalLine({ requests, changes }: ServerSummary['journals']): string {
 /** Where a parallel suite gets a world per worker, and the limits it runs into. */
 function sessionsLine({ maxSessions, sessionIdleMs }: CliRequest['options']): string {
   const { maxSessions: max, idleMs } = sessionLimits({ maxSessions, sessionIdleMs });
-  const idle = idleMs === false ? 'never ending unused' : `each ending after ${idleMs / 60_000} min unused`;
+  const idle = idleMs === false ? 'never ending unused' : `each ending after ${idleText(idleMs)} unused`;
   return `a world of its own per test worker: POST /__admin/sessions, then its keys (up to ${max}, ${idle}; --max-sessions, --session-idle)`;
 }
 

@@ -1,9 +1,10 @@
 import { bearerToken } from '../http/bearer.js';
 import { ADMIN_PREFIX } from '../http/reserved-paths.js';
-import type { MockRequest } from '../http/types.js';
+import { errorJson } from '../http/responses.js';
+import type { MockRequest, MockResponse } from '../http/types.js';
 import { idKey } from '../store/id-key.js';
 import { hashKey } from '../store/keys.js';
-import { DEFAULT_SESSION_ID, type SessionInfo, SessionRefusedError } from './session-rules.js';
+import { DEFAULT_SESSION_ID, idleText, type SessionInfo, SessionRefusedError } from './session-rules.js';
 
 /** What the registry needs of a world: a session, or the server's default one. */
 export interface SessionWorld {
@@ -42,6 +43,8 @@ export interface RegistryOptions {
 
 /** At most this long between two looks for idle sessions. */
 const LONGEST_SWEEP_MS = 60_000;
+/** How many ended sessions' admin tokens are remembered, to say why they reach nothing (the oldest forgotten). */
+const REMEMBERED_ENDINGS = 1000;
 
 /**
  * The sessions of one server and the routes to them: an API request reaches the session holding its key, a
@@ -55,6 +58,8 @@ export class SessionRegistry<World extends SessionWorld> {
   readonly #byAdminToken = new Map<string, Entry<World>>();
   readonly #keyRoutes = new Map<string, Entry<World>>();
   readonly #tokenRoutes = new Map<string, Entry<World>>();
+  /** Ended sessions' admin tokens, and how each ended. */
+  readonly #endings = new Map<string, string>();
   readonly #options: RegistryOptions;
   readonly #wallNow: () => number;
   #made = 0;
@@ -85,7 +90,7 @@ export class SessionRegistry<World extends SessionWorld> {
     this.sweep();
     const { maxSessions, idleMs } = this.#options;
     if (this.#sessions.size >= maxSessions) {
-      const idle = idleMs === false ? '' : `, or wait for one to go ${idleMs / 60_000} minutes unused`;
+      const idle = idleMs === false ? '' : `, or wait for one to go ${idleText(idleMs)} unused`;
       throw new SessionRefusedError(
         409,
         `The mock holds ${maxSessions} sessions, its limit: end one (DELETE /__admin/sessions/{id}, or session.close() in code)${idle}; the limit is set by --max-sessions (maxSessions in code).`,
@@ -162,7 +167,7 @@ export class SessionRegistry<World extends SessionWorld> {
    * @returns whether it was open.
    * @throws SessionRefusedError (409) for the default session, which ends with the server.
    */
-  end(id: string): boolean {
+  end(id: string, why = 'was ended'): boolean {
     if (id === DEFAULT_SESSION_ID)
       throw new SessionRefusedError(
         409,
@@ -172,6 +177,12 @@ export class SessionRegistry<World extends SessionWorld> {
     if (entry === undefined) return false;
     this.#sessions.delete(id);
     this.#byAdminToken.delete(entry.world.adminToken);
+    this.#endings.set(
+      entry.world.adminToken,
+      `Session ${id} ${why} at ${new Date(this.#wallNow()).toISOString()}`,
+    );
+    if (this.#endings.size > REMEMBERED_ENDINGS)
+      this.#endings.delete(this.#endings.keys().next().value as string);
     forget(this.#keyRoutes, entry);
     forget(this.#tokenRoutes, entry);
     if (this.#sessions.size === 0) this.#stopSweeping();
@@ -190,7 +201,8 @@ export class SessionRegistry<World extends SessionWorld> {
     const { idleMs } = this.#options;
     if (idleMs === false) return;
     const now = this.#wallNow();
-    for (const [id, entry] of this.#sessions) if (now - entry.lastUsedMs >= idleMs) this.end(id);
+    for (const [id, entry] of this.#sessions)
+      if (now - entry.lastUsedMs >= idleMs) this.end(id, `ended after ${idleText(idleMs)} unused`);
   }
 
   /**
@@ -212,6 +224,24 @@ export class SessionRegistry<World extends SessionWorld> {
     if (entry === undefined) return this.#root.world;
     entry.lastUsedMs = this.#wallNow();
     return entry.world;
+  }
+
+  /**
+   * The answer to an admin request bearing an ended session's admin token: 410, saying when and how it
+   * ended, rather than the 401 of a token never seen.
+   *
+   * @param request - any request.
+   * @returns the answer, or undefined for every other request.
+   */
+  endedAnswer(request: MockRequest): MockResponse | undefined {
+    if (this.#endings.size === 0 || !request.path.startsWith(ADMIN_PREFIX)) return undefined;
+    const token = bearerToken(request.headers.authorization);
+    const ending = token === undefined ? undefined : this.#endings.get(token);
+    if (ending === undefined) return undefined;
+    return errorJson(
+      410,
+      `${ending}: its keys, tokens and admin token reach nothing now. Make a new one with POST ${ADMIN_PREFIX}sessions (the server's admin token).`,
+    );
   }
 
   #byKey(hash: string): Entry<World> | undefined {

@@ -124,3 +124,15 @@ export function parseSessionIdle(raw: string): number | false {
     throw new Error(`expects a time such as 90s, 30m or 2h (at least 1s), or never; got "${raw}"`);
   return ms;
 }
+
+/**
+ * An idle time in words, in the unit `--session-idle` would take: `30 minutes`, `1 hour`, `90 seconds`.
+ *
+ * @param ms - the idle time.
+ */
+export function idleText(ms: number): string {
+  const [unit, size] =
+    ms % 3_600_000 === 0 ? ['hour', 3_600_000] : ms % 60_000 === 0 ? ['minute', 60_000] : ['second', 1000];
+  const count = ms / size;
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}

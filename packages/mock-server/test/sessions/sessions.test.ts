@@ -214,6 +214,15 @@ describe('sessions in process', () => {
       expect(server.unmatched().map((entry) => entry.reason)).toEqual(['invalid_key']);
       vi.advanceTimersByTime(60_000);
       expect(server.sessions.size).toBe(0);
+      const gone = await server.handle({
+        method: 'GET',
+        path: '/__admin/clock',
+        search: '',
+        headers: { authorization: `Bearer ${idle.adminToken}` },
+      });
+      expect(gone.drop ? '' : JSON.parse(gone.response.body).error.detail).toMatch(
+        /^Session s1 ended after 1 minute unused at 2026-11-01T00:01:00\.000Z: /,
+      );
       await server.close();
     });
   });
@@ -285,8 +294,13 @@ describe('sessions over HTTP', () => {
     expect((await admin('sessions', one.adminToken, { method: 'POST', body: {} })).status).toBe(403);
     expect((await admin(`sessions/${one.id}`, one.adminToken)).json.data.id).toBe('s1');
     expect((await admin(`sessions/${one.id}`, one.adminToken, { method: 'DELETE' })).status).toBe(200);
-    // Ended: its admin token is nobody's now.
-    expect((await admin('clock', one.adminToken)).status).toBe(401);
+    // Ended: its admin token reaches nothing, and the answer says why.
+    const gone = await admin('clock', one.adminToken);
+    expect(gone.status).toBe(410);
+    expect(gone.json.error.detail).toMatch(
+      /^Session s1 was ended at \d{4}-\d\d-\d\dT[\d:.]+Z: its keys, tokens and admin token reach nothing now\. Make a new one with POST \/__admin\/sessions \(the server's admin token\)\.$/,
+    );
+    expect((await admin('clock', 'never-a-token')).status).toBe(401);
     expect(server.sessions.list().map((info) => info.id)).toEqual(['default', 's2']);
   });
 
