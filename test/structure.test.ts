@@ -52,6 +52,8 @@ const LAYOUTS: Record<string, Layout> = {
       // Verification: request patterns, near misses and unmatched requests, over the journal's entries.
       ['verify'],
       ['options.ts'],
+      // Sessions: their limits and the registry that routes each request to its world.
+      ['sessions'],
       ['mock-server.ts'],
       ['admin', 'adapters'],
       // The composition root: it wires the engine, the admin API and the adapters.
