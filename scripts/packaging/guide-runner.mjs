@@ -133,9 +133,13 @@ async function runGuide(shell, guide, state, cloneDir) {
         pytestRuns.push(`SKIPPED \`${oneLine(step.command)}\`: ${why}`);
         continue;
       }
+      const pytestStarted = performance.now();
       const result = await runCommand(shell, { command: verbosePytest(command), promises: [] }, where);
+      const wall = ((performance.now() - pytestStarted) / 1000).toFixed(1);
       try {
-        pytestRuns.push(`\`${oneLine(step.command)}\`: ${pytestOutcome(command, result.stdout)}`);
+        pytestRuns.push(
+          `\`${oneLine(step.command)}\`: ${pytestOutcome(command, result.stdout)}, ${wall} s in all`,
+        );
       } catch (error) {
         throw new Error(`${where}: ${messageOf(error)}`);
       }
