@@ -31,6 +31,7 @@ const OWN_MODULES = [
   'packages/mock-server/test/clock.test.ts',
   // Importing the vitest matchers' entry extends expect for the whole worker.
   'packages/mock-server/test/verify/matchers.test.ts',
+  'packages/mock-server/test/vitest/shared-mock.test.ts',
   // OpenTelemetry's global context manager, the SDK's telemetry sink (on globalThis) and undici's
   // instrumentation (subscribed to its diagnostics channels) are process-wide.
   'packages/sdk/test/integration/opentelemetry*.test.ts',

@@ -12,8 +12,9 @@
 // starts, their printed output checked against their `// → ` comments (scripts/packaging/guide-snippets.mjs,
 // guide-runner.mjs); in the project the guides made, an ESM and a CJS script against a started mock server,
 // a test file of the mock server's vitest matchers run by the project's vitest (a passing and a failing
-// expectation, and vitest printing the near-miss report) and type-checked by its tsc, a check that importing the SDK
-// loads no schemas, and a smoke script under Bun and Deno; the changesets release
+// expectation, and vitest printing the near-miss report) and type-checked by its tsc, a folder of two test files
+// run by `npx vitest run` at once under the one-line global setup, each in its own session of the run's one
+// mock (scripts/pack-consumer/sessions/), a check that importing the SDK loads no schemas, and a smoke script under Bun and Deno; the changesets release
 // flow works (status, and a version run in a throwaway copy); and install by name, rehearsed: the packages
 // published through changesets into a throwaway local registry (Verdaccio on loopback, no uplink), then
 // installed by name in a fresh project with the README's and Getting started's commands, and Getting
@@ -27,7 +28,7 @@ import path from 'node:path';
 import { readGuides } from './docs/guides.mjs';
 import { codeBlocks } from './docs/markdown.mjs';
 import { postgresOrSkip, startPostgres } from './lib/postgres-server.mjs';
-import { checkConsumerProject, runConsumers, runMatchers } from './packaging/consumer.mjs';
+import { checkConsumerProject, runConsumers, runMatchers, runSharedMock } from './packaging/consumer.mjs';
 import { readerEnv, runGuides } from './packaging/guide-runner.mjs';
 import { inReadmeOrder, readmeQuickStarts, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
@@ -303,6 +304,13 @@ async function checkConsumer(packed, guides) {
     return "a test file with expect(mock).toHaveReceived…, run by the project's vitest and type-checked by its tsc";
   });
   for (const line of matcherLines) console.log(`      ${line}`);
+  /** @type {string[]} */
+  let sessionLines = [];
+  await step('mock server vitest sessions', async () => {
+    sessionLines = await runSharedMock(project);
+    return "the one-line globalSetup and useMockSession(): two test files at once, each in its own session of the run's one mock, run by npx vitest run in the project and type-checked by its tsc";
+  });
+  for (const line of sessionLines) console.log(`      ${line}`);
   /** @type {string[]} */
   let lazyLines = [];
   await step('sdk loads its schemas lazily', async () => {

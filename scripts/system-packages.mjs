@@ -12,15 +12,18 @@
 // The test files and scripts that need a program import `programOrSkip` from here, so the list of programs,
 // the install command and the skip rule are written once.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /**
  * Each program the tests need beyond npm: its Debian package, and the part of `npm test` that needs it.
  * `versionsIn`: a program that Debian installs off the PATH, in `<versionsIn>/<major>/bin/` (PostgreSQL's
  * server: `postgres`, with `initdb` beside it), is looked for there too, newest major first.
+ * `pythonModuleIn`: not a program but a module of Debian's own Python 3 (pytest-xdist, a pytest plugin with
+ * no command of its own), found as the package `<pythonModuleIn>/<program>/`; a Python of a version manager
+ * (pyenv, conda) earlier on the PATH has its own modules, and does not count.
  *
- * @type {readonly { program: string, debianPackage: string, neededBy: string, versionsIn?: string }[]}
+ * @type {readonly { program: string, debianPackage: string, neededBy: string, versionsIn?: string, pythonModuleIn?: string }[]}
  */
 export const SYSTEM_PROGRAMS = [
   {
@@ -38,7 +41,13 @@ export const SYSTEM_PROGRAMS = [
   {
     program: 'pytest-3',
     debianPackage: 'python3-pytest',
-    neededBy: "the pytest example of the mock binary's guide (check:packages)",
+    neededBy: "the pytest examples of the mock binary's guide and of the testing guide (check:packages)",
+  },
+  {
+    program: 'xdist',
+    debianPackage: 'python3-pytest-xdist',
+    neededBy: "the testing guide's parallel pytest suite, `pytest-3 -n 8` (check:packages)",
+    pythonModuleIn: '/usr/lib/python3/dist-packages',
   },
 ];
 
@@ -109,16 +118,25 @@ export function decide({ missing, rights, ci }) {
 
 /**
  * The full path of `program` on the PATH; else, for a program Debian installs off the PATH, in
- * `<versionsIn>/<major>/bin/`, newest major first; else undefined.
+ * `<versionsIn>/<major>/bin/`, newest major first; else undefined. For a Python module (`pythonModuleIn`),
+ * the path of its package folder there, or undefined.
  * @param {string} program
  * @param {NodeJS.ProcessEnv} [env]
- * @param {{ versionsIn?: string }} [options] - default: the program's `versionsIn` in SYSTEM_PROGRAMS.
+ * @param {{ versionsIn?: string, pythonModuleIn?: string }} [options] - default: the program's
+ *   `versionsIn` and `pythonModuleIn` in SYSTEM_PROGRAMS.
  */
 export function findProgram(
   program,
   env = process.env,
-  { versionsIn = SYSTEM_PROGRAMS.find((entry) => entry.program === program)?.versionsIn } = {},
+  {
+    versionsIn = SYSTEM_PROGRAMS.find((entry) => entry.program === program)?.versionsIn,
+    pythonModuleIn = SYSTEM_PROGRAMS.find((entry) => entry.program === program)?.pythonModuleIn,
+  } = {},
 ) {
+  if (pythonModuleIn !== undefined) {
+    const module = path.join(pythonModuleIn, program);
+    return existsSync(path.join(module, '__init__.py')) ? module : undefined;
+  }
   const dirs = (env.PATH ?? '').split(path.delimiter).filter((dir) => dir !== '');
   if (versionsIn !== undefined) dirs.push(...versionedBinDirs(versionsIn));
   for (const dir of dirs) {
@@ -176,21 +194,32 @@ export function isCI(env = process.env) {
  * under CI, throws (CI never skips); elsewhere, prints one loud line saying what to run and returns
  * undefined, and the caller skips the part that needs it.
  * @param {string} program
- * @param {{ env?: NodeJS.ProcessEnv, log?: (line: string) => void, versionsIn?: string }} [options] -
- *   `versionsIn` overrides the entry's (for tests).
+ * @param {{ env?: NodeJS.ProcessEnv, log?: (line: string) => void, versionsIn?: string, pythonModuleIn?: string }} [options] -
+ *   `versionsIn` and `pythonModuleIn` override the entry's (for tests).
  * @returns {string | undefined}
  */
-export function programOrSkip(program, { env = process.env, log = console.warn, versionsIn } = {}) {
+export function programOrSkip(
+  program,
+  { env = process.env, log = console.warn, versionsIn, pythonModuleIn } = {},
+) {
   const entry = SYSTEM_PROGRAMS.find((candidate) => candidate.program === program);
   if (entry === undefined) throw new Error(`system-packages: ${program} is not in SYSTEM_PROGRAMS`);
-  const found = findProgram(program, env, { versionsIn: versionsIn ?? entry.versionsIn });
+  const where = {
+    versionsIn: versionsIn ?? entry.versionsIn,
+    pythonModuleIn: pythonModuleIn ?? entry.pythonModuleIn,
+  };
+  const found = findProgram(program, env, where);
   if (found !== undefined) return found;
+  const what =
+    where.pythonModuleIn === undefined
+      ? program
+      : `Python module ${program} in ${where.pythonModuleIn} (Debian's python3)`;
   const hint = `run \`${installHint([entry.debianPackage])}\` (or \`node scripts/system-packages.mjs\` as root)`;
   if (isCI(env))
     throw new Error(
-      `cannot run ${entry.neededBy}: no ${program} on this machine, and CI skips nothing: ${hint}`,
+      `cannot run ${entry.neededBy}: no ${what} on this machine, and CI skips nothing: ${hint}`,
     );
-  log(`!!!! SKIPPED ${entry.neededBy}: no ${program} on this machine; ${hint}`);
+  log(`!!!! SKIPPED ${entry.neededBy}: no ${what} on this machine; ${hint}`);
   return undefined;
 }
 

@@ -22,7 +22,7 @@ describe('decide', () => {
   });
 
   it('installs exactly the missing ones from Debian with apt-get, through sudo -n when not root', () => {
-    expect(all).toEqual(['redis-server', 'chromium', 'postgres', 'pytest-3']);
+    expect(all).toEqual(['redis-server', 'chromium', 'postgres', 'pytest-3', 'xdist']);
     const asRoot = decide({ missing: ['redis-server'], rights: 'root', ci: true });
     expect(asRoot).toMatchObject({ action: 'install', packages: ['redis-server'] });
     if (asRoot.action !== 'install') throw new Error('unreachable');
@@ -36,11 +36,12 @@ describe('decide', () => {
     const withSudo = decide({ missing: all, rights: 'sudo', ci: false });
     if (withSudo.action !== 'install') throw new Error(`expected install, got ${withSudo.action}`);
     expect(withSudo.steps.every((step) => step[0] === 'sudo' && step[1] === '-n')).toBe(true);
-    expect(withSudo.steps[1]?.slice(-4)).toEqual([
+    expect(withSudo.steps[1]?.slice(-5)).toEqual([
       'redis-server',
       'chromium',
       'postgresql',
       'python3-pytest',
+      'python3-pytest-xdist',
     ]);
   });
 
@@ -60,10 +61,10 @@ describe('decide', () => {
     if (decision.action === 'none') throw new Error('unreachable');
     expect(decision.line).not.toContain('\n');
     expect(decision.line).toContain(
-      '`sudo apt-get update && sudo apt-get install -y redis-server chromium postgresql python3-pytest`',
+      '`sudo apt-get update && sudo apt-get install -y redis-server chromium postgresql python3-pytest python3-pytest-xdist`',
     );
     expect(decision.line).toContain(
-      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site, the tests against PostgreSQL and the guides' database (check:packages) and the pytest example of the mock binary's guide (check:packages) are SKIPPED",
+      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site, the tests against PostgreSQL and the guides' database (check:packages), the pytest examples of the mock binary's guide and of the testing guide (check:packages) and the testing guide's parallel pytest suite, `pytest-3 -n 8` (check:packages) are SKIPPED",
     );
     expect(decision.line).toMatch(/^!!!!/);
     expect(decision.line).toContain('the Redis fleet test (packages/redis-gate)');
@@ -131,6 +132,34 @@ describe("a program Debian installs off the PATH (PostgreSQL's server in /usr/li
         log: () => undefined,
       }),
     ).toThrow(/no postgres on this machine, and CI skips nothing/);
+  });
+});
+
+describe("a module of Debian's Python 3 (pytest-xdist, a plugin without a command of its own)", () => {
+  const root = mkdtempSync(join(tmpdir(), 'system-packages-python-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is found as its package folder in dist-packages, never on the PATH', () => {
+    expect(findProgram('xdist', { PATH: '' }, { pythonModuleIn: root })).toBeUndefined();
+    mkdirSync(join(root, 'xdist'));
+    // A folder without __init__.py is no package.
+    expect(findProgram('xdist', { PATH: '' }, { pythonModuleIn: root })).toBeUndefined();
+    writeFileSync(join(root, 'xdist', '__init__.py'), '');
+    expect(findProgram('xdist', { PATH: '' }, { pythonModuleIn: root })).toBe(join(root, 'xdist'));
+  });
+
+  it('missing: the loud line names the module and its Debian package; under CI it throws', () => {
+    const none = join(root, 'no-dist-packages');
+    const lines: string[] = [];
+    expect(programOrSkip('xdist', { env: {}, pythonModuleIn: none, log: (line) => lines.push(line) })).toBe(
+      undefined,
+    );
+    expect(lines).toEqual([
+      `!!!! SKIPPED the testing guide's parallel pytest suite, \`pytest-3 -n 8\` (check:packages): no Python module xdist in ${none} (Debian's python3) on this machine; run \`sudo apt-get update && sudo apt-get install -y python3-pytest-xdist\` (or \`node scripts/system-packages.mjs\` as root)`,
+    ]);
+    expect(() => programOrSkip('xdist', { env: { CI: 'true' }, pythonModuleIn: none })).toThrow(
+      /no Python module xdist .* on this machine, and CI skips nothing/,
+    );
   });
 });
 

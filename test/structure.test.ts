@@ -58,8 +58,9 @@ const LAYOUTS: Record<string, Layout> = {
       ['admin', 'adapters'],
       // The composition root: it wires the engine, the admin API and the adapters.
       ['create-mock-server.ts'],
-      ['cli'],
-      ['bin.ts', 'index.ts', 'msw.ts', 'vitest.ts'],
+      // The CLI; the HTTP client of a shared mock's sessions, for the test runners' entries.
+      ['cli', 'shared-mock'],
+      ['bin.ts', 'index.ts', 'msw.ts', 'vitest.ts', 'vitest-global-setup.ts'],
     ],
   },
   sdk: {

@@ -1,6 +1,15 @@
 import { defineConfig } from 'tsup';
 import { libraryWithCli } from '../../build/tsup.js';
 
-// msw.ts is the optional msw adapter (`@company-data/mock-server/msw`), vitest.ts the vitest matchers
-// (`@company-data/mock-server/vitest`): msw and vitest stay external, optional peers.
-export default defineConfig(libraryWithCli(['src/index.ts', 'src/msw.ts', 'src/vitest.ts']));
+// msw.ts is the optional msw adapter (`@company-data/mock-server/msw`), vitest.ts the vitest matchers and
+// sessions (`@company-data/mock-server/vitest`), vitest-global-setup.ts the one mock of a vitest run
+// (`@company-data/mock-server/vitest/global-setup`): msw and vitest stay external, optional peers. The global
+// setup imports the server from the package's main entry by name, which stays external too: one copy of the
+// server's code, in the main entry's output.
+const [library, cli] = libraryWithCli([
+  'src/index.ts',
+  'src/msw.ts',
+  'src/vitest.ts',
+  'src/vitest-global-setup.ts',
+]);
+export default defineConfig([{ ...library, external: ['@company-data/mock-server'] }, cli]);

@@ -11,14 +11,16 @@
  * @property {string} code
  * @property {number} line - the 1-based line of the opening fence.
  * @property {string | undefined} fileName - the name the text before the block saves it as ("Save this as
- *   `x.ts`:"), if any.
+ *   `x.ts`:", or with its folder, "Save this as `tests/conftest.py`:"), if any.
  */
 
 /**
  * Every fenced code block that starts at the beginning of a line, in order.
  *
  * A block is a file when the line before it ends with its name in backticks and a colon, as in "Save this
- * as `first-calls.ts`:"; `fileName` is then that name.
+ * as `first-calls.ts`:"; `fileName` is then that name. A name in a folder counts only after "as", as in "Save
+ * this as `parallel-suite/conftest.py`:" (a path in backticks before a colon elsewhere names a file of the
+ * repository, as the architecture page does).
  *
  * @param {string} text
  * @returns {CodeBlock[]}
@@ -33,7 +35,8 @@ export function codeBlocks(text) {
       marks: (match[2] ?? '').trim().split(/\s+/).filter(Boolean),
       code: match[3] ?? '',
       line: before.split('\n').length,
-      fileName: /`([\w.-]+)`:$/.exec(lineBefore)?.[1],
+      fileName: (/`([\w.-]+)`:$/.exec(lineBefore) ??
+        /\bas `((?:[\w.-]+\/)+[\w.-]+)`:$/.exec(lineBefore))?.[1],
     };
   });
 }

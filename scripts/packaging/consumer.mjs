@@ -1,10 +1,11 @@
 // The packed-tarball consumer test: the project outside the workspace that the guides set up (the tarballs
 // installed by Getting started's commands, as written), runs a plain ESM and a plain CJS script that
 // use the packages by name, a script that runs the installed company-data-mock command over a real socket,
-// one that runs the installed company-data command, and a vitest test file that uses the mock server's
-// matchers (run by the project's vitest, type-checked by its TypeScript).
+// one that runs the installed company-data command, a vitest test file that uses the mock server's
+// matchers (run by the project's vitest, type-checked by its TypeScript), and a folder of two test files
+// that share one mock through the one-line global setup, each in a session of its own.
 import { existsSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, cp } from 'node:fs/promises';
 import path from 'node:path';
 import { binScript, CommandError, cleanEnv, run } from './process.mjs';
 import { ROOT, readJson } from './workspace.mjs';
@@ -15,6 +16,8 @@ const SCRIPTS = ['consumer.mjs', 'consumer.cjs', 'cli.mjs', 'company-data.mjs'];
 const SHARED = ['checks.cjs'];
 /** The test file of the mock server's vitest matchers, copied beside the scripts and run by {@link runMatchers}. */
 const MATCHERS_SPEC = 'matchers.spec.ts';
+/** The folder of the one-line global setup and its two test files, run by {@link runSharedMock}. */
+const SESSIONS_DIR = 'sessions';
 /**
  * Checks the project the guides made (scripts/packaging/guide-runner.mjs, Getting started's commands as
  * written) and copies the consumer scripts into it: each package installed from its tarball, once, with its
@@ -27,6 +30,7 @@ const MATCHERS_SPEC = 'matchers.spec.ts';
 export async function checkConsumerProject(projectDir, packed) {
   for (const file of [...SCRIPTS, ...SHARED, MATCHERS_SPEC])
     await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
+  await cp(path.join(FIXTURES, SESSIONS_DIR), path.join(projectDir, SESSIONS_DIR), { recursive: true });
   assertDependencyKinds(projectDir, packed);
   return packed.map(({ pkg }) => assertInstalledFromTarball(projectDir, pkg));
 }
@@ -174,5 +178,56 @@ export async function runMatchers(projectDir) {
     `vitest run ${MATCHERS_SPEC}: ${counts}: toHaveReceived, toHaveReceivedTimes and .not pass; a failing expectation's message is the near-miss report`,
     `with the expectation that fails for real: exit code ${failed.code}, and vitest printed the report`,
     `tsc --strict --module nodenext ${MATCHERS_SPEC}: the matchers are typed on vitest's Assertion`,
+  ];
+}
+
+/** The files of the sessions folder: its vitest config, its two test files and what they share. */
+const SESSION_FILES = ['vitest.config.ts', 'change.spec.ts', 'look.spec.ts', 'rendezvous.ts'];
+
+/**
+ * Runs the sessions folder as a user runs a suite (`npx vitest run` where its vitest.config.ts is): the
+ * config's one line, `globalSetup: ['@company-data/mock-server/vitest/global-setup']`, starts one mock for
+ * the run; its two test files run at once in two workers, each in a session of its own (`useMockSession()`),
+ * one deleting a call and moving its clock while the other finds neither in its session (they wait for each
+ * other: run one after the other, both fail). Then type-checks the folder with the project's TypeScript, so
+ * the helper and `inject('companyDataMock')` are typed.
+ *
+ * @param {string} projectDir
+ * @returns {Promise<string[]>} what was shown.
+ */
+export async function runSharedMock(projectDir) {
+  const dir = path.join(projectDir, SESSIONS_DIR);
+  const env = cleanEnv({ NODE_OPTIONS: '', NO_COLOR: '1' });
+  const options = { cwd: dir, env, timeoutMs: 120_000 };
+  const started = performance.now();
+  const { stdout } = await run('npx', ['vitest', 'run'], options);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const counts = /Tests\s+(.*)$/m.exec(stdout)?.[1]?.trim();
+  const files = ['change.spec.ts', 'look.spec.ts'].filter((file) => new RegExp(`✓ ${file}`).test(stdout));
+  if (counts !== '2 passed (2)' || files.length !== 2)
+    throw new Error(
+      `npx vitest run in ${SESSIONS_DIR}/: expected both files' tests to pass, got ${counts}\n${stdout}`,
+    );
+  const tsc = binScript(projectDir, 'typescript', 'tsc');
+  await run(
+    process.execPath,
+    [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      ...SESSION_FILES,
+    ],
+    options,
+  );
+  return [
+    `npx vitest run in ${SESSIONS_DIR}/ (${seconds} s): ${counts}: one mock for the run from the one-line globalSetup; change.spec.ts and look.spec.ts at once, each in its own session: a deleted call and a clock a day ahead in one, neither in the other; the key routed the other's request`,
+    `tsc --strict --module nodenext ${SESSIONS_DIR}/*.ts: useMockSession and inject('companyDataMock') are typed`,
   ];
 }

@@ -14,9 +14,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KEPT_MOCK_FILE_VARIABLE, stopKeptMock } from '../lib/kept-mock.mjs';
+import { programOrSkip } from '../system-packages.mjs';
 import { openShell, shellQuote as quote } from './guide-shell.mjs';
 import { unmetPromise } from './guide-snippets.mjs';
 import { fillPlaceholders } from './placeholders.mjs';
+import { PYTEST_NEEDS, pytestOutcome, verbosePytest } from './pytest-run.mjs';
 
 // An install may take a while; anything else must finish within the snippets' old limit.
 const INSTALL_TIMEOUT_MS = 150_000;
@@ -89,6 +91,8 @@ async function runGuide(shell, guide, state, cloneDir) {
   const skipped = [];
   /** @type {string[]} */
   const noDatabase = [];
+  /** @type {string[]} */
+  const pytestRuns = [];
   for (const step of guide.steps) {
     const where = `${guide.file}:${step.line}`;
     // A file the reader saves goes into the project, also right after a block run in the clone.
@@ -100,6 +104,8 @@ async function runGuide(shell, guide, state, cloneDir) {
       await leaveClone(shell, state, where);
     }
     if ('save' in step) {
+      // A file in a folder (`parallel-suite/conftest.py`): the reader makes the folder as they save it.
+      await mkdir(path.dirname(path.join(shell.cwd, step.save)), { recursive: true });
       await writeFile(path.join(shell.cwd, step.save), step.content);
       saved += 1;
       continue;
@@ -120,7 +126,24 @@ async function runGuide(shell, guide, state, cloneDir) {
     } catch (error) {
       throw new Error(`${where}: \`${step.command}\`: ${messageOf(error)}`);
     }
-    if (step.mode === 'run') {
+    if (step.pytest) {
+      // Where pytest or pytest-xdist is missing (never under CI: programOrSkip throws there), skipped loudly.
+      const why = missingForPytest(where, step.command);
+      if (why !== undefined) {
+        pytestRuns.push(`SKIPPED \`${oneLine(step.command)}\`: ${why}`);
+        continue;
+      }
+      const pytestStarted = performance.now();
+      const result = await runCommand(shell, { command: verbosePytest(command), promises: [] }, where);
+      const wall = ((performance.now() - pytestStarted) / 1000).toFixed(1);
+      try {
+        pytestRuns.push(
+          `\`${oneLine(step.command)}\`: ${pytestOutcome(command, result.stdout)}, ${wall} s in all`,
+        );
+      } catch (error) {
+        throw new Error(`${where}: ${messageOf(error)}`);
+      }
+    } else if (step.mode === 'run') {
       await runCommand(shell, { command, promises: step.promises }, where);
       promised += step.promises.length;
     } else {
@@ -151,6 +174,7 @@ async function runGuide(shell, guide, state, cloneDir) {
     ...(servers.length > 0 ? [`servers: ${servers.join(', ')}`] : []),
     ...(skipped.length > 0 ? [`done before the check: ${skipped.join(', ')}`] : []),
     ...(noDatabase.length > 0 ? [`SKIPPED without PostgreSQL: ${noDatabase.join(', ')}`] : []),
+    ...pytestRuns,
   ];
   return `${guide.file}: ${details.join('; ')}, in ${seconds} s`;
 }
@@ -193,6 +217,27 @@ async function runCommand(shell, { command, promises }, where) {
   const unmet = unmetPromise(promises, result.stdout);
   if (unmet) throw new Error(`${where}: \`${command}\` ${unmet}`);
   return result;
+}
+
+/**
+ * Why a pytest command cannot run here (pytest or pytest-xdist missing, each said in its loud line), or
+ * undefined when it can.
+ *
+ * @param {string} where
+ * @param {string} command
+ * @throws {Error} under CI, when one is missing: CI skips nothing.
+ */
+function missingForPytest(where, command) {
+  /** @type {string[]} */
+  const said = [];
+  try {
+    for (const program of PYTEST_NEEDS) programOrSkip(program, { log: (line) => said.push(line) });
+  } catch (error) {
+    throw new Error(`${where}: \`${command}\`: ${messageOf(error)}`);
+  }
+  return said.length === 0
+    ? undefined
+    : said.map((line) => line.replace(/^!!!! SKIPPED [^:]*: /, '')).join('; ');
 }
 
 /** A command continued over lines (`\` at their ends), shown on one. */

@@ -40,6 +40,8 @@ import { shellCommandLines } from '../docs/markdown.mjs';
  * @property {boolean} inClone
  * @property {string[]} promises - the lines its output must show, in order.
  * @property {string} [doneBefore] - why it is not run (`npm test` ran it before).
+ * @property {true} [pytest] - a pytest run (`sh with-pytest`): it needs pytest and pytest-xdist, and its
+ *   output is read (scripts/packaging/pytest-run.mjs).
  */
 
 /** @typedef {SaveStep | CommandStep} Step */
@@ -75,6 +77,8 @@ export const MARKS = {
     "run with the mock's single executable, not in the guides' shell: by check:packages, in a folder holding only the binary the release rehearsal built, its checksum file and the files the guide gives, with no node on the PATH (scripts/sea/guide-blocks.mjs)",
   'if-installed':
     'with with-mock-binary only: run where its program is installed, skipped (saying so) elsewhere; for a toolchain the test machines do not install, such as Go',
+  'with-pytest':
+    "a pytest run, in the guides' shell with Debian's pytest and pytest-xdist (`npm test` installs them); skipped loudly where they are missing (failed under CI); every test must pass and, with `-n N`, N workers each run some (scripts/packaging/pytest-run.mjs)",
 };
 
 /**
@@ -239,11 +243,17 @@ function shellSteps(guide, block, files) {
     block.marks.find((mark) => mark === 'keeps-running' || mark === 'until-ctrl-c') ?? 'run'
   );
   const inClone = block.marks.includes('in-clone');
+  const pytest = block.marks.includes('with-pytest');
   return commands.map(({ command, line }) => {
     const tsx = /^npx tsx ([\w.-]+\.ts)$/.exec(command)?.[1];
     const promises = tsx ? promisedLines(files.get(tsx) ?? '') : [];
     const doneBefore = inClone ? DONE_BEFORE[command] : undefined;
-    return commandStep(line, command, promises, { mode, inClone, ...(doneBefore ? { doneBefore } : {}) });
+    return commandStep(line, command, promises, {
+      mode,
+      inClone,
+      ...(doneBefore ? { doneBefore } : {}),
+      ...(pytest ? { pytest: true } : {}),
+    });
   });
 }
 
@@ -286,7 +296,8 @@ function assertSavedBeforeRun(file, steps, savedBefore) {
 }
 
 /**
- * A script the guides give but never run would be a snippet nobody checks.
+ * A script the guides give but never run would be a snippet nobody checks. A test file runs with
+ * `npx vitest run`, and so does `vitest.config.ts`, which it reads, when a guide prints that command.
  *
  * @param {ReadonlyMap<string, string>} files
  * @param {ReadonlyMap<string, string>} templates
@@ -296,8 +307,10 @@ function assertEveryScriptRuns(files, templates, plans) {
   const commands = plans.flatMap((plan) => plan.steps.flatMap((step) => step.command ?? []));
   const ran = new Set(commands.flatMap((command) => /^npx tsx ([\w.-]+\.ts)$/.exec(command)?.[1] ?? []));
   const imported = [...files.values()].join('\n');
+  const vitestRuns = commands.some((command) => command.startsWith('npx vitest run'));
   for (const name of files.keys()) {
     if (!name.endsWith('.ts') || name.endsWith('.test.ts') || templates.has(name) || ran.has(name)) continue;
+    if (name === 'vitest.config.ts' && vitestRuns) continue;
     if (imported.includes(`'./${name.replace(/\.ts$/, '.js')}'`)) continue;
     throw new Error(`the guides give ${name} but print no \`npx tsx ${name}\` that runs it`);
   }

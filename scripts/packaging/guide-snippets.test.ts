@@ -176,6 +176,32 @@ describe('snippetPlan', () => {
     );
   });
 
+  it('saves a file given with its folder, and marks a with-pytest block as a pytest run', () => {
+    const plan = snippetPlan([
+      guide(
+        'parallel',
+        'Save this as `suite/conftest.py`:', // 1
+        `${FENCE}python`, // 2
+        'import pytest', // 3
+        FENCE, // 4
+        `${FENCE}sh with-pytest`, // 5
+        'pytest-3 -n 8 suite', // 6
+        FENCE, // 7
+        // A path in a folder names a file to save only after "as": here it names a file of the repository.
+        'The rules live in `suite/rules.py`:', // 8
+        `${FENCE}python`, // 9
+        'RULES = []', // 10
+        FENCE, // 11
+      ),
+    ]);
+    expect([...plan.files.keys()]).toEqual(['suite/conftest.py']);
+    expect(plan.files.get('suite/conftest.py')).toBe('import pytest\n');
+    expect(plan.guides[0]?.steps).toEqual([
+      { line: 2, save: 'suite/conftest.py', content: 'import pytest\n' },
+      { line: 6, command: 'pytest-3 -n 8 suite', mode: 'run', inClone: false, promises: [], pytest: true },
+    ]);
+  });
+
   it('refuses a guide that runs a file before any guide gives it', () => {
     expect(() =>
       snippetPlan([

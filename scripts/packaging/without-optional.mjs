@@ -1,7 +1,8 @@
 // The packages without what is optional to them, each in a project of its own with nothing else installed:
 // - msw and vitest are optional peers of the mock server: a project that installs the mock server alone gets
 //   neither, still starts the mock (its main entry loads neither), and learns from the msw entry point that msw
-//   is what it lacks, and from the vitest matchers' entry that vitest is.
+//   is what it lacks, and from the vitest matchers' entry that vitest is; the vitest global setup, which runs in
+//   vitest's main process, loads without vitest.
 // - The Redis gate is a package of its own: a project that installs the SDK alone gets no Redis client.
 // - OpenTelemetry is opt-in: a project that installs the SDK alone gets no OpenTelemetry package, its main
 //   entry loads, and its `@company-data/sdk/opentelemetry` entry says what is missing (`@opentelemetry/api`,
@@ -50,10 +51,18 @@ const noVitest = await import('@company-data/mock-server/vitest').then(
 );
 assert.equal(noVitest.code, 'ERR_MODULE_NOT_FOUND');
 assert.match(noVitest.message, /'vitest'/);
+// The global setup runs in vitest's main process and loads nothing of vitest: it starts and provides the mock.
+const { default: setup } = await import('@company-data/mock-server/vitest/global-setup');
+const provided = new Map();
+const teardown = await setup({ provide: (key, value) => provided.set(key, value) });
+const shared = provided.get('companyDataMock');
+const sessions = await fetch(shared.adminURL + 'sessions', { headers: { authorization: 'Bearer ' + shared.adminToken } });
+assert.equal(sessions.status, 200);
+await teardown();
 console.log('ok');
 `,
     shown:
-      'npm ls --omit=dev shows neither msw nor vitest; the mock server starts and serves; its msw entry point names msw as missing, its vitest entry point vitest',
+      'npm ls --omit=dev shows neither msw nor vitest; the mock server starts and serves; its msw entry point names msw as missing, its vitest entry point vitest; its vitest global setup loads without vitest and starts the mock it provides',
   },
   {
     name: 'without-redis',
