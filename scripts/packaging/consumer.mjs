@@ -156,29 +156,25 @@ export async function runMatchers(projectDir) {
     throw new Error(
       `vitest run ${MATCHERS_SPEC} with a failing expectation: exit code ${failed.code}, ${missing.length} lines of the report missing (${missing.join(' | ')})\n${output}`,
     );
-  const tsc = binScript(projectDir, 'typescript', 'tsc');
-  await run(
-    process.execPath,
-    [
-      tsc,
-      '--noEmit',
-      '--strict',
-      '--skipLibCheck',
-      '--module',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--types',
-      'node',
-      MATCHERS_SPEC,
-    ],
-    options,
-  );
+  await typeCheckStrict(projectDir, [MATCHERS_SPEC], options);
   return [
     `vitest run ${MATCHERS_SPEC}: ${counts}: toHaveReceived, toHaveReceivedTimes and .not pass; a failing expectation's message is the near-miss report`,
     `with the expectation that fails for real: exit code ${failed.code}, and vitest printed the report`,
     `tsc --strict --module nodenext ${MATCHERS_SPEC}: the matchers are typed on vitest's Assertion`,
   ];
+}
+
+/**
+ * Type-checks files with the consumer project's own TypeScript, strict, as a user's project compiles them.
+ *
+ * @param {string} projectDir
+ * @param {readonly string[]} files
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number }} options
+ */
+async function typeCheckStrict(projectDir, files, options) {
+  const tsc = binScript(projectDir, 'typescript', 'tsc');
+  const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--target', 'es2022'];
+  await run(process.execPath, [tsc, ...flags, '--types', 'node', ...files], options);
 }
 
 /** The files of the sessions folder: its vitest config, its two test files and what they share. */
@@ -208,24 +204,7 @@ export async function runSharedMock(projectDir) {
     throw new Error(
       `npx vitest run in ${SESSIONS_DIR}/: expected both files' tests to pass, got ${counts}\n${stdout}`,
     );
-  const tsc = binScript(projectDir, 'typescript', 'tsc');
-  await run(
-    process.execPath,
-    [
-      tsc,
-      '--noEmit',
-      '--strict',
-      '--skipLibCheck',
-      '--module',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--types',
-      'node',
-      ...SESSION_FILES,
-    ],
-    options,
-  );
+  await typeCheckStrict(projectDir, SESSION_FILES, options);
   return [
     `npx vitest run in ${SESSIONS_DIR}/ (${seconds} s): ${counts}: one mock for the run from the one-line globalSetup; change.spec.ts and look.spec.ts at once, each in its own session: a deleted call and a clock a day ahead in one, neither in the other; the key routed the other's request`,
     `tsc --strict --module nodenext ${SESSIONS_DIR}/*.ts: useMockSession and inject('companyDataMock') are typed`,

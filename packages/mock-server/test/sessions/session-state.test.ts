@@ -1,34 +1,20 @@
-import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/index.js';
 import { everyBody } from '../state/support.js';
+import { call } from './support.js';
 
 // A session's state over HTTP, as a suite in another language keeps a failing test's world: saved with
 // GET /__admin/state (the session's admin token), made again with POST /__admin/sessions {state}, in the
 // same server or another, byte for byte, activity and all, on a frozen clock.
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely.
-type Loose = any;
-
 const ADMIN = 'server-admin';
 
-async function admin(
+const admin = (
   server: MockServer,
   path: string,
   token = ADMIN,
   init: { method?: string; body?: unknown } = {},
-) {
-  const response = await request(`${server.apiRoot}/__admin/${path}`, {
-    method: (init.method ?? 'GET') as 'GET',
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, json: (text ? JSON.parse(text) : undefined) as Loose, text };
-}
+) => call(`${server.apiRoot}/__admin/${path}`, token, init);
 
 describe('a session saved and made again over HTTP', () => {
   let server: MockServer;

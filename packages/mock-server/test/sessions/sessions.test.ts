@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createMockServer,
@@ -8,26 +7,11 @@ import {
   SessionRefusedError,
   startMockServer,
 } from '../../src/index.js';
+import { call, type Loose } from './support.js';
 
 // Sessions: isolated worlds in one server, reached by their keys, tokens and admin tokens.
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely.
-type Loose = any;
-
 const ADMIN = 'server-admin';
-
-async function call(url: string, token: string, init: { method?: string; body?: unknown } = {}) {
-  const response = await request(url, {
-    method: (init.method ?? 'GET') as 'GET',
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, json: (text ? JSON.parse(text) : undefined) as Loose };
-}
 
 describe('sessions in process', () => {
   it('gives each session its own keys and tokens over the same records as the default world of its seed', async () => {
