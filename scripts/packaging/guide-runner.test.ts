@@ -276,7 +276,7 @@ describe.skipIf(!pytest)('a with-pytest block (Debian pytest and pytest-xdist)',
   it('fails on a failing test, naming the guide and line', async () => {
     const { run } = await follow([suite('assert n < 3')]);
     await expect(run).rejects.toThrow(
-      /^docs\/pytest\.md:10: `PYTEST_ADDOPTS=-v pytest-3 -n 2 suite` exited with code 1/,
+      /^docs\/pytest\.md:10: `PYTEST_ADDOPTS='-v --basetemp=\.pytest-tmp' pytest-3 -n 2 suite` exited with code 1/,
     );
   });
 });

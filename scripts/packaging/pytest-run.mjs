@@ -8,12 +8,15 @@
 export const PYTEST_NEEDS = ['pytest-3', 'xdist'];
 
 /**
- * The command as the check runs it: verbose (`PYTEST_ADDOPTS=-v`, which the reader's command does not
- * need), so that each passed test names the worker that ran it.
+ * The command as the check runs it: verbose (`-v`, which the reader's command does not need), so that each
+ * passed test names the worker that ran it; and with pytest's temporary folders in the project
+ * (`--basetemp`), removed with it. Where the reader runs it, pytest keeps them in the system's temporary
+ * folder (`pytest-of-<user>`, which pytest-xdist makes for its workers whether a test asks for one or not),
+ * and `npm test` fails on anything left there.
  *
  * @param {string} command
  */
-export const verbosePytest = (command) => `PYTEST_ADDOPTS=-v ${command}`;
+export const verbosePytest = (command) => `PYTEST_ADDOPTS='-v --basetemp=.pytest-tmp' ${command}`;
 
 /**
  * Reads a verbose pytest run's output.

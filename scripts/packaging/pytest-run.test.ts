@@ -47,6 +47,8 @@ describe('pytestOutcome', () => {
   });
 
   it('runs the command verbose, so each PASSED line names its worker', () => {
-    expect(verbosePytest('pytest-3 -n 8 suite')).toBe('PYTEST_ADDOPTS=-v pytest-3 -n 8 suite');
+    expect(verbosePytest('pytest-3 -n 8 suite')).toBe(
+      "PYTEST_ADDOPTS='-v --basetemp=.pytest-tmp' pytest-3 -n 8 suite",
+    );
   });
 });
