@@ -44,7 +44,13 @@ export const TEST_STEPS = [
     locks: ['ports 4010/4011'],
     why: 'packs dist; the guides it follows start mock servers on the ports they name, 4010 and 4011, and use a PostgreSQL of their own (DATABASE_URL); its guides run in a shell of their own, at normal priority',
   },
-  { name: 'typecheck', command: ['npm', 'run', 'typecheck'], nice: LEFTOVERS },
+  {
+    name: 'typecheck',
+    command: ['npm', 'run', 'typecheck'],
+    after: ['build'],
+    nice: LEFTOVERS,
+    why: "`tsc -b` reuses the build's declaration projects (the packages' sources, checked once) and checks the rest against their declarations; beside the build, both would write them",
+  },
   { name: 'lint', command: ['npm', 'run', 'lint'], nice: LEFTOVERS },
   {
     name: 'test:unit',
