@@ -59,7 +59,13 @@ export const TEST_STEPS = [
     nice: BESIDE_THE_GUIDES,
     why: '`npx company-data-mock` (examples/testing) runs dist/cli.js once it exists: not while the build writes it',
   },
-  { name: 'check:doc-samples', command: ['npm', 'run', 'check:doc-samples'], nice: LEFTOVERS },
+  {
+    name: 'check:doc-samples',
+    command: ['npm', 'run', 'check:doc-samples'],
+    after: ['build'],
+    nice: LEFTOVERS,
+    why: 'the samples are checked against the declarations the build writes',
+  },
   { name: 'docs', command: ['npm', 'run', 'docs'], nice: LEFTOVERS },
   {
     name: 'check:docs-site',
