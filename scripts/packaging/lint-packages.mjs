@@ -1,19 +1,25 @@
 // publint (strict) and Are the Types Wrong? on a packed tarball: the package.json and the types users get.
+import { readFile } from 'node:fs/promises';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { run } from './process.mjs';
 import { packagingTools } from './tools.mjs';
 
 /**
- * Lints the package with publint in strict mode. publint packs the package itself with npm, which lets it
- * tell files that exist but are not published from files that do not exist. Every message counts as a
- * problem, suggestions included.
+ * Lints the package's tarball with publint in strict mode: the files it publishes, as packed once for all
+ * the checks (packing again with npm for publint cost about 0.7 CPU-seconds a package). A file the manifest
+ * names but the tarball lacks is a problem either way; publint words it as missing rather than as not
+ * published. Every message counts as a problem, suggestions included.
  *
- * @param {import('./workspace.mjs').WorkspacePackage} pkg
+ * @param {string} tarball
  * @returns {Promise<string[]>} one readable line per problem; empty when the package is clean.
  */
-export async function publintProblems(pkg) {
-  const { messages, pkg: manifest } = await publint({ pkgDir: pkg.dir, strict: true, pack: 'npm' });
+export async function publintProblems(tarball) {
+  const data = await readFile(tarball);
+  const { messages, pkg: manifest } = await publint({
+    pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
+    strict: true,
+  });
   return messages.map(
     (message) => `${message.type}: ${formatMessage(message, manifest, { color: false }) ?? message.code}`,
   );
