@@ -32,7 +32,7 @@ import { readerEnv, runGuides } from './packaging/guide-runner.mjs';
 import { inReadmeOrder, readmeQuickStarts, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
 import { packWorkspaces } from './packaging/pack.mjs';
-import { cleanEnv, inPairs } from './packaging/process.mjs';
+import { cleanEnv } from './packaging/process.mjs';
 import { installRecipe } from './packaging/recipe.mjs';
 import { installByName, publishThroughChangesets, startRegistry } from './packaging/registry-rehearsal.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
@@ -192,31 +192,11 @@ async function lint(packed) {
       return 'no problems (strict), in its tarball';
     });
   }
-  // attw is CPU-bound; two at a time keeps a 2-core CI machine busy without thrashing.
-  /** @type {{ problems: string[], error?: unknown, elapsed: number }[]} */
-  const reports = await inPairs(packed, async ({ tarball }) => {
-    const attwStarted = performance.now();
-    try {
-      return { problems: await attwProblems(ROOT, tarball), elapsed: performance.now() - attwStarted };
-    } catch (error) {
-      return { problems: [], error, elapsed: performance.now() - attwStarted };
-    }
-  });
-  for (const [index, { pkg }] of packed.entries()) {
-    const { problems, error, elapsed } = reports[index] ?? {
-      problems: [],
-      error: 'no attw report',
-      elapsed: 0,
-    };
-    await step(
-      `attw ${pkg.name}`,
-      async () => {
-        if (error) throw error;
-        failOn(problems, 'type resolution problems (strict profile)');
-        return 'node10, node16 (CJS and ESM) and bundler resolve correct types';
-      },
-      elapsed,
-    );
+  for (const { pkg, tarball } of packed) {
+    await step(`attw ${pkg.name}`, async () => {
+      failOn(await attwProblems(ROOT, tarball), 'type resolution problems (strict profile)');
+      return 'node10, node16 (CJS and ESM) and bundler resolve correct types';
+    });
   }
 }
 
