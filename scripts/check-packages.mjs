@@ -3,8 +3,8 @@
 //   node scripts/check-packages.mjs [--only=lint,contents,consumer,release,registry] [--keep-temp]
 //
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
-// Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; every guide followed
-// as written, in the README's order, in one shell and one project, from an empty home folder, with a
+// Types Wrong? (strict profile); each tarball ships only what users need (the files `npm publish` uploads);
+// every guide followed as written, in the README's order, in one shell and one project, from an empty home folder, with a
 // PostgreSQL of their own as $DATABASE_URL (scripts/lib/postgres-server.mjs; skipped loudly where PostgreSQL
 // is missing outside CI, then DATABASE_URL is unset): each shell
 // command (Getting started's pack in the clone, its project outside the workspace, the mock server it leaves
@@ -37,7 +37,7 @@ import { installRecipe } from './packaging/recipe.mjs';
 import { installByName, publishThroughChangesets, startRegistry } from './packaging/registry-rehearsal.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
 import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
-import { publishDryRun } from './packaging/tarball-contents.mjs';
+import { tarballContents } from './packaging/tarball-contents.mjs';
 import { packagingTools } from './packaging/tools.mjs';
 import { checkWithout, WITHOUT_CHECKS } from './packaging/without-optional.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
@@ -124,9 +124,11 @@ try {
       recipe = installRecipe(guides);
       return `from Getting started: npm ${recipe.pack.join(' ')}, then ${recipe.setup.length} commands in a fresh project`;
     });
-    const needsPacks = recipe && ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group));
+    const needsPacks =
+      recipe && ['lint', 'contents', 'consumer', 'registry'].some((group) => options.groups.has(group));
+    const needsTools = ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group));
     // The pinned tools (attw, Bun, Deno, Verdaccio) install while the packages pack.
-    const tools = needsPacks ? packagingTools() : undefined;
+    const tools = needsPacks && needsTools ? packagingTools() : undefined;
     tools?.catch(() => {}); // reported by the step below, once the packing is done
     const packed = needsPacks && recipe ? await packAll(recipe, packages) : [];
     if (tools) await step('packaging tools', async () => toolsSummary(await tools));
@@ -138,7 +140,7 @@ try {
     };
     const checkTheRest = async () => {
       if (options.groups.has('lint')) await lint(allPacked ? packed : []);
-      if (options.groups.has('contents')) await checkContents(packages);
+      if (options.groups.has('contents')) await checkContents(allPacked ? packed : []);
       if (options.groups.has('release')) await checkReleaseFlow(packages);
       if (options.groups.has('registry') && allPacked && recipe)
         await checkInstallByName(recipe, packed, guides);
@@ -201,14 +203,14 @@ async function lint(packed) {
 }
 
 /**
- * @param {readonly WorkspacePackage[]} packages
+ * @param {readonly Packed[]} packed
  */
-async function checkContents(packages) {
-  for (const pkg of packages) {
-    await step(`npm publish --dry-run ${pkg.name}`, async () => {
-      const { files, size, problems } = await publishDryRun(pkg);
+async function checkContents(packed) {
+  for (const tarball of packed) {
+    await step(`contents ${tarball.pkg.name}`, async () => {
+      const { files, size, problems } = await tarballContents(tarball);
       failOn(problems, 'files users do not need, or needed files missing');
-      return `${files.length} files, ${kB(size)}, only what users need`;
+      return `${files.length} files, ${kB(size)}, only what users need (the files npm publish uploads)`;
     });
   }
 }
