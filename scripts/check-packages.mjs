@@ -4,9 +4,9 @@
 //
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
 // Types Wrong? (strict profile); each tarball ships only what users need (the files `npm publish` uploads);
-// every guide followed as written, in the README's order, in one shell and one project, from an empty home folder, with a
-// PostgreSQL of their own as $DATABASE_URL (scripts/lib/postgres-server.mjs; skipped loudly where PostgreSQL
-// is missing outside CI, then DATABASE_URL is unset): each shell
+// every guide followed as written, in the README's order, in one shell and one project, from an empty home
+// folder, with a PostgreSQL of their own as $DATABASE_URL (scripts/lib/postgres-server.mjs; skipped loudly
+// where PostgreSQL is missing outside CI, then DATABASE_URL is unset): each shell
 // command (Getting started's pack in the clone, its project outside the workspace, the mock server it leaves
 // running for the guides after it), each snippet and each printed command, then the package READMEs' quick
 // starts, their printed output checked against their `// → ` comments (scripts/packaging/guide-snippets.mjs,
