@@ -1,9 +1,11 @@
 // Type-checks every ```ts block of every `@example` in the packages' TSDoc, of every guide in docs/ and of
-// the READMEs, against the real public API.
+// the READMEs, against the real public API: the packages' declarations as the build writes them
+// (build/declarations, `npm run build` first), which a sample's types resolve against without checking the
+// sources they come from again (the declaration build checked them).
 // Each block becomes its own module: the block's imports stay on top, the rest runs inside an async
 // function (top-level await, free to shadow), and every public export it does not import itself is in
 // scope; a guide's whole file ("save this as `name.ts`:") stays the module it is. Names a snippet leaves to the reader (`json`, `id`…) are not errors; everything else is.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { codeBlocks } from './docs/markdown.mjs';
@@ -84,12 +86,26 @@ function exportedNames(program, file) {
   return symbol ? checker.getExportsOfModule(symbol).map((s) => s.getName()) : [];
 }
 
+const DECLARATIONS = path.join(ROOT, 'build', 'declarations');
+if (!existsSync(path.join(DECLARATIONS, 'sdk', 'src', 'index.d.ts'))) {
+  console.error(
+    `check-doc-samples: no declarations in ${path.relative(ROOT, DECLARATIONS)}: run \`npm run build\` first`,
+  );
+  process.exit(1);
+}
 const options = {
   ...ts.getDefaultCompilerOptions(),
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
-  customConditions: ['@company-data/source'],
+  paths: {
+    '@company-data/contract/runtime': [path.join(DECLARATIONS, 'contract/src/runtime.d.ts')],
+    '@company-data/mock-server/msw': [path.join(DECLARATIONS, 'mock-server/src/msw.d.ts')],
+    '@company-data/mock-server/vitest': [path.join(DECLARATIONS, 'mock-server/src/vitest.d.ts')],
+    '@company-data/sdk/opentelemetry': [path.join(DECLARATIONS, 'sdk/src/opentelemetry.d.ts')],
+    '@company-data/cli/copy': [path.join(DECLARATIONS, 'cli/src/copy.d.ts')],
+    '@company-data/*': [path.join(DECLARATIONS, '*/src/index.d.ts')],
+  },
   types: ['node'],
   strict: true,
   // Snippets may leave callback parameters untyped, as readers do.
@@ -103,12 +119,15 @@ const options = {
 const ENTRIES = [
   ...PACKAGES.map((pkg) => ({
     specifier: `@company-data/${pkg}`,
-    file: path.join('packages', pkg, 'src', 'index.ts'),
+    file: path.join('build', 'declarations', pkg, 'src', 'index.d.ts'),
   })),
-  { specifier: '@company-data/cli/copy', file: path.join('packages', 'cli', 'src', 'copy.ts') },
+  {
+    specifier: '@company-data/cli/copy',
+    file: path.join('build', 'declarations', 'cli', 'src', 'copy.d.ts'),
+  },
   {
     specifier: '@company-data/mock-server/vitest',
-    file: path.join('packages', 'mock-server', 'src', 'vitest.ts'),
+    file: path.join('build', 'declarations', 'mock-server', 'src', 'vitest.d.ts'),
   },
 ];
 const base = ts.createProgram(

@@ -3,10 +3,10 @@
 //   node scripts/check-packages.mjs [--only=lint,contents,consumer,release,registry] [--keep-temp]
 //
 // Steps: pack the packages with the from-a-clone command of Getting started; publint (strict) and Are the
-// Types Wrong? (strict profile); `npm publish --dry-run` ships only what users need; every guide followed
-// as written, in the README's order, in one shell and one project, from an empty home folder, with a
-// PostgreSQL of their own as $DATABASE_URL (scripts/lib/postgres-server.mjs; skipped loudly where PostgreSQL
-// is missing outside CI, then DATABASE_URL is unset): each shell
+// Types Wrong? (strict profile); each tarball ships only what users need (the files `npm publish` uploads);
+// every guide followed as written, in the README's order, in one shell and one project, from an empty home
+// folder, with a PostgreSQL of their own as $DATABASE_URL (scripts/lib/postgres-server.mjs; skipped loudly
+// where PostgreSQL is missing outside CI, then DATABASE_URL is unset): each shell
 // command (Getting started's pack in the clone, its project outside the workspace, the mock server it leaves
 // running for the guides after it), each snippet and each printed command, then the package READMEs' quick
 // starts, their printed output checked against their `// → ` comments (scripts/packaging/guide-snippets.mjs,
@@ -33,12 +33,12 @@ import { readerEnv, runGuides } from './packaging/guide-runner.mjs';
 import { inReadmeOrder, readmeQuickStarts, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
 import { packWorkspaces } from './packaging/pack.mjs';
-import { cleanEnv, inPairs } from './packaging/process.mjs';
+import { cleanEnv } from './packaging/process.mjs';
 import { installRecipe } from './packaging/recipe.mjs';
 import { installByName, publishThroughChangesets, startRegistry } from './packaging/registry-rehearsal.mjs';
 import { changesetStatus, releaseWiringProblems, versionDryRun } from './packaging/release-flow.mjs';
 import { checkLazySchemas, checkRuntimes } from './packaging/runtimes.mjs';
-import { publishDryRun } from './packaging/tarball-contents.mjs';
+import { tarballContents } from './packaging/tarball-contents.mjs';
 import { packagingTools } from './packaging/tools.mjs';
 import { checkWithout, WITHOUT_CHECKS } from './packaging/without-optional.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
@@ -125,9 +125,11 @@ try {
       recipe = installRecipe(guides);
       return `from Getting started: npm ${recipe.pack.join(' ')}, then ${recipe.setup.length} commands in a fresh project`;
     });
-    const needsPacks = recipe && ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group));
+    const needsPacks =
+      recipe && ['lint', 'contents', 'consumer', 'registry'].some((group) => options.groups.has(group));
+    const needsTools = ['lint', 'consumer', 'registry'].some((group) => options.groups.has(group));
     // The pinned tools (attw, Bun, Deno, Verdaccio) install while the packages pack.
-    const tools = needsPacks ? packagingTools() : undefined;
+    const tools = needsPacks && needsTools ? packagingTools() : undefined;
     tools?.catch(() => {}); // reported by the step below, once the packing is done
     const packed = needsPacks && recipe ? await packAll(recipe, packages) : [];
     if (tools) await step('packaging tools', async () => toolsSummary(await tools));
@@ -138,8 +140,8 @@ try {
       if (options.groups.has('consumer') && allPacked) await checkConsumer(packed, guides);
     };
     const checkTheRest = async () => {
-      if (options.groups.has('lint')) await lint(packages, allPacked ? packed : []);
-      if (options.groups.has('contents')) await checkContents(packages);
+      if (options.groups.has('lint')) await lint(allPacked ? packed : []);
+      if (options.groups.has('contents')) await checkContents(allPacked ? packed : []);
       if (options.groups.has('release')) await checkReleaseFlow(packages);
       if (options.groups.has('registry') && allPacked && recipe)
         await checkInstallByName(recipe, packed, guides);
@@ -184,53 +186,32 @@ async function packAll(recipe, packages) {
 }
 
 /**
- * @param {readonly WorkspacePackage[]} packages
  * @param {readonly Packed[]} packed
  */
-async function lint(packages, packed) {
-  for (const pkg of packages) {
+async function lint(packed) {
+  for (const { pkg, tarball } of packed) {
     await step(`publint ${pkg.name}`, async () => {
-      failOn(await publintProblems(pkg), 'publint problems (strict: warnings and suggestions count)');
-      return 'no problems (strict)';
+      failOn(await publintProblems(tarball), 'publint problems (strict: warnings and suggestions count)');
+      return 'no problems (strict), in its tarball';
     });
   }
-  // attw is CPU-bound; two at a time keeps a 2-core CI machine busy without thrashing.
-  /** @type {{ problems: string[], error?: unknown, elapsed: number }[]} */
-  const reports = await inPairs(packed, async ({ tarball }) => {
-    const attwStarted = performance.now();
-    try {
-      return { problems: await attwProblems(ROOT, tarball), elapsed: performance.now() - attwStarted };
-    } catch (error) {
-      return { problems: [], error, elapsed: performance.now() - attwStarted };
-    }
-  });
-  for (const [index, { pkg }] of packed.entries()) {
-    const { problems, error, elapsed } = reports[index] ?? {
-      problems: [],
-      error: 'no attw report',
-      elapsed: 0,
-    };
-    await step(
-      `attw ${pkg.name}`,
-      async () => {
-        if (error) throw error;
-        failOn(problems, 'type resolution problems (strict profile)');
-        return 'node10, node16 (CJS and ESM) and bundler resolve correct types';
-      },
-      elapsed,
-    );
+  for (const { pkg, tarball } of packed) {
+    await step(`attw ${pkg.name}`, async () => {
+      failOn(await attwProblems(ROOT, tarball), 'type resolution problems (strict profile)');
+      return 'node10, node16 (CJS and ESM) and bundler resolve correct types';
+    });
   }
 }
 
 /**
- * @param {readonly WorkspacePackage[]} packages
+ * @param {readonly Packed[]} packed
  */
-async function checkContents(packages) {
-  for (const pkg of packages) {
-    await step(`npm publish --dry-run ${pkg.name}`, async () => {
-      const { files, size, problems } = await publishDryRun(pkg);
+async function checkContents(packed) {
+  for (const tarball of packed) {
+    await step(`contents ${tarball.pkg.name}`, async () => {
+      const { files, size, problems } = await tarballContents(tarball);
       failOn(problems, 'files users do not need, or needed files missing');
-      return `${files.length} files, ${kB(size)}, only what users need`;
+      return `${files.length} files, ${kB(size)}, only what users need (the files npm publish uploads)`;
     });
   }
 }

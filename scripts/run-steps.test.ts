@@ -204,7 +204,7 @@ describe('checkGraph', () => {
     ).toThrow('the steps wait on each other: a → c → b → a');
   });
 
-  it("accepts npm test's steps, where check:packages runs alone on the guides' ports, after the build and PostgreSQL's install", () => {
+  it("accepts npm test's steps, where check:packages runs alone on the guides' ports, after the build and PostgreSQL's install, and the type check after the build", () => {
     // checkGraph returns nothing: accepting a graph is not throwing (its refusals are the test above).
     expect(() => checkGraph(TEST_STEPS)).not.toThrow();
     const byName = new Map(TEST_STEPS.map((entry) => [entry.name, entry]));
@@ -213,6 +213,8 @@ describe('checkGraph', () => {
       locks: ['ports 4010/4011'],
     });
     expect(byName.get('test:unit')?.after).toContain('build');
+    // `tsc -b` reuses the declarations the build writes: beside it, both would write them.
+    expect(byName.get('typecheck')?.after).toContain('build');
     expect([...byName.keys()].sort()).toEqual(
       [
         'build',

@@ -44,7 +44,13 @@ export const TEST_STEPS = [
     locks: ['ports 4010/4011'],
     why: 'packs dist; the guides it follows start mock servers on the ports they name, 4010 and 4011, and use a PostgreSQL of their own (DATABASE_URL); its guides run in a shell of their own, at normal priority',
   },
-  { name: 'typecheck', command: ['npm', 'run', 'typecheck'], nice: LEFTOVERS },
+  {
+    name: 'typecheck',
+    command: ['npm', 'run', 'typecheck'],
+    after: ['build'],
+    nice: LEFTOVERS,
+    why: "`tsc -b` reuses the build's declaration projects (the packages' sources, checked once) and checks the rest against their declarations; beside the build, both would write them",
+  },
   { name: 'lint', command: ['npm', 'run', 'lint'], nice: LEFTOVERS },
   {
     name: 'test:unit',
@@ -53,7 +59,13 @@ export const TEST_STEPS = [
     nice: BESIDE_THE_GUIDES,
     why: '`npx company-data-mock` (examples/testing) runs dist/cli.js once it exists: not while the build writes it',
   },
-  { name: 'check:doc-samples', command: ['npm', 'run', 'check:doc-samples'], nice: LEFTOVERS },
+  {
+    name: 'check:doc-samples',
+    command: ['npm', 'run', 'check:doc-samples'],
+    after: ['build'],
+    nice: LEFTOVERS,
+    why: 'the samples are checked against the declarations the build writes',
+  },
   { name: 'docs', command: ['npm', 'run', 'docs'], nice: LEFTOVERS },
   {
     name: 'check:docs-site',

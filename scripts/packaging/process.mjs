@@ -138,26 +138,3 @@ export function binScript(root, packageName, binName) {
   if (!bin) throw new Error(`${packageName} has no \`${binName}\` command; is it installed (npm ci)?`);
   return path.join(packageDir, bin);
 }
-
-/**
- * Maps `items` through `action` with at most two running at once, keeping the order.
- *
- * @template T, R
- * @param {readonly T[]} items
- * @param {(item: T) => Promise<R>} action
- * @returns {Promise<R[]>}
- */
-export async function inPairs(items, action) {
-  /** @type {R[]} */
-  const output = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      output[index] = await action(/** @type {T} */ (items[index]));
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  return output;
-}
