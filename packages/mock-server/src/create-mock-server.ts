@@ -266,6 +266,7 @@ class MockServerImpl implements MockServer, MockSession {
           status,
           reason,
           detail,
+          ...(place.server === undefined ? {} : { session: place.id }),
         }),
     });
     if (state !== undefined) restoreState(this.#world, state);

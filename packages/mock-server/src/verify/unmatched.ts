@@ -25,6 +25,8 @@ export interface UnmatchedRequest {
   readonly reason: UnmatchedReason;
   /** Why, in words, with what would have matched when the mock can tell (`did you mean /v1/users/?`). */
   readonly detail: string;
+  /** The session it reached (`s1`, …); absent for the server's own world, the default session. */
+  readonly session?: string;
 }
 
 /**
@@ -177,7 +179,8 @@ function checkOnUnmatched(on: unknown): OnUnmatchedRequest {
  * @returns e.g. `Unmatched request: GET /v1/user/, answered 404: No operation of the API has this path (did you mean /v1/users/?).`
  */
 export function unmatchedLine(request: UnmatchedRequest): string {
-  return `Unmatched request: ${request.method} ${redactTokens(request.path)}, answered ${request.status}: ${request.detail}`;
+  const where = request.session === undefined ? '' : ` in session ${request.session}`;
+  return `Unmatched request${where}: ${request.method} ${redactTokens(request.path)}, answered ${request.status}: ${request.detail}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   SessionRefusedError,
   startMockServer,
 } from '../../src/index.js';
+import { unmatchedLine } from '../../src/verify/unmatched.js';
 import { call, type Loose } from './support.js';
 
 // Sessions: isolated worlds in one server, reached by their keys, tokens and admin tokens.
@@ -105,6 +106,30 @@ describe('sessions in process', () => {
       expect.stringMatching(
         /^2026-06-01T12:00:00\.000Z GET \/v1\/teams\/ 200 served \d+\.\dms session=s1 key="Full access"$/,
       ),
+    ]);
+  });
+
+  it('names the session of a request it could not match', async () => {
+    const warned: string[] = [];
+    const server = createMockServer({ onUnmatchedRequest: (request) => warned.push(unmatchedLine(request)) });
+    const session = server.sessions.create();
+    await server.handle({
+      method: 'GET',
+      path: '/v1/user/',
+      search: '',
+      headers: { authorization: `Bearer ${session.keys.valid}` },
+    });
+    await server.handle({
+      method: 'GET',
+      path: '/v1/user/',
+      search: '',
+      headers: { authorization: `Bearer ${server.keys.valid}` },
+    });
+    expect(session.unmatched().map((request) => request.session)).toEqual(['s1']);
+    expect(server.unmatched().map((request) => request.session)).toEqual([undefined]);
+    expect(warned).toEqual([
+      'Unmatched request in session s1: GET /v1/user/, answered 404: No operation of the API has this path (did you mean /v1/users/?).',
+      'Unmatched request: GET /v1/user/, answered 404: No operation of the API has this path (did you mean /v1/users/?).',
     ]);
   });
 
