@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEFAULT_CLI_PORT, parseCliArgs } from '../src/cli/args.js';
-import { MAX_LISTED_ISSUES } from '../src/cli/fixture-file.js';
+import { MAX_LISTED_ISSUES } from '../src/cli/json-files.js';
 import { type CliOutcome, runCli } from '../src/cli/run.js';
 import {
+  createMockServer,
   DEFAULT_ACTIVITY,
   fixtureJsonSchema,
   MOCK_SERVER_VERSION,
@@ -634,6 +635,71 @@ describe('runCli listen errors', () => {
     });
     expect(failed.err.join('')).toMatch(
       /cannot listen on host "192\.0\.2\.1": it is not an address of this machine/,
+    );
+  });
+});
+
+describe('runCli --state', () => {
+  /** A world with changes and activity on a frozen clock, saved into a file of the test's folder. */
+  async function savedWorld(dir: string) {
+    const world = createMockServer({ clock: 'frozen', activity: { callsPerMinute: 30 } });
+    const created = world.records.create('calls', { summary: 'Saved with the world.' });
+    world.clock.advance(20 * 60_000);
+    const state = world.saveState();
+    writeFileSync(join(dir, 'world.json'), JSON.stringify(state, null, 2));
+    return { world, state, createdId: created.id };
+  }
+
+  it('starts from a saved state: the same clock, keys and lists', async () => {
+    const dir = tempDir();
+    const { world, createdId } = await savedWorld(dir);
+    const { out, io } = capture();
+    const server = serving(await runCli(['--port', '0', '--json', '--state', 'world.json'], io, dir));
+    try {
+      const printed = JSON.parse(out[0] as string);
+      expect(printed.now).toBe('2026-06-01T12:20:00.000Z');
+      expect(printed.keys).toEqual(world.keys);
+      const body = async (mock: MockServer, path: string, search = '') => {
+        const headers = { authorization: `Bearer ${mock.keys.valid}` };
+        const result = await mock.handle({ method: 'GET', path, search, headers });
+        return result.drop ? '' : result.response.body;
+      };
+      const page = '?page_size=50';
+      expect(await body(server, '/v1/calls/', page)).toBe(await body(world, '/v1/calls/', page));
+      const detail = await body(server, `/v1/calls/${createdId}/`);
+      expect(detail).toBe(await body(world, `/v1/calls/${createdId}/`));
+      expect(detail).toContain('"summary":"Saved with the world."');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("names a state's bad field at its line and column, a missing file, and the flags a state holds", async () => {
+    const dir = tempDir();
+    const { state } = await savedWorld(dir);
+    const bad = JSON.parse(JSON.stringify(state));
+    delete bad.clock.nowMs;
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify(bad, null, 2));
+    const failed = capture();
+    expect(await runCli(['--port', '0', '--state', 'bad.json'], failed.io, dir)).toEqual({
+      kind: 'exit',
+      code: 1,
+    });
+    expect(failed.err.join('')).toMatch(
+      new RegExp(
+        `^company-data-mock: ${join(dir, 'bad.json').replace(/[.]/g, '\\.')}:\\d+:\\d+: Invalid mock state at clock\\.nowMs: `,
+      ),
+    );
+    const missing = capture();
+    expect(await runCli(['--port', '0', '--state', 'gone.json'], missing.io, dir)).toEqual({
+      kind: 'exit',
+      code: 1,
+    });
+    expect(missing.err.join('')).toBe(
+      `company-data-mock: State file not found: ${join(dir, 'gone.json')} ("gone.json" from ${dir}). Check the path, or leave out --state to start from the options.\n`,
+    );
+    expect(() => parseCliArgs(['--state', 'world.json', '--seed', '3', '--freeze'])).toThrow(
+      "--state holds the data, the clock, the quota, the latency, the fault rate, the activity and the journals' limit: give it without --seed, --freeze",
     );
   });
 });

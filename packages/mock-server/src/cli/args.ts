@@ -39,6 +39,8 @@ export interface CliRequest {
   readonly options: StartMockServerOptions;
   /** Path of a fixture JSON file. */
   readonly fixturePath?: string | undefined;
+  /** A saved state to start from (`--state`). */
+  readonly statePath?: string | undefined;
   /** Per-key quotas to apply once started. */
   readonly keyQuotas: readonly KeyQuotaRequest[];
   /** The request log on stderr. */
@@ -75,6 +77,8 @@ Data
   --calls <n>              calls (default ${DEFAULT_SIZES.calls})
   --fixture <file>         load companies, keys and records from a JSON fixture instead
   --fixture-schema         print the fixture's JSON Schema and exit
+  --state <file>           start from a saved state (GET /__admin/state, saveState()): its data,
+                           keys, clock and activity as they were; not with the data and time options
 
 Time and quotas
   --now <time>             initial time of the mock clock (default ${DEFAULT_NOW})
@@ -120,6 +124,23 @@ Output and lifetime
 
 const LOG_FORMATS: readonly LogFormat[] = ['off', 'text', 'json'];
 
+/** The flags whose options a saved state holds: refused beside `--state`. */
+const FLAGS_A_STATE_HOLDS = [
+  'seed',
+  'users',
+  'teams',
+  'recordings',
+  'calls',
+  'fixture',
+  'now',
+  'freeze',
+  'throttle',
+  'latency',
+  'fault-rate',
+  'activity',
+  'journal-limit',
+] as const;
+
 /**
  * Parses the command line.
  *
@@ -137,6 +158,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       host: { type: 'string' },
       seed: { type: 'string' },
       fixture: { type: 'string' },
+      state: { type: 'string' },
       'fixture-schema': { type: 'boolean', default: false },
       users: { type: 'string' },
       teams: { type: 'string' },
@@ -165,6 +187,13 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
+  if (values.state !== undefined) {
+    const given = FLAGS_A_STATE_HOLDS.filter((flag) => values[flag] !== undefined && values[flag] !== false);
+    if (given.length > 0)
+      throw new Error(
+        `--state holds the data, the clock, the quota, the latency, the fault rate, the activity and the journals' limit: give it without ${given.map((flag) => `--${flag}`).join(', ')}`,
+      );
+  }
   const sizes = {
     users: size('users', values.users),
     teams: size('teams', values.teams),
@@ -203,6 +232,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   return {
     options: dropUndefined(options),
     fixturePath: values.fixture,
+    statePath: values.state,
     keyQuotas: values['throttle-key'].map(keyQuota),
     log: values.log as LogFormat,
     onUnmatched: onUnmatched as CliRequest['onUnmatched'],

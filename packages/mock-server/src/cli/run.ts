@@ -9,10 +9,11 @@ import { type Fixture, fixtureJsonSchema } from '../fixture/schema.js';
 import type { MockServer } from '../mock-server.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../request-log.js';
 import { idleText, sessionLimits } from '../sessions/session-rules.js';
+import { MockStateError } from '../state/error.js';
 import { DEFAULT_QUOTA, type Quota, THROTTLED_KEY_QUOTA } from '../store/quota.js';
 import { MOCK_SERVER_VERSION } from '../version.js';
 import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
-import { readFixtureFile } from './fixture-file.js';
+import { readFixtureFile, readStateFile } from './json-files.js';
 import { unmatchedLog } from './unmatched-log.js';
 import { usageErrorMessage } from './usage-error.js';
 
@@ -62,11 +63,22 @@ export async function runCli(
     onUnmatchedRequest: unmatchedLog(request.onUnmatched, output),
   };
   let server: MockServer;
+  let stateFile: Awaited<ReturnType<typeof readStateFile>> | undefined;
   try {
     if (request.fixturePath !== undefined) options.fixture = await readFixtureFile(request.fixturePath, cwd);
+    if (request.statePath !== undefined) {
+      stateFile = await readStateFile(request.statePath, cwd);
+      // The state holds the sizes (no size flag came with --state: the parser refused them).
+      delete options.sizes;
+      options.state = stateFile.state;
+    }
     server = await startMockServer(options);
   } catch (error) {
-    const message = listenErrorMessage(error, options) ?? (error as Error).message;
+    // A state's problem, at its place in the file.
+    const message =
+      error instanceof MockStateError && stateFile !== undefined
+        ? `${stateFile.where(error.path)}: ${error.message}`
+        : (listenErrorMessage(error, options) ?? (error as Error).message);
     output.err(`company-data-mock: ${message}\n`);
     return exit(1);
   }

@@ -1,3 +1,4 @@
+// The JSON files given on the command line (--fixture, --state): read with errors a person can act on.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
@@ -22,19 +23,7 @@ const FORMAT_HINT =
  * @throws Error with that message when the file is missing, unreadable, not JSON or not a valid fixture.
  */
 export async function readFixtureFile(path: string, cwd: string): Promise<ParsedFixture> {
-  const absolute = resolve(cwd, path);
-  let text: string;
-  try {
-    text = await readFile(absolute, 'utf8');
-  } catch (error) {
-    throw new Error(unreadable(absolute, path, cwd, error as NodeJS.ErrnoException));
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(syntaxError(absolute, text, error as Error));
-  }
+  const { absolute, text, value } = await readJsonFile(path, cwd, FIXTURE_FILE);
   try {
     return parseFixture(value);
   } catch (error) {
@@ -43,17 +32,86 @@ export async function readFixtureFile(path: string, cwd: string): Promise<Parsed
   }
 }
 
-function unreadable(absolute: string, given: string, cwd: string, error: NodeJS.ErrnoException): string {
+/** What a JSON file given to the command is, in its messages. */
+interface JsonFileKind {
+  /** `fixture`, `state`. */
+  readonly noun: string;
+  /** What leaving the flag out does, for the message of a missing file. */
+  readonly without: string;
+}
+
+const FIXTURE_FILE: JsonFileKind = {
+  noun: 'fixture',
+  without: 'leave out --fixture to serve generated data',
+};
+const STATE_FILE: JsonFileKind = { noun: 'state', without: 'leave out --state to start from the options' };
+
+/**
+ * Reads a JSON file given on the command line, with errors a person can act on (a missing or unreadable
+ * file, a syntax error at `file:line:column`).
+ *
+ * @returns its absolute path, its text and its value.
+ * @throws Error with that message.
+ */
+async function readJsonFile(
+  path: string,
+  cwd: string,
+  kind: JsonFileKind,
+): Promise<{ absolute: string; text: string; value: unknown }> {
+  const absolute = resolve(cwd, path);
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw new Error(unreadable(absolute, path, cwd, error as NodeJS.ErrnoException, kind));
+  }
+  try {
+    return { absolute, text, value: JSON.parse(text) };
+  } catch (error) {
+    throw new Error(syntaxError(absolute, text, error as Error));
+  }
+}
+
+/**
+ * Reads a saved state (`GET /__admin/state`, `saveState()`): the server checks it when it starts, and its
+ * message names the field (`Invalid mock state at clock.nowMs: …`), here with the file's line and column.
+ *
+ * @param path - the path as given on the command line.
+ * @param cwd - what a relative path is relative to.
+ * @returns the state, and how to say where a field of it is.
+ * @throws Error when the file is missing, unreadable or not JSON.
+ */
+export async function readStateFile(
+  path: string,
+  cwd: string,
+): Promise<{ state: unknown; where: (field: string) => string }> {
+  const { absolute, text, value } = await readJsonFile(path, cwd, STATE_FILE);
+  const where = (field: string) => {
+    const root = parseTree(text);
+    const node = root === undefined ? undefined : deepestNode(root, segmentsOf(field));
+    return node === undefined ? absolute : `${absolute}:${lineColumn(text, node.offset)}`;
+  };
+  return { state: value, where };
+}
+
+function unreadable(
+  absolute: string,
+  given: string,
+  cwd: string,
+  error: NodeJS.ErrnoException,
+  { noun, without }: JsonFileKind,
+): string {
+  const title = `${noun[0]?.toUpperCase()}${noun.slice(1)}`;
   switch (error.code) {
     case 'ENOENT':
-      return `Fixture file not found: ${absolute}${given === absolute ? '' : ` ("${given}" from ${cwd})`}. Check the path, or leave out --fixture to serve generated data.`;
+      return `${title} file not found: ${absolute}${given === absolute ? '' : ` ("${given}" from ${cwd})`}. Check the path, or ${without}.`;
     case 'EISDIR':
-      return `The fixture path is a directory: ${absolute}. Give the JSON file inside it.`;
+      return `The ${noun} path is a directory: ${absolute}. Give the JSON file inside it.`;
     case 'EACCES':
     case 'EPERM':
-      return `Cannot read the fixture file ${absolute}: permission denied. Make it readable (chmod +r) or copy it somewhere readable.`;
+      return `Cannot read the ${noun} file ${absolute}: permission denied. Make it readable (chmod +r) or copy it somewhere readable.`;
     default:
-      return `Cannot read the fixture file ${absolute}: ${error.message}`;
+      return `Cannot read the ${noun} file ${absolute}: ${error.message}`;
   }
 }
 
