@@ -45,6 +45,7 @@ export {
   ConfigurationError,
   type ConfigurationErrorCode,
   ConnectionError,
+  FixedCodeError,
   InvalidResponseError,
   NotFoundError,
   PermissionDeniedError,

@@ -75,11 +75,12 @@ function hasBrand(type: { kind: string }, value: unknown): boolean {
   return Array.isArray(kinds) && kinds.includes(type.kind);
 }
 
-// Every error class below is the same few lines on purpose: its kind (the brand `instanceof` reads) and a
-// constructor that hands its stable code to CompanyDataError's. Everything the errors share (the brand, the
-// `name`, status, detail, headers, body and cause) is CompanyDataError's alone, made once in its constructor
-// (with `kindsOf` and `hasBrand` above); a subclass adds only what it alone carries (`reason`,
-// `retryAfter`, `issues`). Each class's constructor stays its own: its signature is part of the public API.
+// Everything the errors share (the brand, the `name`, status, detail, headers, body and cause) is
+// CompanyDataError's alone, made once in its constructor (with `kindsOf` and `hasBrand` above). A class
+// whose code never varies names it in a static `code` and takes FixedCodeError's constructor; a class
+// adds its own constructor only for what it alone carries (`reason`, `retryAfter`, `issues`) or a code
+// that varies. Each class keeps its own `kind`: the brand `instanceof` reads, which a bundler's renaming
+// cannot change.
 
 /**
  * The root of every error the SDK throws. Catch it to handle anything that went wrong in a call.
@@ -157,6 +158,31 @@ export class CompanyDataError extends Error {
 }
 
 /**
+ * An error whose class alone sets its code (the class's static `code`): {@link BadRequestError},
+ * {@link PermissionDeniedError}, {@link NotFoundError}, {@link ServerError}, {@link RequestAbortedError}
+ * and {@link ClientClosedError}. Each is made from a message and the response's details; compare a code
+ * with the class's `code` rather than a string literal.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof CompanyDataError && error.code === NotFoundError.code) return undefined;
+ * ```
+ */
+export abstract class FixedCodeError extends CompanyDataError {
+  static override readonly kind: string = 'FixedCodeError';
+  /** The stable code of every error of this class, e.g. `'not_found'` for {@link NotFoundError}. */
+  static readonly code: string = 'company_data_error';
+
+  /**
+   * @param message - a human-readable message.
+   * @param init - status, detail, headers, body and cause.
+   */
+  constructor(message: string, init?: CompanyDataErrorInit) {
+    super((new.target as typeof FixedCodeError).code, message, init);
+  }
+}
+
+/**
  * 400: the server rejected the request (an invalid query value, or a webhook body it refused).
  *
  * @example
@@ -164,16 +190,9 @@ export class CompanyDataError extends Error {
  * if (error instanceof BadRequestError) console.error('Rejected:', error.detail);
  * ```
  */
-export class BadRequestError extends CompanyDataError {
+export class BadRequestError extends FixedCodeError {
+  static override readonly code = 'bad_request';
   static override readonly kind: string = 'BadRequestError';
-
-  /**
-   * @param message - a human-readable message.
-   * @param init - status, detail, headers and cause.
-   */
-  constructor(message: string, init?: CompanyDataErrorInit) {
-    super('bad_request', message, init);
-  }
 }
 
 /** Why the server refused the API key: unknown/revoked, or past its expiry date. */
@@ -212,16 +231,9 @@ export class AuthenticationError extends CompanyDataError {
  * if (error instanceof PermissionDeniedError) console.error('Ask an admin for the calls permission');
  * ```
  */
-export class PermissionDeniedError extends CompanyDataError {
+export class PermissionDeniedError extends FixedCodeError {
+  static override readonly code = 'permission_denied';
   static override readonly kind: string = 'PermissionDeniedError';
-
-  /**
-   * @param message - a human-readable message.
-   * @param init - status, detail, headers and cause.
-   */
-  constructor(message: string, init?: CompanyDataErrorInit) {
-    super('permission_denied', message, init);
-  }
 }
 
 /**
@@ -236,16 +248,9 @@ export class PermissionDeniedError extends CompanyDataError {
  * });
  * ```
  */
-export class NotFoundError extends CompanyDataError {
+export class NotFoundError extends FixedCodeError {
+  static override readonly code = 'not_found';
   static override readonly kind: string = 'NotFoundError';
-
-  /**
-   * @param message - a human-readable message.
-   * @param init - status, detail, headers and cause.
-   */
-  constructor(message: string, init?: CompanyDataErrorInit) {
-    super('not_found', message, init);
-  }
 }
 
 /**
@@ -281,16 +286,9 @@ export class RateLimitError extends CompanyDataError {
  * if (error instanceof ServerError) console.error('Server failed with', error.status);
  * ```
  */
-export class ServerError extends CompanyDataError {
+export class ServerError extends FixedCodeError {
+  static override readonly code = 'server_error';
   static override readonly kind: string = 'ServerError';
-
-  /**
-   * @param message - a human-readable message.
-   * @param init - status, detail, headers and cause.
-   */
-  constructor(message: string, init?: CompanyDataErrorInit) {
-    super('server_error', message, init);
-  }
 }
 
 /**
@@ -347,16 +345,9 @@ export class TimeoutError extends ConnectionError {
  * });
  * ```
  */
-export class RequestAbortedError extends CompanyDataError {
+export class RequestAbortedError extends FixedCodeError {
+  static override readonly code = 'request_aborted';
   static override readonly kind: string = 'RequestAbortedError';
-
-  /**
-   * @param message - a human-readable message.
-   * @param init - cause (the abort reason).
-   */
-  constructor(message: string, init?: CompanyDataErrorInit) {
-    super('request_aborted', message, init);
-  }
 }
 
 /**
@@ -459,14 +450,7 @@ export class ConfigurationError extends ValidationError {
  * });
  * ```
  */
-export class ClientClosedError extends CompanyDataError {
+export class ClientClosedError extends FixedCodeError {
+  static override readonly code = 'client_closed';
   static override readonly kind: string = 'ClientClosedError';
-
-  /**
-   * @param message - a human-readable message naming the call.
-   * @param init - cause (an error of a request cut short by the closing).
-   */
-  constructor(message: string, init?: CompanyDataErrorInit) {
-    super('client_closed', message, init);
-  }
 }

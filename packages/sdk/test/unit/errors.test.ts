@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
+  ClientClosedError,
   CompanyDataError,
   ConfigurationError,
   ConnectionError,
+  FixedCodeError,
   InvalidResponseError,
   NotFoundError,
   PermissionDeniedError,
@@ -49,6 +51,33 @@ describe('error classes', () => {
     expect(new TimeoutError('m')).toBeInstanceOf(ConnectionError);
     expect(new ConnectionError('m')).not.toBeInstanceOf(TimeoutError);
     expect(new NotFoundError('m')).not.toBeInstanceOf(RateLimitError);
+  });
+
+  it('names a fixed code on the class, the code each of its errors carries', () => {
+    const cases: [typeof FixedCodeError, FixedCodeError, string][] = [
+      [BadRequestError, new BadRequestError('m'), 'bad_request'],
+      [PermissionDeniedError, new PermissionDeniedError('m'), 'permission_denied'],
+      [NotFoundError, new NotFoundError('m'), 'not_found'],
+      [ServerError, new ServerError('m'), 'server_error'],
+      [RequestAbortedError, new RequestAbortedError('m'), 'request_aborted'],
+      [ClientClosedError, new ClientClosedError('m'), 'client_closed'],
+    ];
+    for (const [type, error, code] of cases) {
+      expect(type.code).toBe(code);
+      expect(error.code).toBe(code);
+      expect(error).toBeInstanceOf(FixedCodeError);
+      expect(error.name).toBe(type.name);
+    }
+    // A caller's subclass without a kind of its own keeps its parent's code and name.
+    class GoneError extends NotFoundError {}
+    expect(new GoneError('m', { status: 410 })).toMatchObject({
+      code: 'not_found',
+      name: 'NotFoundError',
+      status: 410,
+    });
+    // Errors whose code varies or which carry more are no FixedCodeError.
+    expect(new RateLimitError('m', 1)).not.toBeInstanceOf(FixedCodeError);
+    expect(new ConnectionError('m')).not.toBeInstanceOf(FixedCodeError);
   });
 
   it('recognises instances by brand, so a copy of the class from the other build matches', () => {
