@@ -6,7 +6,7 @@
  */
 
 import { createMockServer } from '@company-data/mock-server';
-import { pageCycle, pageReader, SPREAD } from '../lib/deep-pages.js';
+import { deepPageSizes, pageCycle, pageReader, probeDeepPage, SPREAD } from '../lib/deep-pages.js';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { interleaveNamed, runFor, type Variant } from '../lib/loop.js';
 import { describeDifference, describeProfile, startProfile } from '../lib/profile.js';
@@ -17,8 +17,7 @@ const SPEC = FIGURES.find((f) => f.id === 'mock-deep-page') as (typeof FIGURES)[
 /** Runs figure 4c. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
-  const total = ctx.quick ? 100_000 : 1_000_000;
-  const deep = total / 25;
+  const { total, deep } = deepPageSizes(ctx.quick);
   const rounds = ctx.quick ? 3 : 5;
   const count = ctx.quick ? 200 : 600;
   r.method(
@@ -32,10 +31,8 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   const mock = createMockServer({ sizes: { calls: total }, quota: false });
   const get = pageReader(`${mock.baseURL}/calls/?page_size=25`, mock.keys.valid as string, mock.dispatcher);
   try {
-    const probe = await get(`&page=${deep}`);
+    await probeDeepPage(get, deep);
     const buildSeconds = (performance.now() - begin) / 1000;
-    if (probe.pagination.total_pages !== deep)
-      throw new Error(`expected ${deep} pages, got ${probe.pagination.total_pages}`);
     const lastFrom = deep - SPREAD + 1;
     const deepLabel = `pages ${lastFrom.toLocaleString('en-US')}–${deep.toLocaleString('en-US')}`;
     const firstLabel = `pages 1–${SPREAD.toLocaleString('en-US')}`;

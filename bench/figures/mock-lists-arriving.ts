@@ -8,7 +8,7 @@
 
 import type { ActivityOptions } from '@company-data/mock-server';
 import { Agent } from 'undici';
-import { pageCycle, pageReader, SPREAD } from '../lib/deep-pages.js';
+import { deepPageSizes, pageCycle, pageReader, probeDeepPage, SPREAD } from '../lib/deep-pages.js';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { type LoadResult, load } from '../lib/load.js';
 import { interleaveNamed, type Variant } from '../lib/loop.js';
@@ -30,8 +30,7 @@ const ARRIVING: ActivityOptions = {
 /** Runs figure 4d. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
   const r = new ResultBuilder(SPEC);
-  const total = ctx.quick ? 100_000 : 1_000_000;
-  const deep = total / 25;
+  const { total, deep } = deepPageSizes(ctx.quick);
   const rounds = ctx.quick ? 2 : 4;
   const seconds = ctx.quick ? 2 : 3;
   const connections = 10;
@@ -56,12 +55,10 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     const headers = { authorization: `Bearer ${server.keys.valid}` };
     const get = pageReader(`${server.baseURL}${PATH}`, server.keys.valid as string, agent);
     const count = async () => (await get('')).pagination.count;
-    const probe = await get(`&page=${deep}`);
+    await probeDeepPage(get, deep);
     r.note(
       `Building the ${total.toLocaleString('en-US')}-call mock and answering the first request took ${((performance.now() - begin) / 1000).toFixed(1)} s.`,
     );
-    if (probe.pagination.total_pages !== deep)
-      throw new Error(`expected ${deep} pages, got ${probe.pagination.total_pages}`);
     const setActivity = (activity: ActivityOptions | false) => server.call('setActivity', activity);
 
     // Warm both states up.

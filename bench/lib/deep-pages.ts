@@ -1,6 +1,15 @@
 /** The deep-page figures' walk over pages and their reader of a full page, one home for figures 4c and 4d. */
 import { type Dispatcher, request } from 'undici';
 
+/**
+ * The calls a deep-page figure's mock holds (a million, a tenth of it with --quick) and its last page at 25
+ * a page, the deep one.
+ */
+export function deepPageSizes(quick: boolean): { total: number; deep: number } {
+  const total = quick ? 100_000 : 1_000_000;
+  return { total, deep: total / 25 };
+}
+
 /** Pages each variant cycles through: more than the mock's page cache keeps (at most 1,000), so none is a hit. */
 export const SPREAD = 2_000;
 
@@ -33,4 +42,14 @@ export function pageReader(listURL: string, apiKey: string, dispatcher: Dispatch
       throw new Error(`unexpected answer for ${query}: ${res.statusCode}`);
     return body;
   };
+}
+
+/**
+ * Reads the deep page once (so the mock builds its lists before any timing) and checks the mock holds exactly
+ * that many pages: a figure over fewer would time a shallow page and call it deep.
+ */
+export async function probeDeepPage(get: (query: string) => Promise<ListPage>, deep: number): Promise<void> {
+  const probe = await get(`&page=${deep}`);
+  if (probe.pagination.total_pages !== deep)
+    throw new Error(`expected ${deep} pages, got ${probe.pagination.total_pages}`);
 }
