@@ -19,6 +19,7 @@ import { openShell, shellQuote as quote } from './guide-shell.mjs';
 import { unmetPromise } from './guide-snippets.mjs';
 import { fillPlaceholders } from './placeholders.mjs';
 import { PYTEST_NEEDS, pytestOutcome, verbosePytest } from './pytest-run.mjs';
+import { batchFailure, batchFile, outputBySnippet, snippetFile } from './snippet-batch.mjs';
 
 // An install may take a while; anything else must finish within the snippets' old limit.
 const INSTALL_TIMEOUT_MS = 150_000;
@@ -93,7 +94,8 @@ async function runGuide(shell, guide, state, cloneDir) {
   const noDatabase = [];
   /** @type {string[]} */
   const pytestRuns = [];
-  for (const step of guide.steps) {
+  for (let index = 0; index < guide.steps.length; index++) {
+    const step = /** @type {import('./guide-snippets.mjs').Step} */ (guide.steps[index]);
     const where = `${guide.file}:${step.line}`;
     // A file the reader saves goes into the project, also right after a block run in the clone.
     const inClone = !('save' in step) && step.inClone === true;
@@ -104,10 +106,7 @@ async function runGuide(shell, guide, state, cloneDir) {
       await leaveClone(shell, state, where);
     }
     if ('save' in step) {
-      // A file in a folder (`parallel-suite/conftest.py`): the reader makes the folder as they save it.
-      await mkdir(path.dirname(path.join(shell.cwd, step.save)), { recursive: true });
-      await writeFile(path.join(shell.cwd, step.save), step.content);
-      saved += 1;
+      saved += await save(shell, step);
       continue;
     }
     if (step.doneBefore) {
@@ -143,6 +142,22 @@ async function runGuide(shell, guide, state, cloneDir) {
       } catch (error) {
         throw new Error(`${where}: ${messageOf(error)}`);
       }
+    } else if (step.snippet) {
+      // The snippets after this one, with only files saved between them, run with it in one process.
+      const batch = [step];
+      for (
+        let next = guide.steps[index + 1];
+        next && ('save' in next || next.snippet);
+        next = guide.steps[index + 1]
+      ) {
+        index += 1;
+        if ('save' in next) saved += await save(shell, next);
+        else batch.push(next);
+      }
+      if (batch.length === 1) await runCommand(shell, { command, promises: step.promises }, where);
+      else await runSnippets(shell, guide, batch);
+      promised += batch.reduce((sum, { promises }) => sum + promises.length, 0);
+      commands += batch.length - 1;
     } else if (step.mode === 'run') {
       await runCommand(shell, { command, promises: step.promises }, where);
       promised += step.promises.length;
@@ -177,6 +192,57 @@ async function runGuide(shell, guide, state, cloneDir) {
     ...pytestRuns,
   ];
   return `${guide.file}: ${details.join('; ')}, in ${seconds} s`;
+}
+
+/**
+ * Saves a file where the reader is; one in a folder (`parallel-suite/conftest.py`) makes the folder, as the
+ * reader does as they save it.
+ *
+ * @param {GuideShell} shell
+ * @param {import('./guide-snippets.mjs').SaveStep} step
+ * @returns {Promise<1>} the one file saved, to count.
+ */
+async function save(shell, step) {
+  await mkdir(path.dirname(path.join(shell.cwd, step.save)), { recursive: true });
+  await writeFile(path.join(shell.cwd, step.save), step.content);
+  return 1;
+}
+
+/**
+ * Runs snippets that follow each other in one `npx tsx` (scripts/packaging/snippet-batch.mjs); throws,
+ * naming the snippet's line, when one fails or breaks a promise.
+ *
+ * @param {GuideShell} shell
+ * @param {{ file: string }} guide
+ * @param {readonly import('./guide-snippets.mjs').CommandStep[]} batch
+ */
+async function runSnippets(shell, guide, batch) {
+  const runner = batchFile(path.basename(guide.file, '.md'), batch);
+  await writeFile(path.join(shell.cwd, runner.name), runner.content);
+  const together = `run in one process with the snippets beside it: npx tsx ${runner.name}`;
+  let result;
+  try {
+    result = await shell.run(`npx tsx ${runner.name}`, { timeoutMs: COMMAND_TIMEOUT_MS * batch.length });
+  } catch (error) {
+    const first = /** @type {import('./guide-snippets.mjs').CommandStep} */ (batch[0]);
+    throw new Error(`${guide.file}:${first.line}: \`${first.command}\` (${together}) ${messageOf(error)}`);
+  }
+  const failure = batchFailure(batch, result);
+  const printed = outputBySnippet(result.stdout);
+  if (failure) {
+    const output = `${printed.get(snippetFile(failure.step)) ?? ''}\n${result.stderr}`
+      .trim()
+      .split('\n')
+      .slice(-40)
+      .join('\n');
+    throw new Error(
+      `${guide.file}:${failure.step.line}: \`${failure.step.command}\` (${together}) ${failure.why} (in ${shell.cwd})${output ? `\n--- last output ---\n${output}` : ''}`,
+    );
+  }
+  for (const step of batch) {
+    const unmet = unmetPromise(step.promises, printed.get(snippetFile(step)) ?? '');
+    if (unmet) throw new Error(`${guide.file}:${step.line}: \`${step.command}\` (${together}) ${unmet}`);
+  }
 }
 
 /**

@@ -7,7 +7,8 @@
 //   into a template that declares one (or declares it itself). Otherwise the reader meets
 //   `ReferenceError: client is not defined`, so the plan refuses it, naming the file or the template.
 // - Every other `ts` snippet is put into a copy of its template (the file with the line "← paste the
-//   snippet here") and run with `npx tsx`, where the guide gives it.
+//   snippet here") and run with `npx tsx`, where the guide gives it; snippets that follow each other with
+//   no other command between run in one `npx tsx`, one module after another (scripts/packaging/snippet-batch.mjs).
 // - Every command of a `sh` block runs as written, in the shell. Words after `sh` in the fence mark a block
 //   (renderers show only the language; see MARKS).
 // - A command the text prints outside the blocks (`npx tsx <file>`, `npx vitest run`, `npx tsc`) runs where
@@ -42,6 +43,8 @@ import { shellCommandLines } from '../docs/markdown.mjs';
  * @property {string} [doneBefore] - why it is not run (`npm test` ran it before).
  * @property {true} [pytest] - a pytest run (`sh with-pytest`): it needs pytest and pytest-xdist, and its
  *   output is read (scripts/packaging/pytest-run.mjs).
+ * @property {true} [snippet] - a snippet put into its template: the runner may run it in one process with
+ *   the guide's snippets next to it (scripts/packaging/snippet-batch.mjs).
  */
 
 /** @typedef {SaveStep | CommandStep} Step */
@@ -159,7 +162,7 @@ export function snippetPlan(guides, readmes = []) {
         if (missing) throw new Error(`${where}: ${missing}`);
         addFile(name, content, where);
         steps.push({ line: block.line, save: name, content });
-        steps.push(commandStep(block.line, `npx tsx ${name}`, promisedLines(block.code)));
+        steps.push(commandStep(block.line, `npx tsx ${name}`, promisedLines(block.code), { snippet: true }));
       } else if (block.lang === 'sh') {
         for (const step of shellSteps(guide, block, files)) {
           shellRuns.add(step.command);
