@@ -67,6 +67,7 @@ describe('admin HTTP API', () => {
     const { status, json } = await admin('GET', '');
     expect(status).toBe(200);
     expect(json).toEqual({
+      id: 'default',
       baseURL: server.baseURL,
       apiRoot: server.apiRoot,
       openapiURL: `${server.apiRoot}/openapi.json`,

@@ -226,6 +226,7 @@ describe('runCli', () => {
       expect(printed).toEqual({
         pid: process.pid,
         version: MOCK_SERVER_VERSION,
+        id: 'default',
         baseURL: server.baseURL,
         apiRoot: server.apiRoot,
         openapiURL: `${server.apiRoot}/openapi.json`,

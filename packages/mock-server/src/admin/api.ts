@@ -143,11 +143,12 @@ function sessionOptions(body: unknown): MockSessionOptions {
 
 /** A session as the admin API answers its creation: its id and admin token, then what `GET /__admin/` says of it. */
 function sessionSummary(target: AdminTarget, session: MockSession) {
+  const { id, ...described } = describeServer(session, session.id);
   return {
-    id: session.id,
+    id,
     adminToken: session.adminToken,
-    idleEndsAt: target.sessions.info(session.id)?.idleEndsAt ?? null,
-    ...describeServer(session),
+    idleEndsAt: target.sessions.info(id)?.idleEndsAt ?? null,
+    ...described,
   };
 }
 
@@ -216,7 +217,7 @@ function recordOptions(query: URLSearchParams): { company?: string } {
 }
 
 const ok = (value: unknown = { ok: true }, status = 200) => json(status, value);
-const info = (target: AdminTarget) => describeServer(target);
+const info = (target: AdminTarget) => describeServer(target, target.id);
 const clock = (target: AdminTarget) => ({
   now: target.clock.now().toISOString(),
   frozen: target.clock.frozen,

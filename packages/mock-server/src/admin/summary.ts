@@ -3,6 +3,7 @@ import type { RecordCounts } from '../inventory.js';
 import type { JournalStats } from '../journal/bounded-journal.js';
 import type { MockServer } from '../mock-server.js';
 import { OPENAPI_PATH } from '../openapi.js';
+import { DEFAULT_SESSION_ID } from '../sessions/session-rules.js';
 
 /**
  * The memory of the process the mock runs in, in bytes (Node's `process.memoryUsage()`): a long run watches
@@ -39,6 +40,11 @@ export interface MemoryUsage {
  * ```
  */
 export interface ServerSummary {
+  /**
+   * The world this describes: `default` for the server's own, `s1`, `s2`, … for a session (what
+   * `GET /__admin/` answers with that session's admin token).
+   */
+  readonly id: string;
   /** `{base_url}`, ending in `/v1`. */
   readonly baseURL: string;
   /** `{api_root}`, without `/v1`. */
@@ -68,10 +74,11 @@ export interface ServerSummary {
 }
 
 /**
- * Summarises a running mock server.
+ * Summarises a running mock server, or one of its sessions.
  *
- * @param server - the server.
- * @returns its addresses, keys, tokens, clock, activity, webhooks, records, journals and memory.
+ * @param server - the server, or a session.
+ * @param id - the session's id; the server's own world is `default`.
+ * @returns its id, addresses, keys, tokens, clock, activity, webhooks, records, journals and memory.
  */
 export function describeServer(
   server: Pick<
@@ -86,9 +93,11 @@ export function describeServer(
     | 'recordCounts'
     | 'journals'
   >,
+  id: string = DEFAULT_SESSION_ID,
 ): ServerSummary {
   const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   return {
+    id,
     baseURL: server.baseURL,
     apiRoot: server.apiRoot,
     openapiURL: `${server.apiRoot}${OPENAPI_PATH}`,

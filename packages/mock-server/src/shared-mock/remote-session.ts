@@ -18,8 +18,6 @@ import type { SharedMockServer } from './shared-server.js';
  * ```
  */
 export interface SessionSummary extends ServerSummary {
-  /** `s1`, `s2`, … in the order the server made them. */
-  readonly id: string;
   /** The session's own admin token: it reaches this session's controls, and no other session's. */
   readonly adminToken: string;
   /** When the session ends unless used before (ISO 8601), or null when the server keeps sessions forever. */

@@ -302,6 +302,9 @@ describe('sessions over HTTP', () => {
     expect((await admin(`sessions/${two.id}`, one.adminToken, { method: 'DELETE' })).status).toBe(403);
     expect((await admin('sessions', one.adminToken, { method: 'POST', body: {} })).status).toBe(403);
     expect((await admin(`sessions/${one.id}`, one.adminToken)).json.data.id).toBe('s1');
+    // Its summary says which world its token reaches; the server's says its own.
+    expect((await admin('', one.adminToken)).json).toMatchObject({ id: 's1', keys: one.keys });
+    expect((await admin('', ADMIN)).json).toMatchObject({ id: 'default', keys: server.keys });
     expect((await admin(`sessions/${one.id}`, one.adminToken, { method: 'DELETE' })).status).toBe(200);
     // Ended: its admin token reaches nothing, and the answer says why.
     const gone = await admin('clock', one.adminToken);
