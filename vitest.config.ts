@@ -2,29 +2,20 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Test files that share their worker's modules (`isolate: false`): they run in-process against the sources,
- * and each would otherwise load the SDK, the mock server and the contract again (most of a small file's
- * cost). They leave no process-wide state behind: a stubbed environment is unstubbed, fake timers are
- * restored, servers and clients closed. A file that relies on a fresh module or a clean process (a
- * once-per-process warning, a module-wide setting, msw's patched globals, a child process, real time) is
- * listed in {@link OWN_MODULES} and runs with modules of its own, as the examples' and scripts' tests do.
+ * Every test file shares its worker's modules (`isolate: false`), but those below: each would otherwise load
+ * the SDK, the mock server and the contract again (most of a small file's cost; for the files that start
+ * processes or wait in real time, 21 CPU-seconds of test:unit). A file leaves no process-wide state behind:
+ * a stubbed environment is unstubbed, fake timers are restored, servers, clients and child processes closed.
+ * A file that changes something for the whole process, which a file after it in the same worker would meet,
+ * is listed in {@link OWN_MODULES} and runs with modules of its own, in a process of its own.
  */
-const SHARED_MODULES = ['contract', 'mock-server', 'sdk', 'cli'].map(
-  (pkg) => `packages/${pkg}/test/**/*.test.ts`,
-);
+const ALL = [
+  'packages/*/test/**/*.test.ts',
+  'test/**/*.test.ts',
+  'examples/**/*.test.ts',
+  'scripts/**/*.test.ts',
+];
 const OWN_MODULES = [
-  'packages/*/test/**/*.realtime.test.ts',
-  // They start processes: the mock's or the CLI's command, the generators, a build.
-  'packages/cli/test/bin-not-built.test.ts',
-  'packages/cli/test/snapshot-interrupt.test.ts',
-  'packages/contract/test/generated-files.test.ts',
-  'packages/mock-server/test/activity/determinism-over-http.test.ts',
-  'packages/mock-server/test/bin-before-install.test.ts',
-  'packages/mock-server/test/cli-process.test.ts',
-  'packages/mock-server/test/soak.test.ts',
-  'packages/mock-server/test/verify/over-http.test.ts',
-  'packages/sdk/test/build/class-names.test.ts',
-  'packages/sdk/test/integration/sync-cli.test.ts',
   // Module-wide state: the deprecation warnings (once per process), the page cache's limits, the clock's timers.
   'packages/mock-server/test/quota-old-names.test.ts',
   'packages/mock-server/test/page-cache.test.ts',
@@ -42,14 +33,6 @@ const OWN_MODULES = [
   'packages/mock-server/test/listener.test.ts',
   'packages/sdk/test/integration/fetch-option.test.ts',
 ];
-const ALL = [
-  'packages/*/test/**/*.test.ts',
-  'test/**/*.test.ts',
-  'examples/**/*.test.ts',
-  'scripts/**/*.test.ts',
-];
-/** What 'own modules' runs already: everything outside the shared folders. */
-const ALL_ELSEWHERE = ['packages/redis-gate/**', 'test/**', 'examples/**', 'scripts/**'];
 
 export default defineConfig({
   resolve: {
@@ -67,23 +50,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared modules',
-          include: SHARED_MODULES,
+          include: ALL,
           exclude: [...configDefaults.exclude, ...OWN_MODULES],
           isolate: false,
         },
       },
-      {
-        extends: true,
-        test: { name: 'own modules', include: ALL, exclude: [...configDefaults.exclude, ...SHARED_MODULES] },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'own modules, beside shared ones',
-          include: OWN_MODULES,
-          exclude: [...configDefaults.exclude, ...ALL_ELSEWHERE],
-        },
-      },
+      { extends: true, test: { name: 'own modules', include: OWN_MODULES } },
     ],
     coverage: {
       provider: 'v8',
