@@ -231,6 +231,8 @@ describe('the clock of a restored state', () => {
     const state = server.saveState();
     const restored = createMockServer({ state: JSON.parse(JSON.stringify(state)) });
     expect(restored.clock.frozen).toBe(false);
+    // A running clock goes on from the saved time: never before it (a restore from the options' time would
+    // be 90 minutes before), and only by the test's own real seconds after it.
     expect(restored.clock.nowMs() - state.clock.nowMs).toBeGreaterThanOrEqual(0);
     expect(restored.clock.nowMs() - state.clock.nowMs).toBeLessThan(5_000);
     // reset() goes back to the options: the initial time.
