@@ -55,11 +55,14 @@ import { requestEvent } from './request-log.js';
 import { RESOLVERS } from './resolvers/resolver-table.js';
 import { SessionRegistry, type WorldClaims } from './sessions/session-registry.js';
 import {
+  checkCopy,
   DEFAULT_SESSION_ID,
   type MockSessionOptions,
+  restoredRefusal,
   SessionRefusedError,
   sessionLimits,
 } from './sessions/session-rules.js';
+import { copyState, keptSecrets, secretRenewal } from './state/copy.js';
 import { withState } from './state/options.js';
 import { restoreState } from './state/restore.js';
 import { saveState } from './state/save.js';
@@ -151,6 +154,8 @@ interface WorldPlace {
   readonly salt: number;
   /** The server a session belongs to. */
   readonly server?: MockServerImpl | undefined;
+  /** A session restored from a state as a copy: its well-known keys and tokens its own (see `copy`). */
+  readonly copy?: boolean | undefined;
 }
 
 const DEFAULT_PLACE: WorldPlace = { id: DEFAULT_SESSION_ID, salt: 0 };
@@ -190,6 +195,11 @@ class MockServerImpl implements MockServer, MockSession {
   #dispatcher: Dispatcher | undefined;
   #close: (() => Promise<void>) | undefined;
   #closed: Promise<void> | undefined;
+  /**
+   * A session restored from a state, until it is registered: whether it is a copy, and the keys and tokens it
+   * holds as saved, which a copy cannot give values of its own (what a 409 on them says).
+   */
+  #restored: { readonly copy: boolean; readonly kept: WorldClaims } | undefined;
 
   constructor(given: MockServerOptions, origin: string | undefined, place: WorldPlace = DEFAULT_PLACE) {
     const { options, state } = withState(given);
@@ -269,7 +279,14 @@ class MockServerImpl implements MockServer, MockSession {
           ...(place.server === undefined ? {} : { session: place.id }),
         }),
     });
-    if (state !== undefined) restoreState(this.#world, state);
+    if (state !== undefined && place.server === undefined) restoreState(this.#world, state);
+    else if (state !== undefined) {
+      // Read before the restore: what a new session of the state's seed draws is what a copy holds.
+      const renewal = secretRenewal(state, this.#seeded);
+      const copy = place.copy === true;
+      this.#restored = { copy, kept: keptSecrets(state, renewal) };
+      restoreState(this.#world, copy ? copyState(state, renewal) : state);
+    }
     this.#front =
       place.server === undefined
         ? {
@@ -389,7 +406,9 @@ class MockServerImpl implements MockServer, MockSession {
     };
   }
 
-  #createSession(registry: SessionRegistry<MockServerImpl>, options: MockSessionOptions = {}): MockSession {
+  #createSession(registry: SessionRegistry<MockServerImpl>, given: MockSessionOptions = {}): MockSession {
+    checkCopy(given);
+    const { copy, ...options } = given;
     const number = registry.reserve();
     const id = `s${number}`;
     const { onRequest, onUnmatchedRequest } = this.#options;
@@ -402,17 +421,20 @@ class MockServerImpl implements MockServer, MockSession {
         onUnmatchedRequest,
       },
       this.#origin,
-      { id, salt: number, server: this },
+      { id, salt: number, server: this, copy },
     );
+    const claims = claimsOf(session.#seeded);
     try {
-      registry.add(session, { ...claimsOf(session.#seeded), adminToken: session.adminToken });
+      registry.add(session, { ...claims, adminToken: session.adminToken });
     } catch (error) {
-      if (!(error instanceof SessionRefusedError) || options.state === undefined) throw error;
-      throw new SessionRefusedError(
-        error.status,
-        `${error.message} A restored state keeps the keys and tokens it was saved with: end the session it was saved from first, or restore it in another server.`,
-      );
+      const restored = session.#restored;
+      if (!(error instanceof SessionRefusedError) || restored === undefined) throw error;
+      // Which of its keys and tokens is taken: one it keeps as saved, or a well-known one a copy draws anew.
+      const kept = !isFree(registry, session, restored.kept);
+      if (!kept && (restored.copy || isFree(registry, session, without(claims, restored.kept)))) throw error;
+      throw new SessionRefusedError(error.status, `${error.message} ${restoredRefusal(restored.copy, kept)}`);
     }
+    session.#restored = undefined;
     return session;
   }
 
@@ -712,6 +734,31 @@ function claimsOf({ store }: SeededStore): WorldClaims {
   return {
     keyHashes: store.keys.all().map((key) => key.hash),
     tokens: [...store.audiences.values(), ...store.leadSources.values()].map((item) => item.token),
+  };
+}
+
+/** Whether no other open world holds any of these keys and tokens. */
+function isFree(
+  registry: SessionRegistry<MockServerImpl>,
+  world: MockServerImpl,
+  claims: WorldClaims,
+): boolean {
+  try {
+    registry.assertFree(world, claims);
+    return true;
+  } catch (error) {
+    if (error instanceof SessionRefusedError) return false;
+    throw error;
+  }
+}
+
+/** The keys and tokens of `claims` that are not in `less`. */
+function without(claims: WorldClaims, less: WorldClaims): WorldClaims {
+  const hashes = new Set(less.keyHashes);
+  const tokens = new Set(less.tokens);
+  return {
+    keyHashes: claims.keyHashes.filter((hash) => !hashes.has(hash)),
+    tokens: claims.tokens.filter((token) => !tokens.has(token)),
   };
 }
 

@@ -439,10 +439,12 @@ export interface MockSessions {
    * `onUnmatchedRequest` are the server's). It takes about as long as `createMockServer`, a fraction of a
    * millisecond with the default sizes.
    *
-   * @param options - seed, sizes or fixture, clock, quota, latency, fault rates, activity, journal limit.
+   * @param options - seed, sizes or fixture, clock, quota, latency, fault rates, activity, journal limit; or
+   * a saved `state`, with `copy: true` for a copy of its world that can live beside the one it was saved from.
    * @returns the session, its keys and tokens its own.
    * @throws SessionRefusedError (409) when `maxSessions` are open, or a fixture's key or token (or the
-   * admin token given) is another session's; RangeError for invalid options, as createMockServer.
+   * admin token given, or a key or token a restored state keeps) is another session's; RangeError for
+   * invalid options, as createMockServer, and for `copy` without `state`.
    */
   create(options?: MockSessionOptions): MockSession;
   /**

@@ -126,6 +126,8 @@ const Bodies = {
     adminToken: z.string().min(1).optional(),
     /** A saved state (`GET state`), checked by the session itself. */
     state: z.unknown().optional(),
+    /** With `state`: a copy of its world, with keys and tokens of its own (alone, the session refuses it). */
+    copy: z.boolean().optional(),
   }),
 } as const;
 

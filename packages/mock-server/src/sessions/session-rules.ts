@@ -33,18 +33,75 @@ export const DEFAULT_SESSION_ID = 'default';
 
 /**
  * Options of a new session: those of a server, less what belongs to the server itself (where it answers,
- * its request log and its sessions' limits). A session takes the server's origin, request body limit,
- * `onRequest` and `onUnmatchedRequest`.
+ * its request log and its sessions' limits), plus `copy`. A session takes the server's origin, request body
+ * limit, `onRequest` and `onUnmatchedRequest`.
  *
  * @example
  * ```ts
  * const session = server.sessions.create({ seed: 7, clock: 'frozen', quota: { requests: 5, perSeconds: 60 } });
  * ```
  */
-export type MockSessionOptions = Omit<
-  MockServerOptions,
-  'origin' | 'maxBodyBytes' | 'onRequest' | 'onUnmatchedRequest' | 'maxSessions' | 'sessionIdleMs'
->;
+export interface MockSessionOptions
+  extends Omit<
+    MockServerOptions,
+    'origin' | 'maxBodyBytes' | 'onRequest' | 'onUnmatchedRequest' | 'maxSessions' | 'sessionIdleMs'
+  > {
+  /**
+   * With `state`: make a copy of the saved world that can live beside the world it was saved from and
+   * beside other copies (default false). A restored state keeps the keys and tokens it was saved with, and no
+   * two sessions may hold one, so each worker of a parallel suite could not otherwise restore the same
+   * prepared world. The copy holds everything the state holds (records and their changes, clock, activity,
+   * quotas and their open windows, latency, fault rates, audiences and their members, lead sources, leads
+   * and conversations), but its well-known keys (`keys`) and the webhook tokens of the audiences and lead
+   * sources its data generates (`tokens`, …) are its own, as a new session's are; each key keeps its saved
+   * record (revoked, expired, permissions, own quota). The keys and tokens the saved world was given by value
+   * or made at run time (`createKey`, a fixture's) keep their values (a state holds a key only by its hash):
+   * beside a world that still holds them the copy is refused with a 409; add such keys in each copy instead.
+   * A copy saves as any session does, with its own keys and tokens. Only with `state`: alone it is a
+   * `RangeError`.
+   *
+   * @example
+   * ```ts
+   * const prepared = server.saveState();
+   * const copy = server.sessions.create({ state: prepared, copy: true }); // beside the server's own world
+   * copy.keys.valid !== server.keys.valid; // true: its own, over the same records
+   * ```
+   */
+  copy?: boolean;
+}
+
+/**
+ * Refuses `copy` given without `state`, or not a boolean.
+ *
+ * @param options - a session's options.
+ * @throws RangeError saying that `copy` goes with `state`.
+ */
+export function checkCopy({ copy, state }: Pick<MockSessionOptions, 'copy' | 'state'>): void {
+  if (copy === undefined) return;
+  if (typeof copy !== 'boolean') throw new RangeError(`copy must be true or false (got ${String(copy)})`);
+  if (state === undefined)
+    throw new RangeError(
+      'copy goes with state: it makes a copy of a saved world (give both, e.g. { state, copy: true }); leave it out to make a new world from the options',
+    );
+}
+
+/**
+ * What a 409 adds when a key or webhook token of a restored session is another open world's: why a restored
+ * world holds it, and how to get past it.
+ *
+ * @param copy - whether the state was restored as a copy.
+ * @param kept - whether the one taken is a key or token a copy keeps as saved (given by value or made at run
+ * time), rather than a well-known one a copy draws anew.
+ */
+export function restoredRefusal(copy: boolean, kept: boolean): string {
+  if (copy)
+    return "A copy (copy: true) draws well-known keys and webhook tokens of its own, but keeps those its saved world was given by value or made at run time (createKey, POST /__admin/keys, a fixture's): a state holds such a key only by its hash, so a copy cannot give it a value of its own. End the world that holds them first, or leave them out of the world you save and add them in each copy after it is made.";
+  const restored =
+    'A restored state keeps the keys and tokens it was saved with: end the session it was saved from first, ';
+  return kept
+    ? `${restored}or restore it in another server.`
+    : `${restored}restore it in another server, or make a copy of it (copy: true, beside state), whose well-known keys and webhook tokens are its own.`;
+}
 
 /**
  * A session as listed: when it was made and last used, and when it ends unless used (wall time, ISO 8601).

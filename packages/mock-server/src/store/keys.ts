@@ -43,6 +43,15 @@ export function hashKey(value: string): string {
   return hash;
 }
 
+/**
+ * The first characters of a key's value, which the store keeps beside its hash for display.
+ *
+ * @param value - the key's value.
+ */
+export function keyPrefix(value: string): string {
+  return value.slice(0, 12);
+}
+
 /** How many presented values keep their hash (all are forgotten at once when full). */
 const RECENT_HASHES = 256;
 const recentHashes = new Map<string, string>();
@@ -64,7 +73,7 @@ export class KeyRing {
   add(value: string, key: Omit<ApiKeyRecord, 'hash' | 'prefix'>): ApiKeyRecord {
     const hash = hashKey(value);
     if (this.#byHash.has(hash)) throw new Error('An API key with this value already exists');
-    const record: ApiKeyRecord = { ...key, hash, prefix: value.slice(0, 12) };
+    const record: ApiKeyRecord = { ...key, hash, prefix: keyPrefix(value) };
     this.#byHash.set(hash, record);
     return record;
   }

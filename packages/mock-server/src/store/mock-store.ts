@@ -89,7 +89,7 @@ export class MockStore {
     if (companies.length === 0) throw new Error('A mock store needs at least one company');
     this.companies = companies;
     this.random = new Prng(seed ^ 0x5bd1e995);
-    this.#keyValues = secretDraws(() => this.random, seed, salt);
+    this.#keyValues = secretDraws(() => this.random, seed, salt, 'runTime');
   }
 
   /** The primary company (the one the default keys and tokens belong to). */

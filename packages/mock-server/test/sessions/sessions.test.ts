@@ -45,6 +45,16 @@ describe('sessions in process', () => {
     await server.close();
   });
 
+  it("makes keys of its own at run time, none of them a well-known key or another session's", () => {
+    const server = createMockServer();
+    const one = server.sessions.create();
+    const two = server.sessions.create();
+    // The first six once repeated the session's well-known keys (drawn from the same stream) and threw.
+    const made = [one, two].flatMap((session) => Array.from({ length: 7 }, () => session.createKey()));
+    const wellKnown = [server, one, two].flatMap((world) => Object.values(world.keys));
+    expect(new Set([...made, ...wellKnown]).size).toBe(14 + 21);
+  });
+
   it('keeps record changes, clocks, faults, quotas and journals apart', async () => {
     const server = createMockServer({ clock: 'frozen' });
     const one = server.sessions.create({ clock: 'frozen', quota: { requests: 2, perSeconds: 60 } });
