@@ -10,6 +10,15 @@ export interface SecretDraws {
 }
 
 /**
+ * The secrets a world holds that route requests to it, and so no other world of a server may hold: its API
+ * keys (by the SHA-256 of their values) and its webhook tokens.
+ */
+export interface RoutingSecrets {
+  readonly keyHashes: readonly string[];
+  readonly tokens: readonly string[];
+}
+
+/**
  * The tags of a session's own streams, one per use: the secrets its data generates (well-known keys and
  * tokens) and the key values it makes at run time (`createKey()`) are drawn apart, so neither repeats the other.
  */

@@ -2,6 +2,7 @@ import { bearerToken } from '../http/bearer.js';
 import { ADMIN_PREFIX } from '../http/reserved-paths.js';
 import { errorJson } from '../http/responses.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
+import type { RoutingSecrets } from '../random/secret-draws.js';
 import { idKey } from '../store/id-key.js';
 import { hashKey } from '../store/keys.js';
 import { DEFAULT_SESSION_ID, idleText, type SessionInfo, SessionRefusedError } from './session-rules.js';
@@ -18,10 +19,8 @@ export interface SessionWorld {
   ended(): void;
 }
 
-/** What a world holds that routes requests to it, and so no other world may hold. */
-export interface WorldClaims {
-  readonly keyHashes: readonly string[];
-  readonly tokens: readonly string[];
+/** What a world holds that routes requests to it, and so no other world may hold: its secrets, its admin token. */
+export interface WorldClaims extends RoutingSecrets {
   readonly adminToken?: string | undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { MockKeys, SeededStore } from '../fake/seeded-store.js';
-import type { WorldClaims } from '../sessions/session-registry.js';
+import type { RoutingSecrets } from '../random/secret-draws.js';
 import { hashKey, keyPrefix } from '../store/keys.js';
 import { MockStateError } from './error.js';
 import type { MockState } from './schema.js';
@@ -53,7 +53,7 @@ export function secretRenewal(state: MockState, fresh: SeededStore): SecretRenew
  * @param state - a validated state.
  * @param renewal - what a copy renews.
  */
-export function keptSecrets(state: MockState, renewal: SecretRenewal): WorldClaims {
+export function keptSecrets(state: MockState, renewal: SecretRenewal): RoutingSecrets {
   return {
     keyHashes: state.apiKeys.map((key) => key.hash).filter((hash) => !renewal.keys.has(hash)),
     tokens: [...state.audiences, ...state.leadSources]
