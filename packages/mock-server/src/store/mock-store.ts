@@ -5,7 +5,7 @@ import { Prng } from '../random/prng.js';
 import { type SecretDraws, secretDraws } from '../random/secret-draws.js';
 import type { Audience } from './audiences.js';
 import type { CompanyRecords } from './company-records.js';
-import { type ApiKeyRecord, KeyRing } from './keys.js';
+import { type ApiKeyRecord, hashKey, KeyRing } from './keys.js';
 import { LeadBook, type LeadSource } from './leads.js';
 import { checkQuota, type QuotaInput } from './quota.js';
 import { TokenIndex } from './token-index.js';
@@ -125,6 +125,18 @@ export class MockStore {
   }
 
   /**
+   * A generated key value no key of this world has. A session restored from a state draws its key values
+   * from the start of its stream again, where the saved world may have drawn them already: those are
+   * passed over.
+   */
+  #newKeyValue(): string {
+    for (;;) {
+      const value = `${API_KEY_PREFIX}${this.#keyValues.base62(40)}`;
+      if (!this.keys.hasHash(hashKey(value))) return value;
+    }
+  }
+
+  /**
    * Creates an API key.
    *
    * @param options - company, name, value, expiry, permissions and quota.
@@ -134,7 +146,7 @@ export class MockStore {
    */
   createKey(options: StoredKeyOptions, nowMs: number): { value: string; record: ApiKeyRecord } {
     const company = options.company === undefined ? this.primary : this.company(options.company);
-    const value = options.value ?? `${API_KEY_PREFIX}${this.#keyValues.base62(40)}`;
+    const value = options.value ?? this.#newKeyValue();
     if (value.length === 0 || /\s/.test(value))
       throw new Error('An API key value must be non-empty with no spaces');
     const expiresAt = options.expiresAt == null ? null : toEpochMs(options.expiresAt);

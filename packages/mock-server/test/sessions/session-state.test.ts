@@ -229,6 +229,23 @@ describe('copies of a saved world in process', () => {
     await server.close();
   });
 
+  it('makes new keys in a world restored as the session number it was saved from, past those it holds', () => {
+    // Session s1 of a new server draws its run-time key values from the same stream as the saved s1 did.
+    const first = createMockServer({ clock: 'frozen' });
+    const saved = first.sessions.create({ clock: 'frozen' });
+    const made = [saved.createKey({ name: 'one' }), saved.createKey({ name: 'two' })];
+    const state = saved.saveState();
+    const second = createMockServer({ clock: 'frozen' });
+    const restored = second.sessions.create({ state });
+    expect(restored.id).toBe('s1');
+    const next = restored.createKey({ name: 'three' });
+    expect(next).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
+    expect(made).not.toContain(next);
+    expect(restored.apiKeys().map((key) => key.name)).toEqual(
+      expect.arrayContaining(['one', 'two', 'three']),
+    );
+  });
+
   it('refuses copy without state, saying it goes with it', () => {
     const server = createMockServer();
     expect(() => server.sessions.create({ copy: true })).toThrow(new RangeError(COPY_WITHOUT_STATE));
