@@ -52,6 +52,8 @@ const LAYOUTS: Record<string, Layout> = {
       // Verification: request patterns, near misses and unmatched requests, over the journal's entries.
       ['verify'],
       ['options.ts'],
+      // The names of those options, each call's, that a misspelt one is checked against.
+      ['option-names.ts'],
       // Sessions (the routes to each world) and saved states (a world as JSON): peers over the options.
       ['sessions', 'state'],
       ['mock-server.ts'],

@@ -39,6 +39,7 @@ import type { JournalReader } from './journal/bounded-journal.js';
 import { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './journal/rules.js';
 import type { MockJournals, MockServer, MockSession, MockSessions } from './mock-server.js';
 import { openApiRoute } from './openapi.js';
+import { checkOptionNames } from './option-names.js';
 import {
   DEFAULT_HOST,
   DEFAULT_MAX_BODY_BYTES,
@@ -98,8 +99,8 @@ export interface StartMockServerOptions extends MockServerOptions {
  * @param options - seed, sizes, clock, quota, origin and limits; or a `state` saved by
  * {@link MockServer.saveState} to make that world again.
  * @returns the server.
- * @throws RangeError for invalid sizes, time, quota or origin; {@link MockStateError} (a RangeError) naming
- * the field of a state it cannot restore.
+ * @throws RangeError for an option it does not know (naming the closest one), invalid sizes, time, quota or
+ * origin; {@link MockStateError} (a RangeError) naming the field of a state it cannot restore.
  * @example
  * ```ts
  * const server = createMockServer({ seed: 42 });
@@ -108,6 +109,7 @@ export interface StartMockServerOptions extends MockServerOptions {
  * ```
  */
 export function createMockServer(options: MockServerOptions = {}): MockServer {
+  checkOptionNames(options, 'createMockServer()');
   return new MockServerImpl(options, options.origin ?? DEFAULT_ORIGIN);
 }
 
@@ -118,7 +120,8 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
  * `127.0.0.1`).
  * @returns the running server; its `baseURL` is e.g. `http://127.0.0.1:4010/v1`.
  * @throws Error when the port cannot be bound, saying why and which option to change (e.g. `port 4010 on
- * 127.0.0.1 is already in use …`); its `code` is Node's (`EADDRINUSE`, `EACCES`, …).
+ * 127.0.0.1 is already in use …`); its `code` is Node's (`EADDRINUSE`, `EACCES`, …). RangeError for an
+ * option it does not know or a value it refuses, as {@link createMockServer}.
  * @example
  * ```ts
  * const server = await startMockServer({ port: 0 });
@@ -127,6 +130,7 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
  * ```
  */
 export async function startMockServer(options: StartMockServerOptions = {}): Promise<MockServer> {
+  checkOptionNames(options, 'startMockServer()');
   const server = new MockServerImpl(options, undefined);
   try {
     await server.listen(options.port ?? 0, options.host ?? DEFAULT_HOST);
@@ -407,6 +411,7 @@ class MockServerImpl implements MockServer, MockSession {
   }
 
   #createSession(registry: SessionRegistry<MockServerImpl>, given: MockSessionOptions = {}): MockSession {
+    checkOptionNames(given, 'sessions.create()');
     checkCopy(given);
     const { copy, ...options } = given;
     const number = registry.reserve();

@@ -444,7 +444,8 @@ export interface MockSessions {
    * @returns the session, its keys and tokens its own.
    * @throws SessionRefusedError (409) when `maxSessions` are open, or a fixture's key or token (or the
    * admin token given, or a key or token a restored state keeps) is another session's; RangeError for
-   * invalid options, as createMockServer, and for `copy` without `state`.
+   * invalid or unknown options, as createMockServer, for one that is the server's (`origin`, …), and for
+   * `copy` without `state`.
    */
   create(options?: MockSessionOptions): MockSession;
   /**

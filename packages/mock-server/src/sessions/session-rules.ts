@@ -1,3 +1,4 @@
+import type { SERVER_ONLY_OPTIONS } from '../option-names.js';
 import type { MockServerOptions } from '../options.js';
 
 /**
@@ -41,11 +42,7 @@ export const DEFAULT_SESSION_ID = 'default';
  * const session = server.sessions.create({ seed: 7, clock: 'frozen', quota: { requests: 5, perSeconds: 60 } });
  * ```
  */
-export interface MockSessionOptions
-  extends Omit<
-    MockServerOptions,
-    'origin' | 'maxBodyBytes' | 'onRequest' | 'onUnmatchedRequest' | 'maxSessions' | 'sessionIdleMs'
-  > {
+export interface MockSessionOptions extends Omit<MockServerOptions, (typeof SERVER_ONLY_OPTIONS)[number]> {
   /**
    * With `state`: make a copy of the saved world that can live beside the world it was saved from and
    * beside other copies (default false). A restored state keeps the keys and tokens it was saved with, and no
