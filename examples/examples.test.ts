@@ -225,12 +225,15 @@ describe.concurrent('examples', { timeout: TEST_TIMEOUT_MS }, () => {
     });
 
     // Retried: the signal must land in the last moments of the run, and on a busy machine the example may be
-    // past them before this process reads the last progress line (a miss shows no "SIGINT received").
+    // past them before this process reads the last progress line (a miss shows no "SIGINT received"). Each
+    // attempt writes a file of its own.
+    let finishingAttempts = 0;
     it('a Ctrl+C that lands while the export finishes changes nothing: exit 0, no "Interrupted"', {
       retry: 2,
     }, async ({ expect, onTestFinished }) => {
       const mock = await mockServer(onTestFinished, { sizes: { calls: 240 } });
-      const file = join(dir, 'finishing.ndjson');
+      // A retry into the file an attempt completed would find a finished export, and print no progress.
+      const file = join(dir, `finishing-${++finishingAttempts}.ndjson`);
       const child = await start(() => spawnExample('export-calls-ndjson.ts', [file], apiEnv(mock)));
       const pid = child.pid as number;
       let sent = false;
