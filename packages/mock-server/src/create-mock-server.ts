@@ -437,7 +437,14 @@ class MockServerImpl implements MockServer, MockSession {
       // Which of its keys and tokens is taken: one it keeps as saved, or a well-known one a copy draws anew.
       const kept = !isFree(registry, session, restored.kept);
       if (!kept && (restored.copy || isFree(registry, session, without(claims, restored.kept)))) throw error;
-      throw new SessionRefusedError(error.status, `${error.message} ${restoredRefusal(restored.copy, kept)}`);
+      // The server's own world ends only with the server: no use saying to end it.
+      const byServer =
+        claims.keyHashes.some((hash) => this.ownsKeyHash(hash)) ||
+        claims.tokens.some((token) => this.ownsToken(token));
+      throw new SessionRefusedError(
+        error.status,
+        `${error.message} ${restoredRefusal(restored.copy, kept, byServer)}`,
+      );
     }
     session.#restored = undefined;
     return session;

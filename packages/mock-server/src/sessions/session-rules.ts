@@ -89,14 +89,19 @@ export function checkCopy({ copy, state }: Pick<MockSessionOptions, 'copy' | 'st
  * @param copy - whether the state was restored as a copy.
  * @param kept - whether the one taken is a key or token a copy keeps as saved (given by value or made at run
  * time), rather than a well-known one a copy draws anew.
+ * @param byServer - whether the server's own world holds it: it ends only with the server, so ending the
+ * world that holds it is no way past.
  */
-export function restoredRefusal(copy: boolean, kept: boolean): string {
-  if (copy)
-    return "A copy (copy: true) draws well-known keys and webhook tokens of its own, but keeps those its saved world was given by value or made at run time (createKey, POST /__admin/keys, a fixture's): a state holds such a key only by its hash, so a copy cannot give it a value of its own. End the world that holds them first, or leave them out of the world you save and add them in each copy after it is made.";
-  const restored =
-    'A restored state keeps the keys and tokens it was saved with: end the session it was saved from first, ';
+export function restoredRefusal(copy: boolean, kept: boolean, byServer: boolean): string {
+  if (copy) {
+    const remake = 'leave them out of the world you save and add them in each copy after it is made.';
+    return `A copy (copy: true) draws well-known keys and webhook tokens of its own, but keeps those its saved world was given by value or made at run time (createKey, POST /__admin/keys, a fixture's): a state holds such a key only by its hash, so a copy cannot give it a value of its own. ${byServer ? `Instead, ${remake}` : `End the world that holds them first, or ${remake}`}`;
+  }
+  const restored = byServer
+    ? "A restored state keeps the keys and tokens it was saved with, and the server's own world, which holds them until the server closes, was saved: "
+    : 'A restored state keeps the keys and tokens it was saved with: end the session it was saved from first, ';
   return kept
-    ? `${restored}or restore it in another server.`
+    ? `${restored}${byServer ? 'restore it' : 'or restore it'} in another server.`
     : `${restored}restore it in another server, or make a copy of it (copy: true, beside state), whose well-known keys and webhook tokens are its own.`;
 }
 

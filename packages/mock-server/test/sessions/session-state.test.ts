@@ -246,6 +246,33 @@ describe('copies of a saved world in process', () => {
     );
   });
 
+  it("says, for the server's own world, which ends only with the server, to restore elsewhere or copy", () => {
+    const server = createMockServer({ clock: 'frozen' });
+    const taken =
+      'An API key given is already a key of the default session: a key routes each request to its session, so no two sessions share one. Give this session keys of its own, or leave the values out and use the ones the mock makes (keys.valid, …). ';
+    const restored =
+      "A restored state keeps the keys and tokens it was saved with, and the server's own world, which holds them until the server closes, was saved: ";
+    const plain = server.saveState();
+    expect(() => server.sessions.create({ state: plain })).toThrow(
+      new SessionRefusedError(
+        409,
+        `${taken}${restored}restore it in another server, or make a copy of it (copy: true, beside state), whose well-known keys and webhook tokens are its own.`,
+      ),
+    );
+    // A key made at run time: a copy would keep it too.
+    server.createKey({ name: 'CI' });
+    const withKey = server.saveState();
+    expect(() => server.sessions.create({ state: withKey })).toThrow(
+      new SessionRefusedError(409, `${taken}${restored}restore it in another server.`),
+    );
+    expect(() => server.sessions.create({ state: withKey, copy: true })).toThrow(
+      'a copy cannot give it a value of its own. Instead, leave them out of the world you save and add them in each copy after it is made.',
+    );
+    expect(server.sessions.size).toBe(0);
+    const copy = server.sessions.create({ state: plain, copy: true });
+    expect(copy.keys.valid).not.toBe(server.keys.valid);
+  });
+
   it('refuses copy without state, saying it goes with it', () => {
     const server = createMockServer();
     expect(() => server.sessions.create({ copy: true })).toThrow(new RangeError(COPY_WITHOUT_STATE));
