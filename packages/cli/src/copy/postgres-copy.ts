@@ -1,53 +1,17 @@
 // A copy of a list in PostgreSQL: one table per list (the record as jsonb, plus the columns people filter
-// on), and one row of progress per list in `checkpoints`. Each page and its checkpoint are stored in ONE
-// transaction, so a run killed at any moment leaves the page and its checkpoint, or neither. One run at a
-// time: the run holds a session-level advisory lock for the whole copy, which PostgreSQL releases itself when
-// the holder's connection ends (a SIGKILL, a crash), so a dead run's copy is taken over at once.
-import { hostname } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
+// on: ./postgres-tables.ts), and one row of progress per list in `checkpoints`. Each page and its checkpoint
+// are stored in ONE transaction, so a run killed at any moment leaves the page and its checkpoint, or
+// neither. One run at a time: the run holds a session-level advisory lock for the whole copy
+// (./postgres-lock.ts).
 import type { SyncBatch } from '@company-data/sdk';
 import type { Client } from 'pg';
 import type { CopyDestination } from './destination.js';
-import { CopyLockedError } from './errors.js';
 import type { LockOptions } from './file-lock.js';
-import type { LockHolder } from './holder.js';
-import { COPY_LISTS, type CopyListName } from './lists.js';
+import type { CopyListName } from './lists.js';
+import { applicationName, takeLock, unlock } from './postgres-lock.js';
+import { createTables, DEFAULT_SCHEMA, deleteRecords, tablesOf, upsertRecords } from './postgres-tables.js';
 
-/** The schema the tables go in, unless told otherwise: apart from the application's own tables. */
-export const DEFAULT_SCHEMA = 'company_data';
-/** How often a run waiting for the lock tries again. */
-const RETRY_MS = 250;
-
-/** A column people filter on, taken from the record when it is stored. */
-interface Column {
-  readonly name: string;
-  readonly type: string;
-  /** SQL over `r`, the record as jsonb. */
-  readonly from: string;
-}
-
-const userId: Column = { name: 'user_id', type: 'text', from: "r->'user'->>'id'" };
-const startTime: Column = {
-  name: 'start_time',
-  type: 'timestamptz',
-  from: "(r->>'start_time')::timestamptz",
-};
-
-/** Each list's table columns beyond `id`, `created_at`, `record` and `copied_at`. */
-const COLUMNS: Record<CopyListName, readonly Column[]> = {
-  calls: [
-    startTime,
-    { name: 'source', type: 'text', from: "r->>'source'" },
-    { name: 'is_excused', type: 'boolean', from: "(r->>'is_excused')::boolean" },
-    userId,
-  ],
-  users: [
-    { name: 'email', type: 'text', from: "r->>'email'" },
-    { name: 'is_active', type: 'boolean', from: "(r->>'is_active')::boolean" },
-  ],
-  teams: [{ name: 'name', type: 'text', from: "r->>'name'" }],
-  recordings: [startTime, userId],
-};
+export { DEFAULT_SCHEMA };
 
 /**
  * How to open a copy in PostgreSQL.
@@ -71,39 +35,6 @@ export interface PostgresCopyOptions {
   schema?: string | undefined;
   /** How long to wait for another run, and what to call this one. `false` takes no lock. */
   lock?: LockOptions | false | undefined;
-}
-
-/** `"company_data"."calls"`: a quoted identifier, whatever the name holds. */
-function quote(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** The application name a run connects with: how another run names it (at most 63 bytes are kept). */
-function applicationName(command: string | undefined): string {
-  return `company-data pid=${process.pid} host=${hostname()} ${command ?? ''}`.trim().slice(0, 63);
-}
-
-/** Who holds the lock, from the holder's session: its application name when it is a run of ours. */
-function holderFrom(row: {
-  pid: number;
-  application_name: string;
-  backend_start: Date;
-  client_addr: string | null;
-}): LockHolder {
-  const ours = /^company-data pid=(\d+) host=(\S+)\s*(.*)$/.exec(row.application_name);
-  if (ours)
-    return {
-      pid: Number(ours[1]),
-      host: ours[2] as string,
-      since: row.backend_start.toISOString(),
-      command: ours[3] || undefined,
-    };
-  return {
-    pid: row.pid,
-    host: row.client_addr ?? 'the database host',
-    since: row.backend_start.toISOString(),
-    command: row.application_name || 'a PostgreSQL session',
-  };
 }
 
 /**
@@ -155,8 +86,7 @@ export class PostgresCopy implements CopyDestination {
     this.#client = client;
     this.#owned = owned;
     this.#list = list;
-    this.#table = `${quote(schema)}.${quote(list)}`;
-    this.#checkpoints = `${quote(schema)}.checkpoints`;
+    ({ table: this.#table, checkpoints: this.#checkpoints } = tablesOf(schema, list));
     this.#lockKey = lockKey;
     this.#resumed = resumed;
     this.#checkpoint = resumed?.checkpoint;
@@ -174,9 +104,8 @@ export class PostgresCopy implements CopyDestination {
    */
   static async open(options: PostgresCopyOptions): Promise<PostgresCopy> {
     const { list } = options;
-    if (!COPY_LISTS.includes(list))
-      throw new TypeError(`Unknown list "${list}": one of ${COPY_LISTS.join(', ')}.`);
     const schema = options.schema ?? DEFAULT_SCHEMA;
+    const { checkpoints } = tablesOf(schema, list);
     const lockOptions = options.lock === false ? undefined : (options.lock ?? {});
     let client = options.client;
     const owned = client === undefined;
@@ -194,7 +123,7 @@ export class PostgresCopy implements CopyDestination {
       if (lockOptions && lockKey) await takeLock(client, lockKey, `${schema}.${list}`, lockOptions);
       await createTables(client, schema, list);
       const { rows } = await client.query<{ checkpoint: string; records: string; complete: boolean }>(
-        `select checkpoint, records, complete from ${quote(schema)}.checkpoints where list = $1`,
+        `select checkpoint, records, complete from ${checkpoints} where list = $1`,
         [list],
       );
       const row = rows[0];
@@ -249,36 +178,11 @@ export class PostgresCopy implements CopyDestination {
         if (change.type === 'created') created++;
       }
     }
-    const columns = COLUMNS[this.#list];
-    const names = ['id', 'created_at', ...columns.map((column) => column.name), 'record'];
-    const values = [
-      "r->>'id'",
-      "(r->>'created_at')::timestamptz",
-      ...columns.map((column) => column.from),
-      'r',
-    ];
-    const updates = [...names.slice(1), 'copied_at']
-      .map((name) => `${name} = ${name === 'copied_at' ? 'now()' : `excluded.${name}`}`)
-      .join(', ');
     const client = this.#client;
     await client.query('begin');
     try {
-      const upserted =
-        upserts.length === 0
-          ? 0
-          : ((
-              await client.query(
-                `insert into ${this.#table} (${names.join(', ')})
-                 select ${values.join(', ')} from jsonb_array_elements($1::jsonb) as r
-                 on conflict (id) do update set ${updates}`,
-                [JSON.stringify(upserts)],
-              )
-            ).rowCount ?? 0);
-      const deleted =
-        removed.length === 0
-          ? 0
-          : ((await client.query(`delete from ${this.#table} where id = any($1::text[])`, [removed]))
-              .rowCount ?? 0);
+      const upserted = await upsertRecords(client, this.#table, this.#list, upserts);
+      const deleted = await deleteRecords(client, this.#table, removed);
       const records = this.#records + created - deleted;
       await client.query(
         `insert into ${this.#checkpoints} (list, checkpoint, records, complete) values ($1, $2, $3, $4)
@@ -309,92 +213,5 @@ export class PostgresCopy implements CopyDestination {
   async close(): Promise<void> {
     if (this.#owned) await this.#client.end();
     else if (this.#lockKey) await unlock(this.#client, this.#lockKey);
-  }
-}
-
-/** Takes the session-level advisory lock named `key`, waiting as `options` allow. */
-async function takeLock(
-  client: Client,
-  key: string,
-  destination: string,
-  options: LockOptions,
-): Promise<void> {
-  const started = performance.now();
-  let told = false;
-  for (;;) {
-    const { rows } = await client.query<{ locked: boolean }>(
-      'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
-      [key],
-    );
-    if (rows[0]?.locked) return;
-    const holder = await lockHolder(client, key);
-    const waited = performance.now() - started;
-    if (waited >= (options.wait ?? 0)) {
-      const end = holder
-        ? ` If that run is gone (its machine lost power and the database has not noticed yet), end its session: select pg_terminate_backend(${holder.backendPid});`
-        : '';
-      throw new CopyLockedError(
-        destination,
-        holder?.holder,
-        `${options.wait ? `Waited ${Math.round(waited / 1000)} s; run again later.` : 'Run again once it is done, or pass --wait <duration> to wait for it.'}${end}`,
-      );
-    }
-    if (!told) options.onWait?.(holder?.holder, false);
-    told = true;
-    await delay(RETRY_MS, undefined, { signal: options.signal });
-  }
-}
-
-/** The session holding the advisory lock `key`, if any. */
-async function lockHolder(client: Client, key: string) {
-  const { rows } = await client.query<{
-    pid: number;
-    application_name: string;
-    backend_start: Date;
-    client_addr: string | null;
-  }>(
-    `select a.pid, a.application_name, a.backend_start, host(a.client_addr) as client_addr
-       from pg_locks l join pg_stat_activity a on a.pid = l.pid
-      where l.locktype = 'advisory' and l.granted and l.objsubid = 1
-        and ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1, 0)`,
-    [key],
-  );
-  const row = rows[0];
-  return row && { holder: holderFrom(row), backendPid: row.pid };
-}
-
-async function unlock(client: Client, key: string): Promise<void> {
-  await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => undefined);
-}
-
-/** Creates the schema and tables when missing; one run at a time, so two lists started together do not clash. */
-async function createTables(client: Client, schema: string, list: CopyListName): Promise<void> {
-  const table = `${quote(schema)}.${quote(list)}`;
-  const columns = COLUMNS[list].map((column) => `${column.name} ${column.type},`).join('\n    ');
-  await client.query('begin');
-  try {
-    await client.query("select pg_advisory_xact_lock(hashtextextended('company-data tables', 0))");
-    await client.query(`create schema if not exists ${quote(schema)}`);
-    await client.query(`create table if not exists ${quote(schema)}.checkpoints (
-      list text primary key,
-      checkpoint text not null,
-      records bigint not null,
-      complete boolean not null,
-      updated_at timestamptz not null default now()
-    )`);
-    await client.query(`create table if not exists ${table} (
-      id text primary key,
-      created_at timestamptz not null,
-      ${columns}
-      record jsonb not null,
-      copied_at timestamptz not null default now()
-    )`);
-    await client.query(
-      `create index if not exists ${quote(`${list}_created_at`)} on ${table} (created_at desc)`,
-    );
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
   }
 }
