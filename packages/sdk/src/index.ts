@@ -84,7 +84,13 @@ export {
   type WebhookOptions,
 } from './core/options.js';
 export type { ResponseInfo, WithResponse } from './core/response-info.js';
-export type { SyncBatch, SyncChange, SyncOptions, SyncRequestOptions } from './core/sync-changes.js';
+export type {
+  SyncBatch,
+  SyncChange,
+  SyncOptions,
+  SyncRequestOptions,
+  SyncSpan,
+} from './core/sync-changes.js';
 export { SDK_VERSION } from './core/version.js';
 export { Page, PagePromise } from './pagination/pagination.js';
 export { APIPromise } from './request/api-promise.js';

@@ -44,6 +44,35 @@ export interface SyncBatch<Item> {
   readonly checkpoint: string;
   /** The page of the list this batch was read from (0 for the last batch's removals). */
   readonly page: number;
+  /**
+   * Every record the walk passed on this page, newest first: the created ones and, with `lookBack`, every
+   * record of the window, changed or not. A copy that compares these with what it holds converges by
+   * content, whatever the last run kept (a restored database, a wider window than last time). Empty in the
+   * last batch.
+   */
+  readonly records: readonly Item[];
+  /**
+   * In the last batch only (`page` 0): the span of `created_at` (inclusive, ISO 8601; `null` where the walk
+   * reached the end of the list or had no record to start from) within which the whole run, resumed parts
+   * included, passed every record of the list: a record of a copy inside it that no batch's `records`
+   * held has left the list. Undefined in the other batches.
+   */
+  readonly passed?: SyncSpan | undefined;
+}
+
+/**
+ * The `created_at` span a sync run read in full (see {@link SyncBatch.passed}): `from` and `to` inclusive,
+ * ISO 8601; `from` is `null` when the run read to the end of the list, `to` is `null` when the list held no
+ * record at or above `from` (then nothing of `from` on exists).
+ *
+ * @example
+ * ```ts
+ * const span: SyncSpan = { from: '2026-12-06T09:00:00.000Z', to: '2026-12-07T09:00:00.000Z' };
+ * ```
+ */
+export interface SyncSpan {
+  readonly from: string | null;
+  readonly to: string | null;
 }
 
 /**

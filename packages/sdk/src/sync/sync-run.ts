@@ -110,7 +110,7 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
       else {
         const checkpoint = (this.#walk as SyncWalk<Item>).checkpoint();
         this.#delivered = checkpoint;
-        yield { changes, checkpoint, page: event.pageDone };
+        yield { changes, checkpoint, page: event.pageDone, records: event.records, passed: event.passed };
         changes = [];
       }
     }

@@ -1,5 +1,5 @@
 import { NotFoundError, RequestAbortedError } from '../core/errors.js';
-import type { SyncChange } from '../core/sync-changes.js';
+import type { SyncChange, SyncSpan } from '../core/sync-changes.js';
 import { PageBoundaryDeduper } from '../pagination/page-dedupe.js';
 import type { Iteration } from '../telemetry/iteration.js';
 import { TELEMETRY } from '../telemetry/telemetry.js';
@@ -63,8 +63,13 @@ interface Identified {
   created_at?: unknown;
 }
 
-/** What the walk yields: a change, or the end of the page it read (its number; 0 for the last batch). */
-export type SyncEvent<Item> = { readonly change: SyncChange<Item> } | { readonly pageDone: number };
+/**
+ * What the walk yields: a change, or the end of the page it read (its number, and every record it passed
+ * there; 0 for the last batch, which says what span the run passed in full).
+ */
+export type SyncEvent<Item> =
+  | { readonly change: SyncChange<Item> }
+  | { readonly pageDone: number; readonly records: readonly Item[]; readonly passed?: SyncSpan };
 
 /** What a sync walk reads and how. */
 export interface SyncWalkSource<Item> extends SyncPageOptions {
@@ -187,6 +192,7 @@ export class SyncWalk<Item> {
       const seeking = anchor === undefined && resumed !== null;
       let bound = false;
       let fresh = 0;
+      const records: Item[] = [];
       const offset = (page - 1) * read.pagination.page_size;
       for (const [index, item] of read.data.entries()) {
         if (this.#dedupe.passed(item)) continue;
@@ -197,6 +203,7 @@ export class SyncWalk<Item> {
         }
         this.#stopIfAborted();
         fresh++;
+        records.push(item);
         const change = this.#take(item, time, count, offset + index + 1);
         if (change !== undefined) yield { change };
       }
@@ -207,7 +214,7 @@ export class SyncWalk<Item> {
         if (fresh === 0) walk.place = Math.max(walk.place + count - walk.count, offset + read.data.length);
         walk.count = count;
       }
-      yield { pageDone: page };
+      yield { pageDone: page, records };
       if (bound) return 'bound';
       if (read.data.length === 0 || page >= total_pages) return 'end';
       // A resumed run that landed wholly before its cursor, far from where the count puts it: jump once.
@@ -294,10 +301,14 @@ export class SyncWalk<Item> {
       yield { change: { type: 'removed', id } };
     }
     const walk = state.walk;
+    const passed: SyncSpan = {
+      from: end === 'end' ? null : new Date(this.#bound).toISOString(),
+      to: walk ? walk.top.at : null,
+    };
     state.mark = walk ? newer(walk.top, state.mark) : state.mark;
     state.window = this.#lookBack.next(walk ? this.#topAt : this.#markAt);
     state.walk = null;
-    yield { pageDone: 0 };
+    yield { pageDone: 0, records: [], passed };
   }
 }
 

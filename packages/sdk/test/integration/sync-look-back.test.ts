@@ -11,6 +11,9 @@ async function drain<Item>(run: SyncRun<Item>): Promise<SyncChange<Item>[]> {
   return changes;
 }
 
+/** An instant as the span writes it (the API's may leave out the milliseconds). */
+const iso = (at: string) => new Date(at).toISOString();
+
 /** A change as `[type, id]`, to compare runs at a glance. */
 const brief = (change: SyncChange<{ id: string }>) =>
   [change.type, change.type === 'removed' ? change.id : change.record.id] as const;
@@ -56,6 +59,42 @@ describe.each(targets)('sync look-back ($name)', (target: Target) => {
     const change = changes[1];
     expect(change?.type === 'changed' && change.record.is_excused).toBe(true);
     expect(await drain(client.calls.sync({ ...options, checkpoint: second.checkpoint }))).toEqual([]);
+  });
+
+  it('gives each batch every record it passed, and the last batch the span it passed in full', async () => {
+    const { mock, client } = await setup();
+    const calls = await client.calls.list({ page_size: 100 }).toArray();
+    const newest = calls[0] as (typeof calls)[number];
+    const fifteenth = calls[14] as (typeof calls)[number];
+    // The window: the fifteen newest calls.
+    const lookBack = Date.parse(newest.created_at) - Date.parse(fifteenth.created_at);
+    const options = { lookBack, params: { page_size: 10 } };
+    const first = client.calls.sync(options);
+    const firstBatches = [];
+    for await (const batch of first.pages()) firstBatches.push(batch);
+    // A full walk: every call, page by page, and the last batch says it read the list to its end.
+    expect(firstBatches.map((batch) => batch.records.length)).toEqual([10, 10, 10, 10, 10, 10, 0]);
+    expect(firstBatches.flatMap((batch) => batch.records.map((call) => call.id))).toEqual(
+      calls.map((call) => call.id),
+    );
+    expect(firstBatches.at(-1)?.passed).toEqual({ from: null, to: iso(newest.created_at) });
+    expect(firstBatches.slice(0, -1).map((batch) => batch.passed)).toEqual(Array(6).fill(undefined));
+
+    mock.clock.advance(1_000);
+    const arrived = mock.records.create('calls');
+    const second = client.calls.sync({ ...options, checkpoint: first.checkpoint });
+    const batches = [];
+    for await (const batch of second.pages()) batches.push(batch);
+    // Unchanged, the window's calls come as records with no change: the arrival, then the fifteen newest.
+    expect(batches.flatMap((batch) => batch.changes.map(brief))).toEqual([['created', arrived.id]]);
+    expect(batches.flatMap((batch) => batch.records.map((call) => call.id))).toEqual([
+      arrived.id,
+      ...calls.slice(0, 15).map((call) => call.id),
+    ]);
+    expect(batches.at(-1)?.passed).toEqual({
+      from: iso(fifteenth.created_at),
+      to: iso(arrived.created_at),
+    });
   });
 
   it('a run stopped among its removals resumes with the rest of them', async () => {
