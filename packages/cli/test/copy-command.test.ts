@@ -73,6 +73,7 @@ describe('company-data export', () => {
       destination: 'users.ndjson',
       outcome: 'already-complete',
       resumed: false,
+      caughtUp: false,
       created: 0,
       changed: 0,
       removed: 0,
@@ -101,13 +102,20 @@ describe('company-data export', () => {
     expect(interrupted.stdout).toBe(
       'Interrupted: 100 calls are safely in calls.ndjson. Run the same command again to go on.\n',
     );
-    expect(await ids('calls.ndjson')).toEqual((await held('calls')).slice(0, 100));
+    const before = await held('calls');
+    expect(await ids('calls.ndjson')).toEqual(before.slice(0, 100));
+    // A call arrives between the runs: the resumed run finishes the old walk, then goes on to the present.
+    mock.clock.advance(60_000);
+    const arrived = mock.records.create('calls', {}) as { id: string };
     const resumed = await copy(['export', 'calls', '--out', 'calls.ndjson']);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(
       /^export: resuming an interrupted run: 100 calls already in calls\.ndjson\n/,
     );
-    expect(await ids('calls.ndjson')).toEqual(await held('calls'));
+    expect(resumed.stdout).toBe(
+      'Exported 241 calls to calls.ndjson, finishing the interrupted run, then going on to the present.\n',
+    );
+    expect(await ids('calls.ndjson')).toEqual([...before, arrived.id]);
   });
 });
 
@@ -224,6 +232,7 @@ describe('the end of a copy', () => {
       expect(result).toEqual({
         outcome: 'done',
         resumed: false,
+        caughtUp: false,
         created: 240,
         changed: 0,
         removed: 0,

@@ -20,6 +20,8 @@ export interface CopySummary {
   readonly destination: string;
   readonly outcome: CopyResult['outcome'];
   readonly resumed: boolean;
+  /** Whether the run, after finishing the walk it resumed, went on to the present (see `CopyResult`). */
+  readonly caughtUp: boolean;
   readonly created: number;
   readonly changed: number;
   readonly removed: number;
@@ -120,6 +122,7 @@ export async function runCopyCommand(
     destination: target.name,
     outcome: result.outcome,
     resumed: result.resumed,
+    caughtUp: result.caughtUp,
     created: result.created,
     changed: result.changed,
     removed: result.removed,
@@ -144,6 +147,9 @@ function describeChange(change: SyncChange<unknown>): string {
   return `changed ${record.id} (created ${record.created_at})`;
 }
 
+/** What a summary says of a run that finished an interrupted one and then went on to the present. */
+const CAUGHT_UP = 'finishing the interrupted run, then going on to the present';
+
 /**
  * The summary line a person reads.
  *
@@ -160,12 +166,19 @@ export function describeResult(
     return `${destination} is already a complete export (${records} ${list}). To add what was created since, run company-data sync ${list} with the same destination; to export everything again, ${target.startOver}.`;
   if (summary.outcome === 'interrupted')
     return `Interrupted: ${records} ${list} are safely in ${destination}. Run the same command again to go on.`;
-  if (summary.command === 'export') return `Exported ${records} ${list} to ${destination}.`;
-  const window =
-    options.lookBack > 0 && startsWindow
+  const caughtUp = summary.caughtUp ? `, ${CAUGHT_UP}` : '';
+  if (summary.command === 'export') return `Exported ${records} ${list} to ${destination}${caughtUp}.`;
+  const window = !summary.appliesChanges
+    ? options.lookBack > 0 && startsWindow
       ? `; ${WINDOW_STARTS_NOW}`
       : options.lookBack > 0
-        ? `; ${changed} changed and ${removed} removed within the look-back window${summary.appliesChanges ? ' (applied)' : ' (listed above; a file is append-only, so they are not applied)'}`
+        ? `; ${changed} changed and ${removed} removed within the look-back window (listed above; a file is append-only, so they are not applied)`
+        : ''
+    : // A database compares what it re-reads with its rows: it has a window to compare with from the first run.
+      options.lookBack > 0
+      ? `; ${changed} changed and ${removed} removed within the look-back window (applied)`
+      : changed + removed > 0
+        ? `; ${changed} changed and ${removed} removed (applied)`
         : '';
-  return `Synced ${list} into ${destination}: ${created} new${window}; ${records} in the copy.`;
+  return `Synced ${list} into ${destination}${caughtUp}: ${created} new${window}; ${records} in the copy.`;
 }

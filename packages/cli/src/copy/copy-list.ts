@@ -1,6 +1,6 @@
 import type { CompanyData, SyncBatch, SyncChange, SyncRun } from '@company-data/sdk';
 import type { CopyDestination } from './destination.js';
-import type { CopyListName } from './lists.js';
+import { type CopyListName, resourceOf } from './lists.js';
 
 /**
  * What {@link copyList} does.
@@ -51,11 +51,17 @@ export interface CopyListOptions {
  * ```
  */
 export interface CopyCounts {
-  /** Records created in the copy by this run. */
+  /**
+   * Records created in the copy by this run: those a database inserted (its {@link CopyDestination.applied}
+   * count), or those the sync delivered as new to a file.
+   */
   readonly created: number;
-  /** Changed records seen by this run (applied by a database, reported by a file). */
+  /**
+   * Changed records: those a database replaced because the stored record differed from the list's (its
+   * {@link CopyDestination.applied} count), or those the sync reported to a file.
+   */
   readonly changed: number;
-  /** Removed records seen by this run (applied by a database, reported by a file). */
+  /** Removed records: those a database deleted, or those the sync reported to a file. */
   readonly removed: number;
   /** Records in the copy now. */
   readonly records: number;
@@ -78,6 +84,11 @@ export interface CopyResult extends CopyCounts {
   readonly outcome: 'done' | 'already-complete' | 'interrupted';
   /** Whether the run went on from a run that had not completed. */
   readonly resumed: boolean;
+  /**
+   * Whether the run, after finishing the walk it resumed, went on to the present in a second walk (so that
+   * `done` means up to date: every record created before this run started is in the copy).
+   */
+  readonly caughtUp: boolean;
 }
 
 /**
@@ -99,7 +110,7 @@ export function isLastBatch(batch: Pick<SyncBatch<unknown>, 'page'>): boolean {
   return batch.page === 0;
 }
 
-/** The part of a list's resource a copy uses. */
+/** The part of a list's resource a copy uses: what every list's resource has. */
 interface Syncable {
   list(
     params: { page_size: number },
@@ -139,23 +150,20 @@ export async function copyList(options: CopyListOptions): Promise<CopyResult> {
   let created = 0;
   let changed = 0;
   let removed = 0;
-  const counts = (): CopyCounts => ({ created, changed, removed, records: destination.records });
+  const counts = (): CopyCounts => {
+    const applied = destination.applied;
+    return { ...(applied ?? { created, changed, removed }), records: destination.records };
+  };
   if (options.mode === 'export' && destination.resumed?.complete)
-    return { outcome: 'already-complete', resumed: false, ...counts() };
-  const resource = options.client[options.list] as unknown as Syncable;
+    return { outcome: 'already-complete', resumed: false, caughtUp: false, ...counts() };
+  const resource: Syncable = resourceOf(options.client, options.list);
   const full = destination.checkpoint === undefined || options.mode === 'export';
-  try {
-    // The size is for a progress bar only: the copy itself ends where the walk does.
-    const total = full ? (await resource.list({ page_size: 1 }, { signal })).pagination.count : undefined;
-    options.onStart?.(total);
+  /** One walk from the destination's checkpoint to its end; false when stopped. */
+  const walk = async (lookBack: number | undefined): Promise<boolean> => {
     const run = resource.sync(
-      {
-        checkpoint: destination.checkpoint,
-        lookBack: options.mode === 'sync' ? options.lookBack : undefined,
-      },
+      { checkpoint: destination.checkpoint, lookBack },
       { signal, concurrency: options.concurrency },
     );
-    let stopped = false;
     for await (const batch of run.pages()) {
       await destination.write(batch);
       for (const change of batch.changes) {
@@ -167,18 +175,27 @@ export async function copyList(options: CopyListOptions): Promise<CopyResult> {
         }
       }
       options.onPage?.(counts());
-      if (signal?.aborted && !isLastBatch(batch)) {
-        stopped = true;
-        break;
-      }
+      // A stop that comes with the last batch changes nothing: the walk is complete, and recorded so.
+      if (signal?.aborted && !isLastBatch(batch)) return false;
     }
-    // A stop that came after the last page changes nothing: the walk is complete, and recorded so.
-    if (stopped) return { outcome: 'interrupted', resumed, ...counts() };
     await destination.complete(run.checkpoint);
-    return { outcome: 'done', resumed, ...counts() };
+    return true;
+  };
+  try {
+    // The size is for a progress bar only: the copy itself ends where the walk does.
+    const total = full ? (await resource.list({ page_size: 1 }, { signal })).pagination.count : undefined;
+    options.onStart?.(total);
+    const lookBack = options.mode === 'sync' ? options.lookBack : undefined;
+    if (!(await walk(lookBack))) return { outcome: 'interrupted', resumed, caughtUp: false, ...counts() };
+    // A resumed walk ends where the run it resumes began: what was created since is the present's, so the
+    // run goes on to it, with its own look-back. Exit 0 then means every record created before this run
+    // started is in the copy.
+    if (!resumed) return { outcome: 'done', resumed, caughtUp: false, ...counts() };
+    if (!(await walk(lookBack))) return { outcome: 'interrupted', resumed, caughtUp: false, ...counts() };
+    return { outcome: 'done', resumed, caughtUp: true, ...counts() };
   } catch (error) {
     // The interrupt aborts the request in flight: its error is the interrupt itself.
-    if (signal?.aborted) return { outcome: 'interrupted', resumed, ...counts() };
+    if (signal?.aborted) return { outcome: 'interrupted', resumed, caughtUp: false, ...counts() };
     throw error;
   }
 }

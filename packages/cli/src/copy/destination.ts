@@ -23,13 +23,22 @@ export interface CopyDestination {
   /** Whether `changed` and `removed` changes are applied (a database) or only reported (an append-only file). */
   readonly appliesChanges: boolean;
   /**
+   * What a destination that applies changes did in this run, counted by itself: records it lacked and
+   * inserted, records replaced because their content differed, and records deleted. Undefined for one that
+   * only reports changes (then the sync's own counts stand).
+   */
+  readonly applied?:
+    | { readonly created: number; readonly changed: number; readonly removed: number }
+    | undefined;
+  /**
    * Stores one page's changes, then its checkpoint, so that an interrupt at any moment neither loses nor
    * repeats a record.
    *
-   * @param batch - a batch of `run.pages()`.
+   * @param batch - a batch of `run.pages()`: its changes, the records it passed (a database compares them
+   *   with its rows), and in the last batch the span the walk read in full.
    * @param complete - true for the last write of a run that reached the end.
    */
-  write(batch: Pick<SyncBatch<unknown>, 'changes' | 'checkpoint'>, complete?: boolean): Promise<unknown>;
+  write(batch: SyncBatch<unknown>, complete?: boolean): Promise<unknown>;
   /**
    * Records that the run reached the end: its checkpoint is where the next sync starts.
    *

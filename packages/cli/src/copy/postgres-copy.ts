@@ -9,7 +9,16 @@ import type { CopyDestination } from './destination.js';
 import type { LockOptions } from './file-lock.js';
 import type { CopyListName } from './lists.js';
 import { applicationName, takeLock, unlock } from './postgres-lock.js';
-import { createTables, DEFAULT_SCHEMA, deleteRecords, tablesOf, upsertRecords } from './postgres-tables.js';
+import {
+  addMet,
+  createTables,
+  DEFAULT_SCHEMA,
+  deleteRecords,
+  deleteUnmet,
+  startMet,
+  tablesOf,
+  upsertDiffering,
+} from './postgres-tables.js';
 
 export { DEFAULT_SCHEMA };
 
@@ -72,8 +81,14 @@ export class PostgresCopy implements CopyDestination {
   readonly #checkpoints: string;
   readonly #lockKey: string | undefined;
   readonly #resumed: { records: number; complete: boolean; checkpoint: string } | undefined;
+  readonly #schema: string;
   #checkpoint: string | undefined;
   #records: number;
+  #applied = { created: 0, changed: 0, removed: 0 };
+  /** Whether the walk being written started in this run (not resumed from another run's checkpoint). */
+  #walkFresh: boolean;
+  /** The current walk's met ids ({@link startMet}): undefined until its first page, null when it keeps none. */
+  #met: string | null | undefined;
 
   private constructor(
     client: Client,
@@ -91,6 +106,8 @@ export class PostgresCopy implements CopyDestination {
     this.#resumed = resumed;
     this.#checkpoint = resumed?.checkpoint;
     this.#records = resumed?.records ?? 0;
+    this.#schema = schema;
+    this.#walkFresh = resumed === undefined || resumed.complete;
   }
 
   /**
@@ -150,40 +167,56 @@ export class PostgresCopy implements CopyDestination {
     return this.#checkpoint;
   }
 
-  /** Records created in the copy so far, less those removed. */
+  /** Rows in the copy: counted at the end of each walk, and moved by each page's inserts and deletes. */
   get records(): number {
     return this.#records;
   }
 
   /**
-   * Stores one page in one transaction: created and changed records upserted, removed ones deleted, the
-   * checkpoint after the page saved.
+   * Changes this run applied: rows inserted (records the table lacked), rows replaced because their stored
+   * record differed from the list's (the sync's `changed` records, and any other record of the window the
+   * table held otherwise), and rows deleted (the sync's `removed` ones, and those of the span the walk read
+   * in full that it did not meet).
+   */
+  get applied(): { readonly created: number; readonly changed: number; readonly removed: number } {
+    return this.#applied;
+  }
+
+  /**
+   * Stores one page in one transaction: every record the walk passed on it (`batch.records`; the created
+   * and changed ones at least) upserted by content, so a row whose stored record differs is replaced
+   * whatever the last run kept; removed ones deleted; in the last batch, the rows of the span the walk read
+   * in full (`batch.passed`) that it did not meet deleted; the checkpoint after the page saved.
    *
    * @param batch - a batch of `run.pages()`.
    * @param complete - true for the last write of a run that reached the end.
-   * @returns the rows upserted and deleted.
+   * @returns the rows upserted (inserted or replaced) and deleted.
    * @throws `pg`'s errors (the transaction is then rolled back: neither the page nor its checkpoint stays).
    */
   async write(
-    batch: Pick<SyncBatch<unknown>, 'changes' | 'checkpoint'>,
+    batch: Pick<SyncBatch<unknown>, 'changes' | 'checkpoint'> &
+      Partial<Pick<SyncBatch<unknown>, 'records' | 'passed'>>,
     complete = false,
   ): Promise<{ upserted: number; deleted: number }> {
-    const upserts: unknown[] = [];
+    const upserts = new Map<string, unknown>();
     const removed: string[] = [];
-    let created = 0;
+    for (const record of batch.records ?? []) upserts.set(idOf(record), record);
     for (const change of batch.changes) {
       if (change.type === 'removed') removed.push(change.id);
-      else {
-        upserts.push(change.record);
-        if (change.type === 'created') created++;
-      }
+      else upserts.set(idOf(change.record), change.record);
     }
     const client = this.#client;
+    const met = await this.#metOfWalk();
     await client.query('begin');
     try {
-      const upserted = await upsertRecords(client, this.#table, this.#list, upserts);
-      const deleted = await deleteRecords(client, this.#table, removed);
-      const records = this.#records + created - deleted;
+      const { inserted, replaced } = await upsertDiffering(client, this.#table, this.#list, [
+        ...upserts.values(),
+      ]);
+      if (met !== null) await addMet(client, met, [...upserts.keys()]);
+      let deleted = await deleteRecords(client, this.#table, removed);
+      if (batch.passed && met !== null) deleted += await deleteUnmet(client, this.#table, met, batch.passed);
+      // The last write of a walk counts the rows, so that rows changed behind the copy's back are counted right.
+      const records = complete ? await countRows(client, this.#table) : this.#records + inserted - deleted;
       await client.query(
         `insert into ${this.#checkpoints} (list, checkpoint, records, complete) values ($1, $2, $3, $4)
          on conflict (list) do update set checkpoint = excluded.checkpoint, records = excluded.records,
@@ -193,11 +226,33 @@ export class PostgresCopy implements CopyDestination {
       await client.query('commit');
       this.#checkpoint = batch.checkpoint;
       this.#records = records;
-      return { upserted, deleted };
+      this.#applied = {
+        created: this.#applied.created + inserted,
+        changed: this.#applied.changed + replaced,
+        removed: this.#applied.removed + deleted,
+      };
+      return { upserted: inserted + replaced, deleted };
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * The table of ids the current walk met, or null when it keeps none: a walk resumed from another run's
+   * checkpoint (that run's ids went with its connection, so it deletes nothing it did not meet; the run goes
+   * on to a fresh walk, which does), or a walk that began on an empty table (all its rows are its own).
+   */
+  async #metOfWalk(): Promise<string | null> {
+    if (this.#met !== undefined) return this.#met;
+    if (!this.#walkFresh) this.#met = null;
+    else {
+      const { rows } = await this.#client.query<{ held: boolean }>(
+        `select exists (select 1 from ${this.#table}) as held`,
+      );
+      this.#met = rows[0]?.held ? await startMet(this.#client, this.#schema, this.#list) : null;
+    }
+    return this.#met;
   }
 
   /**
@@ -207,6 +262,9 @@ export class PostgresCopy implements CopyDestination {
    */
   async complete(checkpoint: string): Promise<void> {
     await this.write({ changes: [], checkpoint }, true);
+    // What is written next belongs to a walk from this checkpoint: a fresh one.
+    this.#walkFresh = true;
+    this.#met = undefined;
   }
 
   /** Releases the lock and, when it opened the connection, closes it. */
@@ -214,4 +272,14 @@ export class PostgresCopy implements CopyDestination {
     if (this.#owned) await this.#client.end();
     else if (this.#lockKey) await unlock(this.#client, this.#lockKey);
   }
+}
+
+async function countRows(client: Client, table: string): Promise<number> {
+  const { rows } = await client.query<{ count: string }>(`select count(*) from ${table}`);
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** A record's id, as the table keys it. */
+function idOf(record: unknown): string {
+  return String((record as { id?: unknown }).id);
 }

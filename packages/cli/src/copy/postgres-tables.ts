@@ -50,18 +50,27 @@ export function tablesOf(schema: string, list: CopyListName): { table: string; c
   return { table: `${quote(schema)}.${quote(list)}`, checkpoints: `${quote(schema)}.checkpoints` };
 }
 
+/** What {@link upsertDiffering} wrote. */
+export interface Upserted {
+  /** Rows of ids the table did not hold. */
+  readonly inserted: number;
+  /** Rows whose stored record differed from the one given, now replaced (with `copied_at` now). */
+  readonly replaced: number;
+}
+
 /**
- * Upserts records into a list's table: a new id is inserted, a known one replaced (with `copied_at` now).
+ * Upserts records into a list's table by content: a new id is inserted, a known one replaced only when its
+ * stored record differs (`jsonb` equality, so key order does not count), and an equal one left as it is.
  *
- * @returns the rows inserted or updated.
+ * @returns the rows inserted and replaced.
  */
-export async function upsertRecords(
+export async function upsertDiffering(
   client: Client,
   table: string,
   list: CopyListName,
   records: readonly unknown[],
-): Promise<number> {
-  if (records.length === 0) return 0;
+): Promise<Upserted> {
+  if (records.length === 0) return { inserted: 0, replaced: 0 };
   const columns = COLUMNS[list];
   const names = ['id', 'created_at', ...columns.map((column) => column.name), 'record'];
   const values = [
@@ -73,13 +82,35 @@ export async function upsertRecords(
   const updates = [...names.slice(1), 'copied_at']
     .map((name) => `${name} = ${name === 'copied_at' ? 'now()' : `excluded.${name}`}`)
     .join(', ');
-  const result = await client.query(
-    `insert into ${table} (${names.join(', ')})
-     select ${values.join(', ')} from jsonb_array_elements($1::jsonb) as r
-     on conflict (id) do update set ${updates}`,
+  // `xmax = 0` only on a row this statement inserted: an updated row carries the updating transaction's id.
+  const { rows } = await client.query<{ inserted: string; replaced: string }>(
+    `with written as (
+       insert into ${table} as t (${names.join(', ')})
+       select ${values.join(', ')} from jsonb_array_elements($1::jsonb) as r
+       on conflict (id) do update set ${updates} where t.record is distinct from excluded.record
+       returning (xmax = 0) as inserted
+     )
+     select count(*) filter (where inserted) as inserted, count(*) filter (where not inserted) as replaced
+       from written`,
     [JSON.stringify(records)],
   );
-  return result.rowCount ?? 0;
+  return { inserted: Number(rows[0]?.inserted ?? 0), replaced: Number(rows[0]?.replaced ?? 0) };
+}
+
+/**
+ * Upserts records into a list's table: a new id is inserted, a known one replaced when its content differs
+ * ({@link upsertDiffering}).
+ *
+ * @returns the rows inserted or replaced.
+ */
+export async function upsertRecords(
+  client: Client,
+  table: string,
+  list: CopyListName,
+  records: readonly unknown[],
+): Promise<number> {
+  const { inserted, replaced } = await upsertDiffering(client, table, list, records);
+  return inserted + replaced;
 }
 
 /**
@@ -123,4 +154,46 @@ export async function createTables(client: Client, schema: string, list: CopyLis
     await client.query('rollback').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The ids a walk met, kept while it runs (a temporary table of the connection: gone with it, as a run that
+ * dies loses them and its resumed run does not delete what it did not meet), so that the rows of the span
+ * it read in full that it did not meet can be deleted once it ends: {@link deleteUnmet}.
+ *
+ * @returns the quoted name of the (emptied) table.
+ */
+export async function startMet(client: Client, schema: string, list: CopyListName): Promise<string> {
+  const met = `pg_temp.${quote(`company_data met ${schema}.${list}`.slice(0, 63))}`;
+  await client.query(`create temporary table if not exists ${met} (id text primary key)`);
+  await client.query(`truncate ${met}`);
+  return met;
+}
+
+/** Adds ids to the walk's met ids ({@link startMet}), in the page's transaction. */
+export async function addMet(client: Client, met: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await client.query(`insert into ${met} select unnest($1::text[]) on conflict do nothing`, [ids]);
+}
+
+/**
+ * Deletes the rows created within `span` (inclusive; a `null` end is open) that the walk did not meet: they
+ * left the list.
+ *
+ * @returns the rows deleted.
+ */
+export async function deleteUnmet(
+  client: Client,
+  table: string,
+  met: string,
+  span: { readonly from: string | null; readonly to: string | null },
+): Promise<number> {
+  const result = await client.query(
+    `delete from ${table} t
+      where ($1::timestamptz is null or t.created_at >= $1::timestamptz)
+        and ($2::timestamptz is null or t.created_at <= $2::timestamptz)
+        and not exists (select 1 from ${met} m where m.id = t.id)`,
+    [span.from, span.to],
+  );
+  return result.rowCount ?? 0;
 }
