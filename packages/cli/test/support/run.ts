@@ -63,13 +63,18 @@ const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * The command as a user runs it: a child process, compiled from the sources into one file as the published
- * command is (scripts/lib/source-bundle.mjs), so no build is needed.
+ * command is (scripts/lib/source-bundle.mjs), so no build is needed. `detached` puts it in a process group
+ * of its own, so a test signals the group (`process.kill(-pid, …)`) as a terminal or a container does.
  */
-export function spawnCli(argv: readonly string[], options: { env: Record<string, string | undefined> }) {
+export function spawnCli(
+  argv: readonly string[],
+  options: { env: Record<string, string | undefined>; detached?: boolean },
+) {
   return spawn(process.execPath, [sourceBundle(BIN), ...argv], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
 }
 

@@ -1,0 +1,116 @@
+// Real time and real processes, on purpose: "done" means up to date. `company-data sync calls --to …` runs
+// in a loop, as cron runs it, against the mock's CLI while its company lives by a running clock (calls
+// arriving, excused and deleted); some runs are SIGKILLed (their whole process group) at moments drawn at
+// random, so the next run resumes an interrupted walk. After every run that exits 0, the table holds every
+// call the list holds that was created before that run started: a resumed run does not stop where the run
+// it resumes began.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { PostgresServer } from '../../../scripts/lib/postgres-server.mjs';
+import { adminRequest, type CliProcess, startCli } from '../../mock-server/test/support/cli-process.js';
+import { postgresDestination, postgresForTests } from './support/copy-destinations.js';
+import { spawnCli } from './support/run.js';
+
+/** Calls arriving, excused and deleted a second of the mock's (running) clock. */
+const ACTIVITY = 'calls=20/s,excused=30%,excused-after=0..1,deletions=2/s';
+/** Each list request waits this long (real ms), so that a run lasts long enough to be killed mid-walk. */
+const PAGE_DELAY_MS = 60;
+const RUNS = 6;
+/** A window over the whole list: each run walks all of it (about 1.5 s), time for a kill to land mid-walk. */
+const LOOK_BACK = '3650d';
+
+let mock: CliProcess;
+let postgres: PostgresServer | undefined;
+
+beforeAll(async () => {
+  postgres = await postgresForTests();
+  mock = await startCli(['--calls', '1500', '--activity', ACTIVITY, '--seed', '45']);
+  await adminRequest(mock, 'POST', 'faults', {
+    path: '/v1/calls/',
+    delayMs: PAGE_DELAY_MS,
+    times: 1_000_000,
+  });
+}, 60_000);
+afterAll(async () => {
+  await mock?.stop();
+  await postgres?.stop();
+});
+
+/** The mock's now (its clock runs), epoch ms. */
+async function mockNow(): Promise<number> {
+  const { now } = (await adminRequest(mock, 'GET', 'clock')) as { now: string };
+  return Date.parse(now);
+}
+
+/** Every call the mock holds now: id and `created_at`, read with plain fetch. */
+async function heldCalls(): Promise<{ id: string; created_at: string }[]> {
+  const calls: { id: string; created_at: string }[] = [];
+  for (let page = 1; ; page++) {
+    const response = await fetch(`${mock.summary.baseURL}/calls/?page_size=100&page=${page}`, {
+      headers: { authorization: `Bearer ${mock.summary.keys.valid}` },
+    });
+    const body = (await response.json()) as {
+      data: { id: string; created_at: string }[];
+      pagination: { total_pages: number };
+    };
+    calls.push(...body.data);
+    if (page >= body.pagination.total_pages) return calls;
+  }
+}
+
+/** One run of the sync, SIGKILLed with its process group after `killAfterMs` when given. */
+function sync(flags: readonly string[], killAfterMs: number | undefined) {
+  const env = { COMPANY_DATA_BASE_URL: mock.summary.baseURL, COMPANY_DATA_API_KEY: mock.summary.keys.valid };
+  const child = spawnCli(['sync', 'calls', ...flags, '--look-back', LOOK_BACK], { env, detached: true });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  const timer =
+    killAfterMs === undefined
+      ? undefined
+      : setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), killAfterMs);
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) =>
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal, stdout, stderr });
+      }),
+  );
+}
+
+it('after every sync that exits 0, every call created before it started is in the table, also after a kill', async () => {
+  if (!postgres) return; // no PostgreSQL here (said loudly when the file started)
+  const destination = postgresDestination(postgres, 'cron');
+  let completed = 0;
+  let killed = 0;
+  let caughtUp = 0;
+  // Killed runs alternate with whole ones: each whole run after a kill resumes an interrupted walk.
+  for (let round = 0; round < RUNS; round++) {
+    const kill = round % 2 === 0 ? 600 + Math.floor(Math.random() * 1_000) : undefined;
+    const started = await mockNow();
+    const ran = await sync(destination.flags, kill);
+    if (ran.signal === 'SIGKILL') {
+      killed++;
+      continue;
+    }
+    expect(ran.code, ran.stderr).toBe(0);
+    completed++;
+    if (/finishing the interrupted run, then going on to the present/.test(ran.stdout)) caughtUp++;
+    const copied = new Set((await destination.records()).map((record) => record.id));
+    const before = (await heldCalls()).filter((call) => Date.parse(call.created_at) < started);
+    expect(
+      before.filter((call) => !copied.has(call.id)).map((call) => call.id),
+      `calls created before run ${round} started, missing after it exited 0`,
+    ).toEqual([]);
+  }
+  // Every run not killed exited 0 (a kill may also come after its run ended).
+  expect(completed + killed).toBe(RUNS);
+  expect(completed).toBeGreaterThanOrEqual(RUNS / 2);
+  // The kills landed mid-walk at least once, so a whole run resumed and caught up.
+  expect(killed).toBeGreaterThan(0);
+  expect(caughtUp).toBeGreaterThan(0);
+}, 180_000);
