@@ -179,7 +179,10 @@ describe('company-data sync', () => {
         ['sync', 'calls', '--out', 'x', '--concurrency', '0'],
         '--concurrency expects a whole number from 1 to 16',
       ],
-      [['export', 'calls', '--out', 'x', '--look-back', '1h'], "Unknown option '--look-back'"],
+      [
+        ['export', 'calls', '--out', 'x', '--look-back', '1h'],
+        '--look-back belongs to sync (company-data sync calls … --look-back 1h), not export.',
+      ],
     ];
     for (const [argv, message] of cases) {
       const ran = await copy(argv);

@@ -116,7 +116,7 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
     ],
     [['snapshot', 'x.json', '--since', 'yesterday'], /since expects a date such as 2026-01-31/],
     [['snapshot', 'x.json', '--since', '2026-01-31T09:00'], /since expects a date/],
-    [['snapshot', 'x.json', '--colour'], /Unknown option '--colour'.*See company-data --help/],
+    [['snapshot', 'x.json', '--colour'], /^company-data: Unknown option --colour for snapshot\.$/m],
     [
       ['snapshot', 'missing/dir/x.json'],
       /directory of .*missing\/dir\/x\.json does not exist: create it first/,

@@ -8,6 +8,7 @@ import { DURATION_FORMAT, parseDuration } from '../duration.js';
 import { UsageError } from '../errors.js';
 import type { SnapshotOptions } from '../snapshot/snapshot.js';
 import type { VerifyOptions } from '../verify/verify.js';
+import { USAGE } from './usage.js';
 
 /** The commands, as an unknown one's "did you mean" weighs them. */
 const COMMANDS = ['snapshot', 'verify', 'export', 'sync'] as const;
@@ -77,6 +78,16 @@ const VERIFY = {
   json: { type: 'boolean' },
 } as const;
 
+/** Each command's options: what it parses, and where a flag it does not take belongs. */
+const OPTIONS: Readonly<Record<Command, NonNullable<ParseArgsConfig['options']>>> = {
+  snapshot: SNAPSHOT,
+  verify: VERIFY,
+  export: EXPORT,
+  sync: SYNC,
+};
+
+type Command = (typeof COMMANDS)[number];
+
 /**
  * Parses the command line.
  *
@@ -96,7 +107,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   if (command === '-v' || command === '--version') return { command: 'version' };
   if (command === 'snapshot') return { command, options: snapshotOptions(rest) };
   if (command === 'verify') {
-    const { values } = parse(rest, VERIFY, false);
+    const { values } = parse(rest, command, VERIFY, false);
     return {
       command,
       json: values.json ?? false,
@@ -111,7 +122,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     };
   }
   if (command === 'export' || command === 'sync') {
-    const { values, positionals } = parse(rest, command === 'sync' ? SYNC : EXPORT, true);
+    const { values, positionals } = parse(rest, command, command === 'sync' ? SYNC : EXPORT, true);
     const lookBack = (values as { 'look-back'?: string })['look-back'];
     return {
       command,
@@ -145,7 +156,11 @@ function copyOptions(
     throw new UsageError(
       `${command} needs the list to copy (${lists}), e.g. company-data ${command} calls --out calls.ndjson.`,
     );
-  if (!isCopyList(list)) throw new UsageError(`Unknown list "${list}": use one of ${lists}.`);
+  if (!isCopyList(list)) {
+    const near = closestName(list, COPY_LISTS);
+    const hint = near === undefined ? '' : ` (did you mean "${near}"?)`;
+    throw new UsageError(`Unknown list "${list}"${hint}: use one of ${lists}.`);
+  }
   if (extra.length > 0) throw new UsageError(`${command} copies one list; unexpected "${extra.join(' ')}".`);
   if ((values.out === undefined) === (values.to === undefined))
     throw new UsageError(
@@ -183,7 +198,7 @@ function duration(flag: string, raw: string | undefined): number | undefined {
 }
 
 function snapshotOptions(argv: readonly string[]): SnapshotOptions {
-  const { values, positionals } = parse(argv, SNAPSHOT, true);
+  const { values, positionals } = parse(argv, 'snapshot', SNAPSHOT, true);
   const [output, ...extra] = positionals;
   if (output === undefined)
     throw new UsageError('snapshot needs the file to write, e.g. company-data snapshot test/fixture.json.');
@@ -205,16 +220,85 @@ function snapshotOptions(argv: readonly string[]): SnapshotOptions {
 
 function parse<Options extends NonNullable<ParseArgsConfig['options']>>(
   args: readonly string[],
+  command: Command,
   options: Options,
   allowPositionals: boolean,
 ) {
   try {
     return parseArgs({ args: [...args], options, strict: true, allowPositionals });
   } catch (error) {
-    throw new UsageError(
-      `${(error as Error).message.replace(/\. To specify a positional.*$/, '')}. See company-data --help.`,
-    );
+    throw new UsageError(flagProblem(command, args, error as Error & { code?: string }));
   }
+}
+
+/**
+ * What `parseArgs` refused, in one line: an unknown flag with the closest one this command takes, or the
+ * command(s) it belongs to; a flag without its value; a value given to a flag that takes none; an argument
+ * to `verify`, which takes none.
+ */
+function flagProblem(command: Command, args: readonly string[], error: Error & { code?: string }): string {
+  const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? '';
+  if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `${command} takes options only; unexpected "${quoted}".`;
+  const flag = quoted.split(' ')[0] as string;
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !takes(command, flag))
+    return unknownFlag(command, args, flag);
+  const option = OPTIONS[command][flag.slice(2)];
+  if (option?.type === 'boolean') {
+    const given = args.find((arg) => arg.startsWith(`${flag}=`)) ?? flag;
+    return `${flag} takes no value: write ${flag} alone, not ${given}.`;
+  }
+  const dash =
+    args[args.indexOf(flag) + 1] === undefined ? '' : ` (a value starting with "-" goes as ${flag}=-…)`;
+  return `${flag} needs a value: ${flag} ${placeholder(flag)}${dash}.`;
+}
+
+/** Whether `command` takes the flag `--name`. */
+function takes(command: Command, flag: string): boolean {
+  return flag.startsWith('--') && Object.hasOwn(OPTIONS[command], flag.slice(2));
+}
+
+function unknownFlag(command: Command, args: readonly string[], flag: string): string {
+  if (COMMANDS.some((other) => takes(other, flag)))
+    return `${belongsTo(command, args, flag, flag)}, not ${command}.`;
+  const flags = (of: readonly Command[]) => [...new Set(of.flatMap((name) => Object.keys(OPTIONS[name])))];
+  const named = (names: readonly string[]) => (flag.startsWith('--') ? names.map((name) => `--${name}`) : []);
+  const near = closestName(flag, [...named(flags([command])), '--help']);
+  if (near !== undefined) return `Unknown option ${flag} for ${command} (did you mean ${near}?).`;
+  const meant = closestName(flag, named(flags(COMMANDS)));
+  const hint = meant === undefined ? '' : `; ${belongsTo(command, args, flag, meant)}`;
+  return `Unknown option ${flag} for ${command}${hint}.`;
+}
+
+/**
+ * Which commands take `flag` (given as `typed`), with the command line to use when one does: "--look-back
+ * belongs to sync (company-data sync calls … --look-back 24h)", the list kept from export to sync.
+ */
+function belongsTo(command: Command, args: readonly string[], typed: string, flag: string): string {
+  const owners = COMMANDS.filter((other) => takes(other, flag));
+  const [owner] = owners;
+  if (owner === undefined || owners.length > 1)
+    return `${flag} belongs to ${owners.slice(0, -1).join(', ')} and ${owners.at(-1)}`;
+  const at = args.findIndex((arg) => arg === typed || arg.startsWith(`${typed}=`));
+  const inline = args[at]?.includes('=') ? args[at]?.slice(typed.length + 1) : undefined;
+  const next = args[at + 1];
+  const following = inline === undefined && next !== undefined && !next.startsWith('-') ? next : undefined;
+  // A token (a webhook's) shows as its placeholder: the line may end up in a log.
+  const shown = placeholder(flag).includes('token') ? placeholder(flag) : (inline ?? following);
+  const value = OPTIONS[owner][flag.slice(2)]?.type === 'boolean' ? '' : ` ${shown ?? placeholder(flag)}`;
+  const copies = (name: Command) => name === 'export' || name === 'sync';
+  // The list: the first argument left once the flag and its value are taken out.
+  const rest = args.filter((_, index) => index !== at && (following === undefined || index !== at + 1));
+  const list =
+    copies(command) && copies(owner)
+      ? parseArgs({ args: rest, options: OPTIONS[command], strict: false }).positionals[0]
+      : undefined;
+  return `${flag} belongs to ${owner} (company-data ${owner}${list === undefined ? '' : ` ${list}`} … ${flag}${value})`;
+}
+
+/** A flag's value as the usage text shows it (`<file>`, `<duration>`). */
+function placeholder(flag: string): string {
+  return new RegExp(`(?<![\\w-])${flag} (<[^>]+>)`).exec(USAGE)?.[1] ?? '<value>';
 }
 
 function connection(values: { 'base-url'?: string; 'api-key'?: string; timeout?: string }) {

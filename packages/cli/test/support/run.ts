@@ -63,15 +63,16 @@ const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * The command as a user runs it: a child process, compiled from the sources into one file as the published
- * command is (scripts/lib/source-bundle.mjs), so no build is needed. `detached` puts it in a process group
- * of its own, so a test signals the group (`process.kill(-pid, …)`) as a terminal or a container does.
+ * command is (scripts/lib/source-bundle.mjs), so no build is needed. It runs in `cwd` (default: the package's
+ * folder). `detached` puts it in a process group of its own, so a test signals the group
+ * (`process.kill(-pid, …)`) as a terminal or a container does.
  */
 export function spawnCli(
   argv: readonly string[],
-  options: { env: Record<string, string | undefined>; detached?: boolean },
+  options: { env: Record<string, string | undefined>; cwd?: string; detached?: boolean },
 ) {
   return spawn(process.execPath, [sourceBundle(BIN), ...argv], {
-    cwd: PACKAGE_DIR,
+    cwd: options.cwd ?? PACKAGE_DIR,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
@@ -81,7 +82,7 @@ export function spawnCli(
 /** Runs the command in a child process to its end. */
 export async function runChild(
   argv: readonly string[],
-  options: { env: Record<string, string | undefined> },
+  options: { env: Record<string, string | undefined>; cwd?: string },
 ): Promise<Ran> {
   const child = spawnCli(argv, options);
   const [stdout, stderr, [code]] = await Promise.all([
