@@ -80,6 +80,8 @@ export const MARKS = {
     "run with the mock's single executable, not in the guides' shell: by check:packages, in a folder holding only the binary the release rehearsal built, its checksum file and the files the guide gives, with no node on the PATH (scripts/sea/guide-blocks.mjs)",
   'if-installed':
     'with with-mock-binary only: run where its program is installed, skipped (saying so) elsewhere; for a toolchain the test machines do not install, such as Go',
+  'database-setup':
+    "installs or starts a PostgreSQL on the reader's own machine (Debian's package, a container): not run, since the check gives the guides a PostgreSQL of its own as DATABASE_URL",
   'with-pytest':
     "a pytest run, in the guides' shell with Debian's pytest and pytest-xdist (`npm test` installs them); skipped loudly where they are missing (failed under CI); every test must pass and, with `-n N`, N workers each run some (scripts/packaging/pytest-run.mjs)",
 };
@@ -234,6 +236,7 @@ function shellSteps(guide, block, files) {
   if (block.marks.includes('if-installed') && !block.marks.includes('with-mock-binary'))
     throw new Error(`${where}: \`sh if-installed\` goes only with with-mock-binary`);
   if (block.marks.includes('with-mock-binary')) return []; // scripts/sea/guide-blocks.mjs runs them
+  if (block.marks.includes('database-setup')) return [];
   if (block.marks.includes('once-published')) {
     const other = commands.find(({ command }) => !BY_NAME_INSTALL.test(command));
     if (other)
