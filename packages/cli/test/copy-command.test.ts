@@ -9,6 +9,7 @@ import { copyList } from '../src/copy/copy-list.js';
 import { NdjsonCopy } from '../src/copy/ndjson-copy.js';
 import { WINDOW_STARTS_NOW, windowStartsNow } from '../src/copy/window-starts-now.js';
 import { Progress } from '../src/progress.js';
+import { heldIds } from './support/held.js';
 import { envFor, runInProcess } from './support/run.js';
 
 let mock: MockServer;
@@ -33,18 +34,8 @@ const ids = async (file: string) =>
     .filter(Boolean)
     .map((line) => (JSON.parse(line) as { id: string }).id);
 
-/** The ids of a list, newest first, as the mock serves them (read with plain fetch). */
-async function held(list: 'calls' | 'users'): Promise<string[]> {
-  const found: string[] = [];
-  for (let page = 1; ; page++) {
-    const response = await fetch(`${mock.baseURL}/${list}/?page_size=100&page=${page}`, {
-      headers: { authorization: `Bearer ${mock.keys.valid}` },
-    });
-    const body = (await response.json()) as { data: { id: string }[]; pagination: { total_pages: number } };
-    found.push(...body.data.map((record) => record.id));
-    if (page >= body.pagination.total_pages) return found;
-  }
-}
+/** The ids of a list, newest first, as the mock serves them. */
+const held = (list: 'calls' | 'users') => heldIds(mock, list);
 
 describe('company-data export', () => {
   it('copies every record into the file with a line of progress per tenth, then says so', async () => {

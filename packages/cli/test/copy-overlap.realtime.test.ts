@@ -18,6 +18,7 @@ import {
   postgresForTests,
   type TestDestination,
 } from './support/copy-destinations.js';
+import { heldIds as heldIdsOf } from './support/held.js';
 import { envFor, spawnCli } from './support/run.js';
 
 /** Enough calls for a run to last a few seconds with slow pages: the other runs start while it works. */
@@ -53,18 +54,10 @@ function run(args: readonly string[], onStderr?: (stderr: string, child: ChildPr
   return { child, done: finish(child, RUN_TIMEOUT_MS, onStderr && ((stderr) => onStderr(stderr, child))) };
 }
 
-/** Every call the mock holds, newest first, read with plain fetch (independent of the SDK). */
+/** Every call the mock holds, newest first (no slow pages for the check itself). */
 async function heldIds(): Promise<string[]> {
-  mock.reset(); // no slow pages for the check itself
-  const ids: string[] = [];
-  for (let page = 1; ; page++) {
-    const response = await fetch(`${mock.baseURL}/calls/?page_size=100&page=${page}`, {
-      headers: { authorization: `Bearer ${mock.keys.valid}` },
-    });
-    const body = (await response.json()) as { data: { id: string }[]; pagination: { total_pages: number } };
-    ids.push(...body.data.map((call) => call.id));
-    if (page >= body.pagination.total_pages) return ids;
-  }
+  mock.reset();
+  return heldIdsOf(mock, 'calls');
 }
 
 /** The copy holds every call of the mock exactly once. */

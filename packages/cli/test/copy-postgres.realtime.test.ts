@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PostgresServer } from '../../../scripts/lib/postgres-server.mjs';
 import { adminRequest, type CliProcess, startCli } from '../../mock-server/test/support/cli-process.js';
 import { postgresDestination, postgresForTests } from './support/copy-destinations.js';
+import { heldRecords } from './support/held.js';
 import { spawnCli } from './support/run.js';
 
 /** Calls arriving, excused and deleted a second of the mock's (running) clock. */
@@ -40,21 +41,8 @@ afterAll(async () => {
 
 const admin = (method: string, path: string, body?: unknown) => adminRequest(mock, method, path, body);
 
-/** Every call the mock holds, read with plain fetch. */
-async function heldCalls(): Promise<{ id: string; is_excused: boolean }[]> {
-  const calls: { id: string; is_excused: boolean }[] = [];
-  for (let page = 1; ; page++) {
-    const response = await fetch(`${mock.summary.baseURL}/calls/?page_size=100&page=${page}`, {
-      headers: { authorization: `Bearer ${mock.summary.keys.valid}` },
-    });
-    const body = (await response.json()) as {
-      data: { id: string; is_excused: boolean }[];
-      pagination: { total_pages: number };
-    };
-    calls.push(...body.data);
-    if (page >= body.pagination.total_pages) return calls;
-  }
-}
+/** Every call the mock holds. */
+const heldCalls = () => heldRecords<{ id: string; is_excused: boolean }>(mock.summary, 'calls');
 
 function sync(destinationFlags: readonly string[], killAfterMs?: number) {
   const env = { COMPANY_DATA_BASE_URL: mock.summary.baseURL, COMPANY_DATA_API_KEY: mock.summary.keys.valid };

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PostgresServer } from '../../../scripts/lib/postgres-server.mjs';
 import { adminRequest, type CliProcess, startCli } from '../../mock-server/test/support/cli-process.js';
 import { postgresDestination, postgresForTests } from './support/copy-destinations.js';
+import { heldRecords } from './support/held.js';
 import { spawnCli } from './support/run.js';
 
 /** Calls arriving, excused and deleted a second of the mock's (running) clock. */
@@ -41,21 +42,8 @@ async function mockNow(): Promise<number> {
   return Date.parse(now);
 }
 
-/** Every call the mock holds now: id and `created_at`, read with plain fetch. */
-async function heldCalls(): Promise<{ id: string; created_at: string }[]> {
-  const calls: { id: string; created_at: string }[] = [];
-  for (let page = 1; ; page++) {
-    const response = await fetch(`${mock.summary.baseURL}/calls/?page_size=100&page=${page}`, {
-      headers: { authorization: `Bearer ${mock.summary.keys.valid}` },
-    });
-    const body = (await response.json()) as {
-      data: { id: string; created_at: string }[];
-      pagination: { total_pages: number };
-    };
-    calls.push(...body.data);
-    if (page >= body.pagination.total_pages) return calls;
-  }
-}
+/** Every call the mock holds now. */
+const heldCalls = () => heldRecords<{ id: string; created_at: string }>(mock.summary, 'calls');
 
 /** One run of the sync, SIGKILLed with its process group after `killAfterMs` when given. */
 function sync(flags: readonly string[], killAfterMs: number | undefined) {

@@ -61,3 +61,26 @@ export function postgresDestination(server: PostgresServer, schema: string, list
     },
   };
 }
+
+/** A PostgreSQL of a test file's own with a client connected to it; `stop` ends both. */
+export interface TestDatabase {
+  readonly server: PostgresServer;
+  readonly db: pg.Client;
+  stop(): Promise<void>;
+}
+
+/** {@link postgresForTests} and a client connected to it, or undefined where there is no PostgreSQL. */
+export async function databaseForTests(): Promise<TestDatabase | undefined> {
+  const server = await postgresForTests();
+  if (server === undefined) return undefined;
+  const db = new pg.Client({ connectionString: server.url });
+  await db.connect();
+  return {
+    server,
+    db,
+    async stop() {
+      await db.end();
+      await server.stop();
+    },
+  };
+}
