@@ -65,19 +65,24 @@ const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
  * The command as a user runs it: a child process, compiled from the sources into one file as the published
  * command is (scripts/lib/source-bundle.mjs), so no build is needed.
  */
-export function spawnCli(argv: readonly string[], options: { env: Record<string, string | undefined> }) {
+export function spawnCli(argv: readonly string[], options: ChildOptions) {
   return spawn(process.execPath, [sourceBundle(BIN), ...argv], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    uid: options.user?.uid,
+    gid: options.user?.gid,
   });
 }
 
+/** How a child runs: its environment over this process's, and the user it runs as (default this one's). */
+export interface ChildOptions {
+  readonly env: Record<string, string | undefined>;
+  readonly user?: { readonly uid: number; readonly gid: number } | undefined;
+}
+
 /** Runs the command in a child process to its end. */
-export async function runChild(
-  argv: readonly string[],
-  options: { env: Record<string, string | undefined> },
-): Promise<Ran> {
+export async function runChild(argv: readonly string[], options: ChildOptions): Promise<Ran> {
   const child = spawnCli(argv, options);
   const [stdout, stderr, [code]] = await Promise.all([
     text(child.stdout),
