@@ -178,7 +178,7 @@ describe('NdjsonCopy', () => {
     writeFileSync(file, '');
     await expect(NdjsonCopy.open(file)).rejects.toThrow(
       new CopyError(
-        `${file} holds 0 bytes, but ${progressFile} says 11 were written: the file was changed by something else. Delete ${progressFile} to start over with a full export.`,
+        `${file} holds 0 bytes, but ${progressFile} says 11 were written: the file was changed by something else. Delete (or move away) ${file} and ${progressFile} to start over with a full export.`,
       ),
     );
     for (const foreign of [
@@ -188,7 +188,7 @@ describe('NdjsonCopy', () => {
     ]) {
       writeFileSync(progressFile, foreign);
       await expect(NdjsonCopy.open(file)).rejects.toThrow(
-        `${progressFile} is not the progress file of an NDJSON copy; delete it to start over with a full export.`,
+        `${progressFile} is not the progress file of an NDJSON copy; delete it to start over with a full export (and the output it belongs to, or move both away).`,
       );
     }
   });

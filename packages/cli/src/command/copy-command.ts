@@ -65,7 +65,7 @@ function targetOf(options: CopyCommandOptions, cwd: string): Target {
     return {
       name: destination.file,
       file,
-      startOver: `delete ${progressPathOf(destination.file)}`,
+      startOver: `delete (or move away) ${destination.file} and ${progressPathOf(destination.file)}`,
       open: (lock) => NdjsonCopy.open(file, { lock, list }),
     };
   }

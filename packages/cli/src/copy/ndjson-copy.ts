@@ -79,7 +79,7 @@ export async function readProgress(path: string): Promise<Progress | undefined> 
   const progress = parseProgress(text);
   if (!progress)
     throw new CopyError(
-      `${path} is not the progress file of an NDJSON copy; delete it to start over with a full export.`,
+      `${path} is not the progress file of an NDJSON copy; delete it to start over with a full export (and the output it belongs to, or move both away).`,
     );
   return progress;
 }
@@ -268,7 +268,7 @@ export class NdjsonCopy implements CopyDestination {
       if (held < keep) {
         await handle.close();
         throw new CopyError(
-          `${file} holds ${held} bytes, but ${progressFile} says ${keep} were written: the file was changed by something else. Delete ${progressFile} to start over with a full export.`,
+          `${file} holds ${held} bytes, but ${progressFile} says ${keep} were written: the file was changed by something else. Delete (or move away) ${file} and ${progressFile} to start over with a full export.`,
         );
       }
       if (held > keep) await handle.truncate(keep);
