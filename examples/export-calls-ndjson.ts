@@ -90,7 +90,7 @@ try {
   const { resumed } = copy;
   if (resumed?.complete) {
     console.error(
-      `${file} is already a complete export (${resumed.records} calls). To add the calls created since, run examples/sync-calls.ts ${file}; to export everything again, delete ${progressFile}.`,
+      `${file} is already a complete export (${resumed.records} calls). To add the calls created since, run examples/sync-calls.ts ${file}; to export everything again, delete (or move away) ${file} and ${progressFile}.`,
     );
   } else {
     if (resumed) {

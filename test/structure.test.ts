@@ -86,6 +86,7 @@ const LAYOUTS: Record<string, Layout> = {
     layers: [
       [
         'errors.ts',
+        'error-code.ts',
         'version.ts',
         'exchanges.ts',
         'for-each-concurrently.ts',

@@ -34,6 +34,8 @@ import { freePort } from './free-port.mjs';
 const STARTUP_MS = 60_000;
 /** After a fast shutdown's SIGINT, the wait before SIGKILL. */
 const STOP_MS = 10_000;
+/** How long a restart waits for a killed postmaster's backends to let go of its port and shared memory. */
+const RESTART_MS = 10_000;
 /** What the postmaster logs once it accepts connections (its messages are in English: `--locale=C`). */
 const READY = 'database system is ready to accept connections';
 /** The last this many characters of the server's log are kept, for the error when it fails. */
@@ -51,10 +53,14 @@ const DATABASE = 'postgres';
  * @property {number} port - on 127.0.0.1.
  * @property {number} pid - the postmaster's own.
  * @property {string} dir - its data directory, also its Unix socket's (`host=<dir>` connects through it).
- * @property {() => Promise<void>} stop - fast shutdown (SIGINT; SIGKILL after 10 s), waits for the exit,
- *   removes the directory. Idempotent, also after {@link PostgresServer.kill}.
+ * @property {(options?: { keep?: boolean }) => Promise<void>} stop - fast shutdown (SIGINT; SIGKILL after
+ *   10 s), waits for the exit, removes the directory. Idempotent, also after {@link PostgresServer.kill}.
+ *   `keep: true` keeps the directory, for {@link PostgresServer.restart}: a server stopped under a client.
  * @property {() => Promise<void>} kill - SIGKILL, as if the machine went away, and waits for the exit; the
  *   directory stays until {@link PostgresServer.stop} (or this process's exit).
+ * @property {() => Promise<void>} restart - after `stop({ keep: true })` or {@link PostgresServer.kill}, starts
+ *   the postmaster again on the same directory and port (after a kill, PostgreSQL recovers its data first)
+ *   and resolves once it accepts connections: the same data at the same URL. `pid` is the new postmaster's.
  */
 
 /** @type {Set<{ child: import('node:child_process').ChildProcess, watchdog: import('node:child_process').ChildProcess, dir: string }>} */
@@ -149,6 +155,82 @@ class PortTaken extends Error {}
  * @returns {Promise<PostgresServer>}
  */
 async function serve(program, dir, port, how, durable) {
+  let postmaster = await launch(program, dir, port, how, durable);
+
+  /** @type {Promise<void> | undefined} */
+  let stopping;
+  /** Whether a stop removed the directory: then nothing restarts. */
+  let removed = false;
+  /** Fast shutdown of the running postmaster, if any, and the wait for its exit. */
+  const shutdown = async () => {
+    const { child, exited } = postmaster;
+    if (alive(child)) {
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  return {
+    url: `postgres://${USER}@127.0.0.1:${port}/${DATABASE}`,
+    port,
+    get pid() {
+      return postmaster.pid;
+    },
+    dir,
+    async kill() {
+      if (alive(postmaster.child)) postmaster.child.kill('SIGKILL');
+      await postmaster.exited;
+    },
+    stop({ keep = false } = {}) {
+      stopping ??= (async () => {
+        await shutdown();
+        if (keep) return;
+        removed = true;
+        running.delete(postmaster.entry);
+        // After a kill(), a backend may outlive the postmaster for a moment.
+        rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+      })();
+      const stopped = stopping;
+      // A stop that keeps the directory may be followed by a restart, then by another stop.
+      if (keep) void stopped.finally(() => (stopping = undefined));
+      return stopped;
+    },
+    async restart() {
+      if (removed) throw new Error(`the server on ${dir} was stopped for good: nothing to restart`);
+      await stopping;
+      if (alive(postmaster.child)) throw new Error(`the server on ${dir} is running: stop or kill it first`);
+      running.delete(postmaster.entry);
+      // A backend of a killed postmaster may hold the port or the shared memory a moment longer.
+      const deadline = performance.now() + RESTART_MS;
+      for (;;) {
+        try {
+          postmaster = await launch(program, dir, port, how, durable);
+          return;
+        } catch (error) {
+          const busy = error instanceof NotYetFree || error instanceof PortTaken;
+          if (performance.now() > deadline || !busy) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    },
+  };
+}
+
+/** A restart that finds what the last postmaster held (its port, its shared memory) not yet given back. */
+class NotYetFree extends Error {}
+
+/**
+ * Starts the postmaster and resolves once it accepts connections, with its watchdog.
+ *
+ * @param {string} program
+ * @param {string} dir
+ * @param {number} port
+ * @param {{ uid?: number, gid?: number, cwd: string, env: NodeJS.ProcessEnv }} how
+ * @param {boolean} durable
+ * @returns {Promise<{ child: import('node:child_process').ChildProcess, exited: Promise<string>, pid: number, entry: { child: import('node:child_process').ChildProcess, watchdog: import('node:child_process').ChildProcess, dir: string } }>}
+ */
+async function launch(program, dir, port, how, durable) {
   const args = ['-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'];
   if (!durable) args.push('-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off');
   const child = spawn(program, args, { ...how, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -175,7 +257,10 @@ async function serve(program, dir, port, how, durable) {
       }),
       exited.then((how) => {
         const message = `${program} ${how} before it accepted connections:\n${log.trim()}`;
-        throw /could not bind|already in use/.test(log) ? new PortTaken(message) : new Error(message);
+        if (/could not bind|already in use/.test(log)) throw new PortTaken(message);
+        if (/shared memory block .* is still in use|lock file .* already exists/.test(log))
+          throw new NotYetFree(message);
+        throw new Error(message);
       }),
       new Promise((_, reject) => {
         timer = setTimeout(
@@ -198,33 +283,7 @@ async function serve(program, dir, port, how, durable) {
   running.add(entry);
   // However it ends, the watchdog goes with it: it must never signal a pid since given to another process.
   void exited.then(() => watchdog.kill('SIGKILL'));
-
-  /** @type {Promise<void> | undefined} */
-  let stopping;
-  return {
-    url: `postgres://${USER}@127.0.0.1:${port}/${DATABASE}`,
-    port,
-    pid,
-    dir,
-    async kill() {
-      if (alive(child)) child.kill('SIGKILL');
-      await exited;
-    },
-    stop() {
-      stopping ??= (async () => {
-        if (alive(child)) {
-          child.kill('SIGINT');
-          const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
-          await exited;
-          clearTimeout(timer);
-        }
-        running.delete(entry);
-        // After a kill(), a backend may outlive the postmaster for a moment.
-        rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
-      })();
-      return stopping;
-    },
-  };
+  return { child, exited, pid, entry };
 }
 
 /**

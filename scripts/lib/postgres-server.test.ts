@@ -87,6 +87,45 @@ describe.skipIf(postgres === undefined)('startPostgres', () => {
     await killed.stop();
     expect(existsSync(killed.dir)).toBe(false);
   });
+
+  it('restarts on the same folder and port with the same data, after a fast shutdown and after a kill', async () => {
+    const server = await start();
+    await query(server.url, 'create table company (id text primary key, name text not null)');
+    await query(server.url, 'insert into company values ($1, $2)', ['c_1', 'Acme GmbH']);
+    const first = server.pid;
+
+    await server.stop({ keep: true });
+    expect(exists(first)).toBe(false);
+    expect(existsSync(server.dir)).toBe(true);
+    await expect(query(server.url, 'select 1')).rejects.toThrow(/ECONNREFUSED/);
+    await server.restart();
+    expect(server.pid).not.toBe(first);
+    expect(readFileSync(`/proc/${server.pid}/comm`, 'utf8')).toBe('postgres\n');
+    expect(await query(server.url, 'select id, name from company')).toEqual([
+      { id: 'c_1', name: 'Acme GmbH' },
+    ]);
+
+    const second = server.pid;
+    // Not durable by default (synchronous_commit off): a commit a kill must not lose asks to be flushed.
+    await query(server.url, "set synchronous_commit = on; insert into company values ('c_2', 'Globex')");
+    await server.kill();
+    expect(exists(second)).toBe(false);
+    await server.restart(); // crash recovery first
+    expect(await query(server.url, 'select id from company order by id')).toEqual([
+      { id: 'c_1' },
+      { id: 'c_2' },
+    ]);
+
+    await server.stop();
+    expect(exists(server.pid)).toBe(false);
+    expect(existsSync(server.dir)).toBe(false);
+    await expect(server.restart()).rejects.toThrow(/was stopped for good: nothing to restart/);
+  });
+
+  it('refuses to restart a server that runs', async () => {
+    const server = await start();
+    await expect(server.restart()).rejects.toThrow(/is running: stop or kill it first/);
+  });
 });
 
 describe('startPostgres without PostgreSQL', () => {

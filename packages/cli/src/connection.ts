@@ -1,11 +1,14 @@
 import {
   type AuthenticationError,
   CompanyData,
+  ConnectionError,
   ENVIRONMENT_VARIABLES,
   type RateLimitEvent,
+  type RetryEvent,
   readConnectionSettings,
   type Sleep,
 } from '@company-data/sdk';
+import { errorCode } from './error-code.js';
 import { UsageError } from './errors.js';
 import type { ExchangeLog } from './exchanges.js';
 
@@ -41,7 +44,41 @@ export interface ResolvedConnection extends ConnectionOptions {
 }
 
 /** Retries per call: more than the SDK's default, since a long snapshot may meet several 429s in a row. */
-const MAX_RETRIES = 5;
+export const MAX_RETRIES = 5;
+
+/**
+ * The longest 429 wait `export` and `sync` sit out by default (`--max-wait`): past the per-minute windows
+ * of a quota, short of holding the copy for an hourly one's. A longer wait stops the run, to run again later.
+ */
+export const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
+
+/**
+ * The connection failures that no retry mends, only a fix of the configuration: a host DNS does not know, an
+ * HTTPS base URL on a plain-HTTP server, a certificate that does not verify. They are not retried, and the
+ * command exits 2.
+ */
+export const PERMANENT_CONNECTION_FAILURES: ReadonlySet<string> = new Set([
+  'ENOTFOUND',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * Whether an error is a connection failure that no retry mends ({@link PERMANENT_CONNECTION_FAILURES}).
+ *
+ * @param error - anything thrown.
+ */
+export function isPermanentConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof ConnectionError)) return false;
+  // The SDK's own code is `connection_error`; the socket's is in its cause.
+  const code = errorCode(error.cause);
+  return code !== undefined && PERMANENT_CONNECTION_FAILURES.has(code);
+}
 
 /** How the tool's messages name the SDK's options: by the flags that set them. */
 export const FLAGS = { apiKey: '--api-key', baseURL: '--base-url' } as const;
@@ -77,23 +114,59 @@ export function keySource(options: Pick<ConnectionOptions, 'apiKey'>): string {
   return options.apiKey === undefined ? ENVIRONMENT_VARIABLES.apiKey : FLAGS.apiKey;
 }
 
+/** Where the base URL was set, in words for a message: the flag, or the variable. */
+export function baseURLSource(options: Pick<ConnectionOptions, 'baseURL'>): string {
+  return options.baseURL?.trim()
+    ? FLAGS.baseURL
+    : `the ${ENVIRONMENT_VARIABLES.baseURL} environment variable`;
+}
+
+/** How the SDK's hints name the base URL's setting when it was given as an option, as the tool gives it. */
+const SDK_BASE_URL_OPTION = 'the `baseURL` option';
+
+/**
+ * A message of the SDK's with its hints naming the tool's settings: "set in --base-url" (or the variable)
+ * where the SDK says "set in the `baseURL` option".
+ *
+ * @param message - the SDK error's message.
+ * @param baseURLFrom - where the base URL was set ({@link baseURLSource}).
+ */
+export function inToolWords(message: string, baseURLFrom: string): string {
+  return message.replaceAll(SDK_BASE_URL_OPTION, baseURLFrom);
+}
+
 /**
  * An SDK client that sends through `log` (every request counted, raw bodies kept), or through the SDK's own
- * pool without one, and never writes to the console: the tool reports waits itself.
+ * pool without one, and never writes to the console: the tool reports waits itself. A connection failure
+ * that no retry mends ({@link isPermanentConnectionFailure}: an unknown host) is not retried; `onRetry` is
+ * told of every other retry, before its wait.
  */
 export function createClient(
   connection: ResolvedConnection,
   log: ExchangeLog | undefined,
-  options: { validate: boolean; apiKey?: string; onRateLimit?: (event: RateLimitEvent) => void },
+  options: {
+    validate: boolean;
+    apiKey?: string;
+    onRateLimit?: (event: RateLimitEvent) => void;
+    onRetry?: (event: RetryEvent) => void;
+    /** The longest 429 wait sat out, in ms; a longer one throws at once. Default: the SDK's. */
+    maxRetryWait?: number;
+  },
 ): CompanyData {
   return new CompanyData({
     apiKey: options.apiKey ?? connection.apiKey,
     baseURL: connection.baseURL,
     timeout: connection.timeout,
     maxRetries: MAX_RETRIES,
+    maxRetryWait: options.maxRetryWait,
     fetch: log?.fetch,
     validate: options.validate,
     onRateLimit: options.onRateLimit,
+    onRetry: (event) => {
+      if (isPermanentConnectionFailure(event.error)) return false;
+      options.onRetry?.(event);
+      return undefined;
+    },
     sleep: connection.sleep,
     now: connection.now,
     logLevel: 'off',

@@ -32,7 +32,13 @@ export {
   isLastBatch,
 } from './copy/copy-list.js';
 export type { CopyDestination } from './copy/destination.js';
-export { COPY_LOCKED_EXIT_CODE, CopyError, CopyLockedError, LockLostError } from './copy/errors.js';
+export {
+  COPY_LOCKED_EXIT_CODE,
+  CopyError,
+  CopyLockedError,
+  DestinationRefusedError,
+  LockLostError,
+} from './copy/errors.js';
 export { type CopyLock, holderPathOf, LOCK_STALE_MS, type LockOptions, lockFile } from './copy/file-lock.js';
 export type { LockHolder } from './copy/holder.js';
 export { COPY_LISTS, type CopyListName } from './copy/lists.js';

@@ -74,7 +74,7 @@ describe('company-data export', () => {
     });
     const text = await copy(['export', 'users', '--out', 'users.ndjson']);
     expect(text.stdout).toBe(
-      'users.ndjson is already a complete export (12 users). To add what was created since, run company-data sync users with the same destination; to export everything again, delete users.ndjson.checkpoint.\n',
+      'users.ndjson is already a complete export (12 users). To add what was created since, run company-data sync users with the same destination; to export everything again, delete (or move away) users.ndjson and users.ndjson.checkpoint.\n',
     );
   });
 

@@ -1,10 +1,12 @@
 // Real time and real processes, on purpose: "done" means up to date. `company-data sync calls --to …` runs
 // in a loop, as cron runs it, against the mock's CLI while its company lives by a running clock (calls
-// arriving, excused and deleted); some runs are SIGKILLed (their whole process group) at moments drawn at
-// random, so the next run resumes an interrupted walk. After every run that exits 0, the table holds every
-// call the list holds that was created before that run started: a resumed run does not stop where the run
-// it resumes began.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+// arriving, excused and deleted); every other run is SIGKILLed (its whole process group) once a page of a
+// walk is stored, so the next run resumes an interrupted walk. After every run that exits 0, the table holds
+// every call the list holds that was created before that run started: a resumed run does not stop where the
+// run it resumes began.
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import type { PostgresServer } from '../../../scripts/lib/postgres-server.mjs';
 import { adminRequest, type CliProcess, startCli } from '../../mock-server/test/support/cli-process.js';
 import { postgresDestination, postgresForTests } from './support/copy-destinations.js';
@@ -16,6 +18,8 @@ const ACTIVITY = 'calls=20/s,excused=30%,excused-after=0..1,deletions=2/s';
 /** Each list request waits this long (real ms), so that a run lasts long enough to be killed mid-walk. */
 const PAGE_DELAY_MS = 60;
 const RUNS = 6;
+/** How often the test looks at the copy's checkpoint while a run it will kill goes. */
+const POLL_MS = 20;
 /** A window over the whole list: each run walks all of it (about 1.5 s), time for a kill to land mid-walk. */
 const LOOK_BACK = '3650d';
 
@@ -45,8 +49,28 @@ async function mockNow(): Promise<number> {
 /** Every call the mock holds now. */
 const heldCalls = () => heldRecords<{ id: string; created_at: string }>(mock.summary, 'calls');
 
-/** One run of the sync, SIGKILLed with its process group after `killAfterMs` when given. */
-function sync(flags: readonly string[], killAfterMs: number | undefined) {
+/**
+ * Resolves once the copy's checkpoint row holds a walk under way (`"walk":{`): a page of a walk stored, and
+ * the walk not finished. Polled while the run lasts; undefined once it ended first.
+ */
+async function midWalk(db: pg.Client, schema: string, ended: Promise<unknown>): Promise<true | undefined> {
+  let over = false;
+  void ended.then(() => {
+    over = true;
+  });
+  while (!over) {
+    const exists = await db.query('select to_regclass($1) as table', [`"${schema}".checkpoints`]);
+    if (exists.rows[0]?.table !== null) {
+      const { rows } = await db.query(`select checkpoint from "${schema}".checkpoints where list = 'calls'`);
+      if (String(rows[0]?.checkpoint ?? '').includes('"walk":{')) return true;
+    }
+    await delay(POLL_MS);
+  }
+  return undefined;
+}
+
+/** One run of the sync; with `killMidWalk`, SIGKILLed with its process group once a page of a walk is stored. */
+async function sync(flags: readonly string[], killMidWalk?: { db: pg.Client; schema: string }) {
   const env = { COMPANY_DATA_BASE_URL: mock.summary.baseURL, COMPANY_DATA_API_KEY: mock.summary.keys.valid };
   const child = spawnCli(['sync', 'calls', ...flags, '--look-back', LOOK_BACK], { env, detached: true });
   let stderr = '';
@@ -57,30 +81,31 @@ function sync(flags: readonly string[], killAfterMs: number | undefined) {
   child.stdout.on('data', (chunk) => {
     stdout += chunk;
   });
-  const timer =
-    killAfterMs === undefined
-      ? undefined
-      : setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), killAfterMs);
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) =>
-      child.once('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code, signal, stdout, stderr });
-      }),
-  );
+  const ended = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+  }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  if (killMidWalk && (await midWalk(killMidWalk.db, killMidWalk.schema, ended)))
+    process.kill(-(child.pid as number), 'SIGKILL');
+  return ended;
 }
 
 it('after every sync that exits 0, every call created before it started is in the table, also after a kill', async () => {
   if (!postgres) return; // no PostgreSQL here (said loudly when the file started)
-  const destination = postgresDestination(postgres, 'cron');
+  const schema = 'cron';
+  const destination = postgresDestination(postgres, schema);
+  const db = new pg.Client({ connectionString: postgres.url });
+  await db.connect();
+  onTestFinished(() => db.end());
   let completed = 0;
   let killed = 0;
   let caughtUp = 0;
   // Killed runs alternate with whole ones: each whole run after a kill resumes an interrupted walk.
   for (let round = 0; round < RUNS; round++) {
-    const kill = round % 2 === 0 ? 600 + Math.floor(Math.random() * 1_000) : undefined;
     const started = await mockNow();
-    const ran = await sync(destination.flags, kill);
+    const ran = await sync(destination.flags, round % 2 === 0 ? { db, schema } : undefined);
     if (ran.signal === 'SIGKILL') {
       killed++;
       continue;
@@ -95,10 +120,10 @@ it('after every sync that exits 0, every call created before it started is in th
       `calls created before run ${round} started, missing after it exited 0`,
     ).toEqual([]);
   }
-  // Every run not killed exited 0 (a kill may also come after its run ended).
-  expect(completed + killed).toBe(RUNS);
-  expect(completed).toBeGreaterThanOrEqual(RUNS / 2);
-  // The kills landed mid-walk at least once, so a whole run resumed and caught up.
-  expect(killed).toBeGreaterThan(0);
-  expect(caughtUp).toBeGreaterThan(0);
+  // Each kill landed mid-walk, so each whole run after it resumed a walk and went on to the present.
+  expect({ completed, killed, caughtUp }).toEqual({
+    completed: RUNS / 2,
+    killed: RUNS / 2,
+    caughtUp: RUNS / 2,
+  });
 }, 180_000);

@@ -1,10 +1,19 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import lockfile from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CopyError, CopyLockedError, LockLostError } from '../src/copy/errors.js';
+import { CopyError, CopyLockedError, DestinationRefusedError, LockLostError } from '../src/copy/errors.js';
 import { holderPathOf } from '../src/copy/file-lock.js';
 import { NdjsonCopy, progressPathOf, readProgress } from '../src/copy/ndjson-copy.js';
 
@@ -65,12 +74,101 @@ describe('NdjsonCopy', () => {
     expect(await readProgress(progressFile)).toMatchObject({ checkpoint: 'cp-2', records: 2, bytes: 22 });
   });
 
-  it('starts an empty file without progress, whatever the file held', async () => {
-    writeFileSync(file, 'old content\n');
-    const copy = await NdjsonCopy.open(file);
+  it("refuses a file of the user's (data, no progress file), leaving it byte for byte and creating nothing", async () => {
+    writeFileSync(file, '{"mine":1}\n');
+    const before = statSync(file);
+    const refused = await NdjsonCopy.open(file).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DestinationRefusedError);
+    expect((refused as Error).message).toBe(
+      `${file} already holds 11 bytes, and no progress file (${progressFile}) says a copy wrote them: it was left untouched. Give another file name, or move it away.`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('{"mine":1}\n');
+    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+    // No progress file, no lock, no holder: only the user's file.
+    expect(readdirSync(dir)).toEqual(['calls.ndjson']);
+  });
+
+  it('takes an empty file, and creates a new one (and its progress) only with the first page', async () => {
+    writeFileSync(file, '');
+    const empty = await NdjsonCopy.open(file);
+    await empty.write({ changes: created('a'), checkpoint: 'cp-1' });
+    await empty.close();
+    expect(readFileSync(file, 'utf8')).toBe('{"id":"a"}\n');
+
+    const other = join(dir, 'users.ndjson');
+    const copy = await NdjsonCopy.open(other);
+    expect(readdirSync(dir).sort()).toEqual([
+      'calls.ndjson',
+      'calls.ndjson.checkpoint',
+      'users.ndjson.lock',
+      'users.ndjson.lock.json',
+    ]);
     await copy.close();
-    expect(readFileSync(file, 'utf8')).toBe('');
+    // Opened and closed without a page: nothing of it stays.
+    expect(readdirSync(dir).sort()).toEqual(['calls.ndjson', 'calls.ndjson.checkpoint']);
+
+    // A page with no record (an empty list) still makes the file: the progress records its 0 bytes.
+    const teams = await NdjsonCopy.open(other);
+    await teams.complete('cp-end');
+    await teams.close();
+    expect(readFileSync(other, 'utf8')).toBe('');
+    expect(await readProgress(progressPathOf(other))).toEqual({
+      checkpoint: 'cp-end',
+      bytes: 0,
+      records: 0,
+      complete: true,
+    });
+  });
+
+  it('refuses a file that something else wrote between the open and the first page', async () => {
+    const copy = await NdjsonCopy.open(file);
+    writeFileSync(file, 'theirs\n');
+    await expect(copy.write({ changes: created('a'), checkpoint: 'cp-1' })).rejects.toThrow(
+      `${file} already holds 7 bytes, and no progress file (${progressFile}) says a copy wrote them: it was left untouched. Give another file name, or move it away.`,
+    );
+    await copy.close();
+    expect(readFileSync(file, 'utf8')).toBe('theirs\n');
     expect(existsSync(progressFile)).toBe(false);
+  });
+
+  it('names a missing folder, a folder given as the file and a file given as the folder, creating nothing', async () => {
+    await expect(NdjsonCopy.open(join(dir, 'nodir', 'x.ndjson'))).rejects.toThrow(
+      new DestinationRefusedError(
+        `the folder ${join(dir, 'nodir')} does not exist: create it, or give a file in a folder that exists.`,
+      ),
+    );
+    mkdirSync(join(dir, 'adir'));
+    await expect(NdjsonCopy.open(join(dir, 'adir'), { list: 'users' })).rejects.toThrow(
+      new DestinationRefusedError(
+        `${join(dir, 'adir')} is a folder: give a file, e.g. ${join(dir, 'adir', 'users.ndjson')}.`,
+      ),
+    );
+    writeFileSync(join(dir, 'afile'), '');
+    await expect(NdjsonCopy.open(join(dir, 'afile', 'x.ndjson'))).rejects.toThrow(
+      new DestinationRefusedError(
+        `${join(dir, 'afile')} is a file, not a folder: give a file in a folder that exists.`,
+      ),
+    );
+    // A progress file kept elsewhere, in a folder that is not there.
+    await expect(
+      NdjsonCopy.open(file, { progressFile: join(dir, 'state', 'calls.checkpoint') }),
+    ).rejects.toThrow(
+      `the folder ${join(dir, 'state')} does not exist: create it, or give a file in a folder that exists.`,
+    );
+    expect(readdirSync(dir).sort()).toEqual(['adir', 'afile']);
+    expect(readdirSync(join(dir, 'adir'))).toEqual([]);
+  });
+
+  it('says so when the file its progress counts was moved away', async () => {
+    const copy = await NdjsonCopy.open(file);
+    await copy.write({ changes: created('a'), checkpoint: 'cp-1' });
+    await copy.close();
+    rmSync(file);
+    await expect(NdjsonCopy.open(file)).rejects.toThrow(
+      new CopyError(
+        `${file} does not exist, but ${progressFile} says 11 bytes were written: it was moved or deleted. Put it back, or delete ${progressFile} to start over with a full export.`,
+      ),
+    );
   });
 
   it('refuses a file shorter than its progress, and a progress file it did not write', async () => {
@@ -80,7 +178,7 @@ describe('NdjsonCopy', () => {
     writeFileSync(file, '');
     await expect(NdjsonCopy.open(file)).rejects.toThrow(
       new CopyError(
-        `${file} holds 0 bytes, but ${progressFile} says 11 were written: the file was changed by something else. Delete ${progressFile} to start over with a full export.`,
+        `${file} holds 0 bytes, but ${progressFile} says 11 were written: the file was changed by something else. Delete (or move away) ${file} and ${progressFile} to start over with a full export.`,
       ),
     );
     for (const foreign of [
@@ -90,7 +188,7 @@ describe('NdjsonCopy', () => {
     ]) {
       writeFileSync(progressFile, foreign);
       await expect(NdjsonCopy.open(file)).rejects.toThrow(
-        `${progressFile} is not the progress file of an NDJSON copy; delete it to start over with a full export.`,
+        `${progressFile} is not the progress file of an NDJSON copy; delete it to start over with a full export (and the output it belongs to, or move both away).`,
       );
     }
   });
@@ -132,7 +230,8 @@ describe('one run at a time', () => {
     await first.close();
     const second = await NdjsonCopy.open(file);
     await second.close();
-    expect(readdirSync(dir)).toEqual(['calls.ndjson']);
+    // Neither wrote a page: no file is left, nor a lock.
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('gives a holder that has just taken the lock the moment it needs to name itself', async ({

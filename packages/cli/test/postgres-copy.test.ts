@@ -125,7 +125,9 @@ it.skipIf(!available)('a database it cannot reach is a failure (exit 1) that say
     cwd: process.cwd(),
   });
   expect(ran.code).toBe(1);
-  expect(ran.stderr).toMatch(/^company-data: connect ECONNREFUSED 127\.0\.0\.1:1\n$/);
+  expect(ran.stderr).toBe(
+    'company-data: PostgreSQL at 127.0.0.1:1 refused the connection (connect ECONNREFUSED 127.0.0.1:1): start it, or fix the host and the port in --to. Then run the same command again.\n',
+  );
 });
 
 // A copy in PostgreSQL converges by content: a sync compares every record of the window it re-reads with the

@@ -1,7 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { closestName } from '@company-data/contract/runtime';
 import { MAX_CONCURRENCY } from '@company-data/sdk';
-import type { ConnectionOptions } from '../connection.js';
+import { type ConnectionOptions, DEFAULT_MAX_WAIT_MS } from '../connection.js';
 import type { CopyMode } from '../copy/copy-list.js';
 import { COPY_LISTS, type CopyListName, isCopyList } from '../copy/lists.js';
 import { DURATION_FORMAT, parseDuration } from '../duration.js';
@@ -32,12 +32,16 @@ export interface CopyCommandOptions extends ConnectionOptions {
   readonly concurrency: number;
   /** How long to wait for another run (ms); 0 refuses at once. */
   readonly wait: number;
+  /** The longest 429 wait (ms) the run sits out; a longer one stops it, to run again later. */
+  readonly maxWait: number;
 }
 
 const CONNECTION = {
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
   timeout: { type: 'string' },
+  // Every command's; read by run.ts (a failure's stack), also when the rest of the line is refused.
+  debug: { type: 'boolean' },
 } as const;
 
 const SNAPSHOT = {
@@ -60,6 +64,7 @@ const EXPORT = {
   schema: { type: 'string' },
   concurrency: { type: 'string' },
   wait: { type: 'string' },
+  'max-wait': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -144,6 +149,7 @@ function copyOptions(
     schema?: string;
     concurrency?: string;
     wait?: string;
+    'max-wait'?: string;
     lookBack?: string | undefined;
     'base-url'?: string;
     'api-key'?: string;
@@ -187,6 +193,7 @@ function copyOptions(
     lookBack: duration('--look-back', values.lookBack) ?? 0,
     concurrency,
     wait: duration('--wait', values.wait) ?? 0,
+    maxWait: duration('--max-wait', values['max-wait']) ?? DEFAULT_MAX_WAIT_MS,
   };
 }
 

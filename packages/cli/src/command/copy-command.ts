@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
-import type { SyncChange } from '@company-data/sdk';
-import { createClient, type ResolvedConnection } from '../connection.js';
+import {
+  ConnectionError,
+  type RateLimitEvent,
+  type RetryEvent,
+  type SyncChange,
+  TimeoutError,
+} from '@company-data/sdk';
+import { createClient, MAX_RETRIES, type ResolvedConnection } from '../connection.js';
 import { type CopyResult, copyList } from '../copy/copy-list.js';
 import type { CopyDestination } from '../copy/destination.js';
 import type { LockOptions } from '../copy/file-lock.js';
@@ -8,8 +14,10 @@ import { describeHolder } from '../copy/holder.js';
 import { NdjsonCopy, progressPathOf } from '../copy/ndjson-copy.js';
 import { DEFAULT_SCHEMA, PostgresCopy } from '../copy/postgres-copy.js';
 import { WINDOW_STARTS_NOW, windowStartsNow } from '../copy/window-starts-now.js';
+import { errorCode } from '../error-code.js';
 import { Progress } from '../progress.js';
 import type { CopyCommandOptions } from './args.js';
+import { utcTime } from './failure-message.js';
 import type { CliIo } from './io.js';
 
 /** What `company-data export|sync --json` prints: stable keys, for scripts. */
@@ -32,9 +40,22 @@ export interface CopySummary {
   readonly lookBackMs: number;
 }
 
+/**
+ * What a run of `export` or `sync` tells its caller as it goes, for the line a failure ends with: whether the
+ * copy holds pages (stored by this run or an earlier one), and how the messages name it.
+ */
+export interface CopyRun {
+  stored: boolean;
+  destination: string | undefined;
+  /** The output file's path, resolved (a copy into a file). */
+  file?: string | undefined;
+}
+
 /** How the messages name the destination, and how a person starts it over. */
 interface Target {
   readonly name: string;
+  /** The file's path, resolved (a copy into a file). */
+  readonly file?: string;
   readonly startOver: string;
   open(lock: LockOptions): Promise<CopyDestination>;
 }
@@ -45,8 +66,9 @@ function targetOf(options: CopyCommandOptions, cwd: string): Target {
     const file = resolve(cwd, destination.file);
     return {
       name: destination.file,
-      startOver: `delete ${progressPathOf(destination.file)}`,
-      open: (lock) => NdjsonCopy.open(file, { lock }),
+      file,
+      startOver: `delete (or move away) ${destination.file} and ${progressPathOf(destination.file)}`,
+      open: (lock) => NdjsonCopy.open(file, { lock, list }),
     };
   }
   const schema = destination.schema ?? DEFAULT_SCHEMA;
@@ -59,8 +81,12 @@ function targetOf(options: CopyCommandOptions, cwd: string): Target {
 
 /**
  * Runs `company-data export` or `company-data sync`: takes the destination's lock, copies, prints a summary.
+ * Each retry of a request, and each wait for the API's quota, is a line on stderr.
  *
- * @returns the exit code: 0 done, 130 interrupted. Failures are thrown (the caller maps them to codes).
+ * @param run - filled in as the run goes: whether the copy holds pages, and its name.
+ * @returns the exit code: 0 done, 130 interrupted. Failures are thrown (the caller maps them to codes); a
+ * connection to PostgreSQL that went away is thrown as the error that ended it (a shutdown's 57P01), not as
+ * the "not queryable" of the statement after it.
  */
 export async function runCopyCommand(
   command: 'export' | 'sync',
@@ -68,10 +94,13 @@ export async function runCopyCommand(
   connection: ResolvedConnection,
   io: CliIo,
   json: boolean,
+  run: CopyRun = { stored: false, destination: undefined },
 ): Promise<number> {
   const { list } = options;
   const progress = new Progress(io.stderr, command);
   const target = targetOf(options, io.cwd);
+  run.destination = target.name;
+  run.file = target.file;
   const destination = await target.open({
     wait: options.wait,
     command: `company-data ${command} ${list}`,
@@ -92,7 +121,12 @@ export async function runCopyCommand(
       progress.line(
         `resuming an interrupted run: ${resumed.records} ${list} already in ${target.name}${droppedOf(destination)}`,
       );
-    const client = createClient(connection, undefined, { validate: true });
+    const client = createClient(connection, undefined, {
+      validate: true,
+      maxRetryWait: options.maxWait,
+      onRetry: (event) => progress.line(describeRetry(event, connection)),
+      onRateLimit: (event) => progress.line(describeRateLimit(event, connection.now ?? Date.now)),
+    });
     try {
       result = await copyList({
         client,
@@ -105,15 +139,21 @@ export async function runCopyCommand(
         onStart: (total) => {
           if (total !== undefined) progress.start(list, Math.max(total, destination.records));
         },
-        onPage: (counts) => progress.update(counts.records),
+        onPage: (counts) => {
+          run.stored = true;
+          progress.update(counts.records);
+        },
         onChange: destination.appliesChanges ? undefined : (change) => progress.line(describeChange(change)),
       });
       if (result.outcome === 'done') progress.complete(result.records);
+    } catch (error) {
+      throw whyLost(destination, error);
     } finally {
       progress.stop();
       await client.close();
     }
   } finally {
+    run.stored = destination.checkpoint !== undefined;
     await destination.close();
   }
   const summary: CopySummary = {
@@ -134,6 +174,33 @@ export async function runCopyCommand(
     json ? `${JSON.stringify(summary)}\n` : `${describeResult(summary, target, options, startsWindow)}\n`,
   );
   return result.outcome === 'interrupted' ? 130 : 0;
+}
+
+/**
+ * The error to report: the statement after a lost connection fails as `pg`'s "not queryable" (no code),
+ * and the error that ended the connection (a shutdown's 57P01) says why.
+ */
+function whyLost(destination: CopyDestination, error: unknown): unknown {
+  const lost = destination instanceof PostgresCopy ? destination.connectionError : undefined;
+  return lost !== undefined && errorCode(error) === undefined ? lost : error;
+}
+
+/** The line of a retry: what failed, and how long until the next attempt. */
+function describeRetry(event: RetryEvent, connection: ResolvedConnection): string {
+  const { error } = event;
+  const api = `the API at ${new URL(connection.baseURL).host}`;
+  const why =
+    error instanceof TimeoutError
+      ? `${api} did not answer in time`
+      : error instanceof ConnectionError
+        ? `${api} could not be reached (${errorCode(error.cause) ?? error.code})`
+        : `${api} answered ${error.status ?? error.code}`;
+  return `${why}; trying again in ${(event.delayMs / 1000).toFixed(1)} s (retry ${event.attempt} of ${MAX_RETRIES})`;
+}
+
+/** The line of a wait for the API's quota: how long, and until when. */
+function describeRateLimit(event: RateLimitEvent, now: () => number): string {
+  return `the API's quota is spent (429): waiting ${Math.ceil(event.waitMs / 1000)} s, until ${utcTime(now() + event.waitMs)}`;
 }
 
 function droppedOf(destination: CopyDestination): string {

@@ -1,47 +1,43 @@
 import { resolve } from 'node:path';
-import { AuthenticationError, CompanyDataError } from '@company-data/sdk';
-import { keySource, refusedKeyError, resolveConnection } from '../connection.js';
-import { COPY_LOCKED_EXIT_CODE, CopyError, CopyLockedError } from '../copy/errors.js';
-import { UsageError } from '../errors.js';
+import { baseURLSource, keySource, resolveConnection } from '../connection.js';
 import { CLI_VERSION } from '../version.js';
 import { parseCliArgs } from './args.js';
+import type { CopyRun } from './copy-command.js';
+import {
+  COPY_KEPT,
+  debugRequested,
+  describeFailure,
+  EXIT,
+  type FailureContext,
+  NOTHING_STORED,
+  SNAPSHOT_KEPT,
+  stackOf,
+} from './failure-message.js';
 import type { CliIo } from './io.js';
 
 import { USAGE } from './usage.js';
 
-/** Exit codes. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, locked: COPY_LOCKED_EXIT_CODE, interrupted: 130 } as const;
-
-const SNAPSHOT_KEPT = {
-  interrupted:
-    'Nothing was written; a snapshot keeps what it fetched and resumes when you run the same command again (--fresh starts over).',
-  failed:
-    'Nothing was written; a snapshot keeps what it fetched and resumes when you run the same command again.',
-};
-const COPY_KEPT = {
-  interrupted: 'Every page stored before stays; run the same command again to go on.',
-  failed: 'Every page stored before stays; run the same command again to go on.',
-};
+export { EXIT };
 
 /**
  * Runs `company-data` with the arguments after the program name.
  *
  * @returns the exit code: 0 done (verify: no mismatch), 1 failed (verify: a mismatch), 2 bad usage or
- * configuration, 75 another run holds the copy (export, sync, snapshot), 130 interrupted.
+ * configuration, 75 try again later (another run holds the copy or snapshot; the API's quota is spent), 130
+ * interrupted. A failure is one line on stderr; its stack only with `--debug` or DEBUG=company-data.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const fail = (code: number, message: string) => {
-    io.stderr.write(`company-data: ${message}\n`);
-    return code;
+  // Where the key and the base URL came from, for the fix when the server refuses them.
+  let settings: Pick<FailureContext, 'keyFrom' | 'baseURLFrom'> = {
+    keyFrom: keySource({}),
+    baseURLFrom: baseURLSource({}),
   };
-  // Where the key came from, for the fix when the server refuses it.
-  let keyFrom = keySource({});
   // What a failure leaves: a copy keeps every page it stored, a snapshot what it fetched.
-  let kept = SNAPSHOT_KEPT;
+  let copy: CopyRun | undefined;
+  let maxWait: number | undefined;
+  let postgres: string | undefined;
   try {
     const request = parseCliArgs(argv);
-    if (request.command === 'export' || request.command === 'sync') kept = COPY_KEPT;
-    if (request.command !== 'help' && request.command !== 'version') keyFrom = keySource(request.options);
     if (request.command === 'help') {
       io.stdout.write(USAGE);
       return EXIT.ok;
@@ -50,6 +46,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stdout.write(`${CLI_VERSION}\n`);
       return EXIT.ok;
     }
+    settings = { keyFrom: keySource(request.options), baseURLFrom: baseURLSource(request.options) };
     const connection = {
       ...resolveConnection(request.options, io.env),
       sleep: io.sleep,
@@ -69,8 +66,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return EXIT.ok;
     }
     if (request.command === 'export' || request.command === 'sync') {
+      copy = { stored: false, destination: undefined };
+      maxWait = request.options.maxWait;
+      const { destination } = request.options;
+      if ('postgres' in destination) postgres = destination.postgres;
       const { runCopyCommand } = await import('./copy-command.js');
-      return await runCopyCommand(request.command, request.options, connection, io, request.json);
+      return await runCopyCommand(request.command, request.options, connection, io, request.json, copy);
     }
     const [{ verify }, { formatReport }] = await Promise.all([
       import('../verify/verify.js'),
@@ -80,15 +81,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(request.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     return report.ok ? EXIT.ok : EXIT.failed;
   } catch (error) {
-    if (error instanceof CopyLockedError) return fail(EXIT.locked, error.message);
-    if (io.signal?.aborted) return fail(EXIT.interrupted, `interrupted. ${kept.interrupted}`);
-    if (error instanceof UsageError)
-      return fail(EXIT.usage, `${error.message}\nRun company-data --help for every option.`);
-    if (error instanceof AuthenticationError) {
-      return fail(EXIT.usage, `${refusedKeyError(error, keyFrom).message} Nothing was written.`);
-    }
-    if (error instanceof CopyError) return fail(EXIT.failed, error.message);
-    if (error instanceof CompanyDataError) return fail(EXIT.failed, `${error.message}. ${kept.failed}`);
-    return fail(EXIT.failed, error instanceof Error ? error.message : String(error));
+    const { code, line } = describeFailure(error, {
+      ...settings,
+      kept: copy === undefined ? SNAPSHOT_KEPT : copy.stored ? COPY_KEPT : NOTHING_STORED,
+      interrupted: io.signal?.aborted === true,
+      maxWait,
+      now: io.now ?? Date.now,
+      postgres,
+      destination: copy?.destination,
+      file: copy?.file,
+    });
+    io.stderr.write(`company-data: ${line}\n`);
+    if (debugRequested(argv, io.env)) io.stderr.write(stackOf(error));
+    return code;
   }
 }

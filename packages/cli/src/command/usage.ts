@@ -1,5 +1,6 @@
 import { LIST_LIMITS } from '@company-data/contract';
 import { ENVIRONMENT_VARIABLES } from '@company-data/sdk';
+import { DEFAULT_MAX_WAIT_MS } from '../connection.js';
 import { COPY_LOCKED_EXIT_CODE } from '../copy/errors.js';
 import { LOCK_STALE_MS } from '../copy/file-lock.js';
 import { COPY_LISTS } from '../copy/lists.js';
@@ -71,12 +72,18 @@ export and sync
   --wait <duration>        if another run holds the copy, wait for it up to this long
                            (e.g. 90s, 10m) instead of exiting ${COPY_LOCKED_EXIT_CODE} at once; a run that died
                            is taken over by itself within ${LOCK_STALE_MS / 1000} s
+  --max-wait <duration>    the longest wait for the API's quota (a 429) to sit out (default
+                           ${DEFAULT_MAX_WAIT_MS / 60_000}m); a longer one stops the run, every page stored kept,
+                           with exit ${COPY_LOCKED_EXIT_CODE} and the time (UTC) to run it again
   --json                   print the summary as one JSON object
 
+  --debug                  on a failure, print its stack trace too (or set DEBUG=company-data)
   -v, --version            print the version and exit
   -h, --help               show this help
 
-Exit codes: 0 done (verify: no mismatch), 1 failed (verify: a mismatch), 2 bad usage or
-configuration, ${COPY_LOCKED_EXIT_CODE} another run holds the copy or snapshot (try again later),
-130 interrupted (export, sync and snapshot resume when run again).
+Exit codes: 0 done (verify: no mismatch); 1 failed, running again may mend it (a server or
+network down; verify: a mismatch); 2 bad usage or configuration, fix it first (a refused key or
+login, an unknown host or database, a file in the way); ${COPY_LOCKED_EXIT_CODE} try again later (another run
+holds the copy or snapshot, or the API's quota is spent: the message says when); 130 interrupted
+(export, sync and snapshot resume when run again). A failure is one line on stderr.
 `;

@@ -31,6 +31,32 @@ export class CopyError extends Error {
 }
 
 /**
+ * The destination given cannot take the copy, and was left exactly as it was: a file holding data of its
+ * own (no progress file says a copy wrote it), a folder given as the file, or a folder that does not exist.
+ * Nothing was created or changed; the fix is in the command (another file name, the file moved away, the
+ * folder created). The `company-data` command exits 2 (bad usage or configuration).
+ *
+ * @example
+ * ```ts
+ * import { DestinationRefusedError, NdjsonCopy } from '@company-data/cli/copy';
+ *
+ * const copy = await NdjsonCopy.open('notes.txt').catch((error: unknown) => {
+ *   if (error instanceof DestinationRefusedError) console.error(error.message); // notes.txt already holds …
+ *   throw error;
+ * });
+ * ```
+ */
+export class DestinationRefusedError extends CopyError {
+  /**
+   * @param message - what is in the way and how to fix it.
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = 'DestinationRefusedError';
+  }
+}
+
+/**
  * Another run holds the copy: this one did not read or write it. Run again later, or wait for it (`wait`).
  * The `company-data` command exits with {@link COPY_LOCKED_EXIT_CODE}.
  *

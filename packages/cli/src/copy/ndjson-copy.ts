@@ -11,12 +11,16 @@
 //   A run that dies in between leaves lines past the recorded length: the next run cuts the file back to
 //   that length and resumes from the recorded checkpoint, so the page is read again, neither lost nor
 //   written twice.
+// - Nothing of the user's is lost: a file that holds data of its own (no progress file says a copy wrote it)
+//   is refused, untouched; and the output and its progress file are created only once the first page is in,
+//   so a run refused before (a wrong key, an unreachable server) leaves nothing behind.
 import { once } from 'node:events';
-import { type FileHandle, open, readFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { SyncBatch } from '@company-data/sdk';
 import { writeAtomically } from '../files/write-atomically.js';
 import type { CopyDestination } from './destination.js';
-import { CopyError } from './errors.js';
+import { CopyError, DestinationRefusedError } from './errors.js';
 import { type CopyLock, type LockOptions, lockFile } from './file-lock.js';
 
 /**
@@ -75,7 +79,7 @@ export async function readProgress(path: string): Promise<Progress | undefined> 
   const progress = parseProgress(text);
   if (!progress)
     throw new CopyError(
-      `${path} is not the progress file of an NDJSON copy; delete it to start over with a full export.`,
+      `${path} is not the progress file of an NDJSON copy; delete it to start over with a full export (and the output it belongs to, or move both away).`,
     );
   return progress;
 }
@@ -93,8 +97,43 @@ function parseProgress(text: string): Progress | undefined {
   }
 }
 
-/** Where the records go: a file whose length the progress records, or a stream (stdout) it cannot. */
-type Sink = { kind: 'file'; handle: FileHandle } | { kind: 'stream'; stream: NodeJS.WritableStream };
+/**
+ * Where the records go: a file whose length the progress records (opened once it exists: a new file is
+ * created by the first page), or a stream (stdout) it cannot.
+ */
+type Sink =
+  | { kind: 'file'; path: string; handle: FileHandle | undefined }
+  | { kind: 'stream'; stream: NodeJS.WritableStream };
+
+/** Refuses a path whose folder does not exist (or is a file), before the lock is made beside it. */
+async function checkFolderOf(path: string): Promise<void> {
+  const folder = dirname(path);
+  const found = await stat(folder).catch((error: NodeJS.ErrnoException) => error);
+  if (found instanceof Error) {
+    if (found.code !== 'ENOENT' && found.code !== 'ENOTDIR') throw found;
+    throw new DestinationRefusedError(
+      `the folder ${folder} does not exist: create it, or give a file in a folder that exists.`,
+    );
+  }
+  if (!found.isDirectory())
+    throw new DestinationRefusedError(
+      `${folder} is a file, not a folder: give a file in a folder that exists.`,
+    );
+}
+
+/** The output's size, or undefined when there is none; a folder (or a missing folder) is refused. */
+async function sizeOf(file: string, list: string | undefined): Promise<number | undefined> {
+  await checkFolderOf(file);
+  const existing = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (existing?.isDirectory())
+    throw new DestinationRefusedError(
+      `${file} is a folder: give a file, e.g. ${join(file, `${list ?? 'copy'}.ndjson`)}.`,
+    );
+  return existing?.size;
+}
 
 /**
  * How to open an NDJSON copy.
@@ -114,6 +153,11 @@ export interface NdjsonCopyOptions {
   lock?: LockOptions | false | undefined;
   /** Where records go when there is no file. Default: `process.stdout`. */
   stdout?: NodeJS.WritableStream | undefined;
+  /**
+   * The list the copy holds, for the file a refusal suggests when the file given is a folder
+   * (`<folder>/<list>.ndjson`). Default: `copy`.
+   */
+  list?: string | undefined;
 }
 
 /**
@@ -121,6 +165,11 @@ export interface NdjsonCopyOptions {
  * alone. Call {@link NdjsonCopy.write} once per page of `run.pages()`; it records the page only once its
  * lines are on disk. Only created records go into the file: a changed or removed record (with a look-back
  * window) is the caller's to report, since an append-only file cannot apply them.
+ *
+ * It never loses data of the user's: a file that already holds data but has no progress file (so no copy
+ * wrote it) is refused and left byte for byte as it was; an empty file is taken. A new output file and its
+ * progress file are created by the first page written, so a run that fails before it (a refused key, an
+ * unreachable server) leaves nothing behind: no empty file, no progress file, no lock.
  *
  * @example
  * ```ts
@@ -162,20 +211,32 @@ export class NdjsonCopy implements CopyDestination {
   }
 
   /**
-   * Takes the destination's lock, then opens the output where the progress file says the last run got to:
-   * without progress, an empty file; with it, the file cut back to the recorded length (dropping a page
-   * written but never recorded).
+   * Checks the destination, takes its lock, then opens the output where the progress file says the last
+   * run got to: with progress, the file cut back to the recorded length (dropping a page written but never
+   * recorded); without, no file or an empty one (created, if missing, by the first {@link NdjsonCopy.write}).
    *
    * @param file - the NDJSON file, or undefined for stdout (progress then records no length).
    * @param options - the progress file and the lock.
    * @returns the copy, held by this run until {@link NdjsonCopy.close}.
+   * @throws {@link DestinationRefusedError} when the file holds data of its own and no progress file says a
+   * copy wrote it (left untouched: give another file, or move it away), when the file given is a folder, or
+   * when its folder does not exist. Nothing is created then.
    * @throws {@link CopyLockedError} when another run holds the destination.
    * @throws {@link CopyError} when the file is shorter than its progress says (something else changed it),
    * or the progress file is not one this class wrote.
+   * @throws the file system's error when the lock or the file cannot be made (a folder this user may not
+   * write).
+   * @example
+   * ```ts
+   * const copy = await NdjsonCopy.open('users.ndjson', { list: 'users', lock: { command: 'nightly users' } });
+   * ```
    */
   static async open(file: string | undefined, options: NdjsonCopyOptions = {}): Promise<NdjsonCopy> {
     const progressFile = options.progressFile ?? (file === undefined ? undefined : progressPathOf(file));
     const target = file ?? progressFile;
+    // Before the lock, which is made beside the file: a missing folder is named as such, not by the lock.
+    if (progressFile !== undefined) await checkFolderOf(progressFile);
+    if (file !== undefined) await sizeOf(file, options.list);
     const lock =
       options.lock === false || target === undefined ? undefined : await lockFile(target, options.lock);
     try {
@@ -184,17 +245,34 @@ export class NdjsonCopy implements CopyDestination {
         const sink: Sink = { kind: 'stream', stream: options.stdout ?? process.stdout };
         return new NdjsonCopy(sink, progressFile, lock, progress, 0);
       }
+      // Read again under the lock: what the file holds now.
+      const size = await sizeOf(file, options.list);
+      if (progress === undefined && size !== undefined && size > 0)
+        throw notACopy(file, size, progressFile ?? progressPathOf(file));
       const keep = progress?.bytes ?? 0;
-      const handle = await open(file, 'a+');
-      const { size } = await handle.stat();
-      if (size < keep) {
-        await handle.close();
-        throw new CopyError(
-          `${file} holds ${size} bytes, but ${progressFile} says ${keep} were written: the file was changed by something else. Delete ${progressFile} to start over with a full export.`,
+      if (size === undefined) {
+        if (keep > 0)
+          throw new CopyError(
+            `${file} does not exist, but ${progressFile} says ${keep} bytes were written: it was moved or deleted. Put it back, or delete ${progressFile} to start over with a full export.`,
+          );
+        return new NdjsonCopy(
+          { kind: 'file', path: file, handle: undefined },
+          progressFile,
+          lock,
+          progress,
+          0,
         );
       }
-      await handle.truncate(keep);
-      return new NdjsonCopy({ kind: 'file', handle }, progressFile, lock, progress, size - keep);
+      const handle = await open(file, 'a+');
+      const { size: held } = await handle.stat();
+      if (held < keep) {
+        await handle.close();
+        throw new CopyError(
+          `${file} holds ${held} bytes, but ${progressFile} says ${keep} were written: the file was changed by something else. Delete (or move away) ${file} and ${progressFile} to start over with a full export.`,
+        );
+      }
+      if (held > keep) await handle.truncate(keep);
+      return new NdjsonCopy({ kind: 'file', path: file, handle }, progressFile, lock, progress, held - keep);
     } catch (error) {
       await lock?.release();
       throw error;
@@ -235,9 +313,10 @@ export class NdjsonCopy implements CopyDestination {
     const text = created.map((record) => `${JSON.stringify(record)}\n`).join('');
     const bytes = (this.#progress?.bytes ?? 0) + Buffer.byteLength(text);
     if (this.#sink.kind === 'file') {
-      await this.#sink.handle.appendFile(text);
+      const handle = await this.#fileHandle(this.#sink);
+      await handle.appendFile(text);
       // On disk before the progress says so: a power cut must not leave progress pointing past the data.
-      await this.#sink.handle.datasync();
+      await handle.datasync();
     } else if (text && !this.#sink.stream.write(text)) {
       await once(this.#sink.stream, 'drain'); // backpressure: at most one page waits in memory
     }
@@ -267,9 +346,32 @@ export class NdjsonCopy implements CopyDestination {
   /** Closes the output file (stdout stays open) and lets the next run in. */
   async close(): Promise<void> {
     try {
-      if (this.#sink.kind === 'file') await this.#sink.handle.close();
+      if (this.#sink.kind === 'file') await this.#sink.handle?.close();
     } finally {
       await this.#lock?.release();
     }
   }
+
+  /**
+   * The output file, opened (and made, when missing) by the first page. Something else may have written it
+   * since {@link NdjsonCopy.open} looked: then it is refused as open refuses it, nothing of ours written.
+   */
+  async #fileHandle(sink: Extract<Sink, { kind: 'file' }>): Promise<FileHandle> {
+    if (sink.handle) return sink.handle;
+    const handle = await open(sink.path, 'a+');
+    const { size } = await handle.stat();
+    if (size > 0) {
+      await handle.close();
+      throw notACopy(sink.path, size, this.#progressFile ?? progressPathOf(sink.path));
+    }
+    sink.handle = handle;
+    return handle;
+  }
+}
+
+/** The refusal of a file that holds data no copy wrote. */
+function notACopy(file: string, size: number, progressFile: string): DestinationRefusedError {
+  return new DestinationRefusedError(
+    `${file} already holds ${size} bytes, and no progress file (${progressFile}) says a copy wrote them: it was left untouched. Give another file name, or move it away.`,
+  );
 }

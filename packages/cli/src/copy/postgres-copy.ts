@@ -89,6 +89,8 @@ export class PostgresCopy implements CopyDestination {
   #walkFresh: boolean;
   /** The current walk's met ids ({@link startMet}): undefined until its first page, null when it keeps none. */
   #met: string | null | undefined;
+  /** What ended the connection while the copy held it, if anything did (see the `connectionError` getter). */
+  readonly #lost: { error: Error | undefined };
 
   private constructor(
     client: Client,
@@ -97,8 +99,10 @@ export class PostgresCopy implements CopyDestination {
     schema: string,
     lockKey: string | undefined,
     resumed: { records: number; complete: boolean; checkpoint: string } | undefined,
+    lost: { error: Error | undefined },
   ) {
     this.#client = client;
+    this.#lost = lost;
     this.#owned = owned;
     this.#list = list;
     ({ table: this.#table, checkpoints: this.#checkpoints } = tablesOf(schema, list));
@@ -112,12 +116,22 @@ export class PostgresCopy implements CopyDestination {
 
   /**
    * Connects (unless given a client), takes the list's lock, creates the schema and tables when missing and
-   * reads the last run's checkpoint.
+   * reads the last run's checkpoint. A connection it opens has a listener for its `error` event: a server
+   * that shuts down or a network that drops while the copy waits between statements ends the run with that
+   * error at the next statement ({@link PostgresCopy.connectionError}), never a crash of the process. A
+   * client of your own is yours to listen to.
    *
    * @param options - the database, the list, the lock.
    * @returns the copy, held by this run until {@link PostgresCopy.close}.
    * @throws {@link CopyLockedError} when another run holds the list's copy (after `lock.wait`), naming it.
-   * @throws `pg`'s errors when the database cannot be reached or refuses the statements.
+   * @throws `pg`'s errors when the database cannot be reached or refuses the statements: the server's carry
+   * a SQLSTATE in `code` (`28P01` a refused password, `3D000` no such database, `42501` no permission),
+   * the socket's a system code (`ECONNREFUSED`).
+   * @example
+   * ```ts
+   * const copy = await PostgresCopy.open({ connectionString: process.env.DATABASE_URL, list: 'users' });
+   * await copy.close();
+   * ```
    */
   static async open(options: PostgresCopyOptions): Promise<PostgresCopy> {
     const { list } = options;
@@ -126,12 +140,18 @@ export class PostgresCopy implements CopyDestination {
     const lockOptions = options.lock === false ? undefined : (options.lock ?? {});
     let client = options.client;
     const owned = client === undefined;
+    const lost: { error: Error | undefined } = { error: undefined };
     if (client === undefined) {
       const { default: pg } = await import('pg');
       client = new pg.Client({
         connectionString: options.connectionString,
         application_name: applicationName(lockOptions?.command),
         keepAlive: true,
+      });
+      // Without a listener, an error between statements (the server shutting down: 57P01) would be thrown
+      // by the event emitter, ending the process. The first one says why; the socket's end follows it.
+      client.on('error', (error: Error) => {
+        lost.error ??= error;
       });
       await client.connect();
     }
@@ -149,12 +169,21 @@ export class PostgresCopy implements CopyDestination {
         records: Number(row.records),
         complete: row.complete,
       };
-      return new PostgresCopy(client, owned, list, schema, lockKey, resumed);
+      return new PostgresCopy(client, owned, list, schema, lockKey, resumed, lost);
     } catch (error) {
       if (owned) await client.end().catch(() => undefined);
       else if (lockKey) await unlock(client, lockKey);
       throw error;
     }
+  }
+
+  /**
+   * The error that ended the connection this copy opened while it held it (the server shut down: `57P01`;
+   * the socket closed: `Connection terminated unexpectedly`), or undefined. A statement after it fails with
+   * `pg`'s "not queryable", which does not say why: this does.
+   */
+  get connectionError(): Error | undefined {
+    return this.#lost.error;
   }
 
   /** What the last run left, if any. */
@@ -267,9 +296,15 @@ export class PostgresCopy implements CopyDestination {
     this.#met = undefined;
   }
 
-  /** Releases the lock and, when it opened the connection, closes it. */
+  /**
+   * Releases the lock and, when it opened the connection, closes it. A connection already lost is let go
+   * without a wait: the server released the lock with it.
+   */
   async close(): Promise<void> {
-    if (this.#owned) await this.#client.end();
+    if (this.#owned)
+      await this.#client.end().catch((error: unknown) => {
+        if (this.#lost.error === undefined) throw error;
+      });
     else if (this.#lockKey) await unlock(this.#client, this.#lockKey);
   }
 }

@@ -67,23 +67,30 @@ const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
  * folder). `detached` puts it in a process group of its own, so a test signals the group
  * (`process.kill(-pid, …)`) as a terminal or a container does.
  */
-export function spawnCli(
-  argv: readonly string[],
-  options: { env: Record<string, string | undefined>; cwd?: string; detached?: boolean },
-) {
+export function spawnCli(argv: readonly string[], options: ChildOptions) {
   return spawn(process.execPath, [sourceBundle(BIN), ...argv], {
     cwd: options.cwd ?? PACKAGE_DIR,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
+    uid: options.user?.uid,
+    gid: options.user?.gid,
   });
 }
 
+/**
+ * How a child runs: its environment over this process's, its folder (default: the package's), whether in a
+ * process group of its own, and the user it runs as (default this one's).
+ */
+export interface ChildOptions {
+  readonly env: Record<string, string | undefined>;
+  readonly cwd?: string | undefined;
+  readonly detached?: boolean | undefined;
+  readonly user?: { readonly uid: number; readonly gid: number } | undefined;
+}
+
 /** Runs the command in a child process to its end. */
-export async function runChild(
-  argv: readonly string[],
-  options: { env: Record<string, string | undefined>; cwd?: string },
-): Promise<Ran> {
+export async function runChild(argv: readonly string[], options: ChildOptions): Promise<Ran> {
   const child = spawnCli(argv, options);
   const [stdout, stderr, [code]] = await Promise.all([
     text(child.stdout),
