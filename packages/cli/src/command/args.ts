@@ -1,6 +1,8 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { closestName } from '@company-data/contract/runtime';
 import { MAX_CONCURRENCY } from '@company-data/sdk';
+import { CHECK_DEFAULT_CONCURRENCY } from '../check/check-copy.js';
+import { fileRepairRefusal } from '../check/rebuild.js';
 import type { ConnectionOptions } from '../connection.js';
 import type { CopyMode } from '../copy/copy-list.js';
 import { COPY_LISTS, type CopyListName, isCopyList } from '../copy/lists.js';
@@ -10,7 +12,7 @@ import type { SnapshotOptions } from '../snapshot/snapshot.js';
 import type { VerifyOptions } from '../verify/verify.js';
 
 /** The commands, as an unknown one's "did you mean" weighs them. */
-const COMMANDS = ['snapshot', 'verify', 'export', 'sync'] as const;
+const COMMANDS = ['snapshot', 'verify', 'export', 'sync', 'check'] as const;
 
 /** What the command line asked for. */
 export type CliRequest =
@@ -18,7 +20,8 @@ export type CliRequest =
   | { readonly command: 'version' }
   | { readonly command: 'snapshot'; readonly options: SnapshotOptions }
   | { readonly command: 'verify'; readonly options: VerifyOptions; readonly json: boolean }
-  | { readonly command: CopyMode; readonly options: CopyCommandOptions; readonly json: boolean };
+  | { readonly command: CopyMode; readonly options: CopyCommandOptions; readonly json: boolean }
+  | { readonly command: 'check'; readonly options: CheckCommandOptions; readonly json: boolean };
 
 /** What `company-data export` and `company-data sync` were asked. */
 export interface CopyCommandOptions extends ConnectionOptions {
@@ -119,9 +122,10 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       options: copyOptions(command, positionals, { ...values, lookBack }),
     };
   }
+  if (command === 'check') return checkRequest(rest);
   const near = closestName(command, COMMANDS);
   const hint = near === undefined ? '' : ` (did you mean "${near}"?)`;
-  throw new UsageError(`Unknown command "${command}"${hint}: use snapshot, verify, export or sync.`);
+  throw new UsageError(`Unknown command "${command}"${hint}: use snapshot, verify, export, sync or check.`);
 }
 
 function copyOptions(
@@ -139,14 +143,42 @@ function copyOptions(
     timeout?: string;
   },
 ): CopyCommandOptions {
+  const list = listOf(command, positionals, ['copy', 'copies']);
+  const destination = destinationOf(command, values);
+  const concurrency = concurrencyOf(values.concurrency, 1);
+  return {
+    ...connection(values),
+    list,
+    destination,
+    lookBack: duration('--look-back', values.lookBack) ?? 0,
+    concurrency,
+    wait: duration('--wait', values.wait) ?? 0,
+  };
+}
+
+/** The list a copy command names, alone. */
+function listOf(
+  command: string,
+  positionals: readonly string[],
+  [verb, verbs]: [string, string],
+): CopyListName {
   const [list, ...extra] = positionals;
   const lists = COPY_LISTS.join(', ');
   if (list === undefined)
     throw new UsageError(
-      `${command} needs the list to copy (${lists}), e.g. company-data ${command} calls --out calls.ndjson.`,
+      `${command} needs the list to ${verb} (${lists}), e.g. company-data ${command} calls --out calls.ndjson.`,
     );
   if (!isCopyList(list)) throw new UsageError(`Unknown list "${list}": use one of ${lists}.`);
-  if (extra.length > 0) throw new UsageError(`${command} copies one list; unexpected "${extra.join(' ')}".`);
+  if (extra.length > 0)
+    throw new UsageError(`${command} ${verbs} one list; unexpected "${extra.join(' ')}".`);
+  return list;
+}
+
+/** Where a copy is: an NDJSON file, or a PostgreSQL database. */
+function destinationOf(
+  command: string,
+  values: { out?: string; to?: string; schema?: string },
+): CopyCommandOptions['destination'] {
   if ((values.out === undefined) === (values.to === undefined))
     throw new UsageError(
       `${command} needs one destination: --out <file> (NDJSON) or --to postgres://user@host/database.`,
@@ -157,22 +189,19 @@ function copyOptions(
     );
   if (values.schema !== undefined && values.to === undefined)
     throw new UsageError('--schema goes with --to postgres://…: a file has no schema.');
-  const concurrency = integer('--concurrency', values.concurrency) ?? 1;
+  return values.to !== undefined
+    ? { postgres: values.to, schema: values.schema }
+    : { file: values.out as string };
+}
+
+/** Requests in flight, 1 to the SDK's most. */
+function concurrencyOf(raw: string | undefined, fallback: number): number {
+  const concurrency = integer('--concurrency', raw) ?? fallback;
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY)
     throw new UsageError(
       `--concurrency expects a whole number from 1 to ${MAX_CONCURRENCY}; got ${concurrency}.`,
     );
-  return {
-    ...connection(values),
-    list,
-    destination:
-      values.to !== undefined
-        ? { postgres: values.to, schema: values.schema }
-        : { file: values.out as string },
-    lookBack: duration('--look-back', values.lookBack) ?? 0,
-    concurrency,
-    wait: duration('--wait', values.wait) ?? 0,
-  };
+  return concurrency;
 }
 
 function duration(flag: string, raw: string | undefined): number | undefined {
@@ -236,4 +265,51 @@ function limit(flag: string, raw: string | undefined): number | 'all' | undefine
   if (raw !== undefined && !/^\d+$/.test(raw))
     throw new UsageError(`${flag} expects a whole number or "all", got "${raw}".`);
   return integer(flag, raw);
+}
+
+// company-data check: its options and their parsing.
+
+/** What `company-data check` was asked. */
+export interface CheckCommandOptions extends ConnectionOptions {
+  readonly list: CopyListName;
+  /** The copy to check: an NDJSON file, or a PostgreSQL database. */
+  readonly destination: CopyCommandOptions['destination'];
+  /** Store what the check finds (PostgreSQL only). */
+  readonly repair: boolean;
+  readonly concurrency: number;
+  /** How long a repair waits for another run to let the copy go (ms); 0 refuses at once. */
+  readonly wait: number;
+}
+
+const CHECK = {
+  ...CONNECTION,
+  out: { type: 'string' },
+  to: { type: 'string' },
+  schema: { type: 'string' },
+  repair: { type: 'boolean' },
+  concurrency: { type: 'string' },
+  wait: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+function checkRequest(argv: readonly string[]): CliRequest {
+  const { values, positionals } = parse(argv, CHECK, true);
+  const list = listOf('check', positionals, ['check', 'checks']);
+  const destination = destinationOf('check', values);
+  const repair = values.repair ?? false;
+  if (repair && 'file' in destination) throw new UsageError(fileRepairRefusal(list, destination.file));
+  if (values.wait !== undefined && !repair)
+    throw new UsageError('--wait goes with --repair: a check alone takes no lock, so it never waits.');
+  return {
+    command: 'check',
+    json: values.json ?? false,
+    options: {
+      ...connection(values),
+      list,
+      destination,
+      repair,
+      concurrency: concurrencyOf(values.concurrency, CHECK_DEFAULT_CONCURRENCY),
+      wait: duration('--wait', values.wait) ?? 0,
+    },
+  };
 }

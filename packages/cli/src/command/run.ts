@@ -1,16 +1,14 @@
 import { resolve } from 'node:path';
 import { AuthenticationError, CompanyDataError } from '@company-data/sdk';
 import { keySource, refusedKeyError, resolveConnection } from '../connection.js';
-import { COPY_LOCKED_EXIT_CODE, CopyError, CopyLockedError } from '../copy/errors.js';
+import { CopyError, CopyLockedError } from '../copy/errors.js';
 import { UsageError } from '../errors.js';
 import { CLI_VERSION } from '../version.js';
 import { parseCliArgs } from './args.js';
+import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
 import { USAGE } from './usage.js';
-
-/** Exit codes. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, locked: COPY_LOCKED_EXIT_CODE, interrupted: 130 } as const;
 
 const SNAPSHOT_KEPT = {
   interrupted:
@@ -21,6 +19,10 @@ const SNAPSHOT_KEPT = {
 const COPY_KEPT = {
   interrupted: 'Every page stored before stays; run the same command again to go on.',
   failed: 'Every page stored before stays; run the same command again to go on.',
+};
+const CHECK_KEPT = {
+  interrupted: 'The check is incomplete (a repair keeps what it stored); run the same command again.',
+  failed: 'The check is incomplete (a repair keeps what it stored); run the same command again.',
 };
 
 /**
@@ -41,6 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     const request = parseCliArgs(argv);
     if (request.command === 'export' || request.command === 'sync') kept = COPY_KEPT;
+    if (request.command === 'check') kept = CHECK_KEPT;
     if (request.command !== 'help' && request.command !== 'version') keyFrom = keySource(request.options);
     if (request.command === 'help') {
       io.stdout.write(USAGE);
@@ -71,6 +74,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (request.command === 'export' || request.command === 'sync') {
       const { runCopyCommand } = await import('./copy-command.js');
       return await runCopyCommand(request.command, request.options, connection, io, request.json);
+    }
+    if (request.command === 'check') {
+      const { runCheckCommand } = await import('./check-command.js');
+      return await runCheckCommand(request.options, connection, io, request.json);
     }
     const [{ verify }, { formatReport }] = await Promise.all([
       import('../verify/verify.js'),

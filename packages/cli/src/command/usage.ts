@@ -1,5 +1,6 @@
 import { LIST_LIMITS } from '@company-data/contract';
 import { ENVIRONMENT_VARIABLES } from '@company-data/sdk';
+import { CHECK_DEFAULT_CONCURRENCY } from '../check/check-copy.js';
 import { COPY_LOCKED_EXIT_CODE } from '../copy/errors.js';
 import { LOCK_STALE_MS } from '../copy/file-lock.js';
 import { COPY_LISTS } from '../copy/lists.js';
@@ -25,6 +26,9 @@ Commands
   sync <list>              add what was created since the last export or sync (a first run
                            exports everything); --look-back also re-reads recent records for
                            changes and deletions
+  check <list>             compare a copy that export or sync made with the whole list: the
+                           records it lacks, those deleted since (however long ago), those that
+                           differ; exits 1 when it differs from the list
 
 Connection (every command)
   --base-url <url>         the API's base URL, ending in /v1 (default $${ENVIRONMENT_VARIABLES.baseURL})
@@ -73,10 +77,22 @@ export and sync
                            is taken over by itself within ${LOCK_STALE_MS / 1000} s
   --json                   print the summary as one JSON object
 
+check
+  --out <file>, --to <postgres://…>, --schema <name>
+                           the copy, as export and sync name it; records created after its
+                           last sync are counted apart (newer: the next sync takes them)
+  --repair                 PostgreSQL only: store what differs (missing and changed records
+                           upserted, deleted ones removed), page by page, under the copy's lock
+                           (a file copy is rebuilt instead: the message says how)
+  --concurrency <n>        requests in flight, 1-${MAX_CONCURRENCY} (default ${CHECK_DEFAULT_CONCURRENCY})
+  --wait <duration>        with --repair: wait for a run that holds the copy, up to this long
+  --json                   print the report as one JSON object: counts and ids of each kind
+
   -v, --version            print the version and exit
   -h, --help               show this help
 
-Exit codes: 0 done (verify: no mismatch), 1 failed (verify: a mismatch), 2 bad usage or
-configuration, ${COPY_LOCKED_EXIT_CODE} another run holds the copy or snapshot (try again later),
-130 interrupted (export, sync and snapshot resume when run again).
+Exit codes: 0 done (verify: no mismatch; check: the copy equals the list, or was repaired),
+1 failed (verify: a mismatch; check: the copy differs), 2 bad usage or configuration,
+${COPY_LOCKED_EXIT_CODE} another run holds the copy or snapshot (try again later), 130 interrupted
+(export, sync and snapshot resume when run again).
 `;

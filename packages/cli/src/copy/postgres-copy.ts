@@ -8,8 +8,15 @@ import type { Client } from 'pg';
 import type { CopyDestination } from './destination.js';
 import type { LockOptions } from './file-lock.js';
 import type { CopyListName } from './lists.js';
-import { applicationName, takeLock, unlock } from './postgres-lock.js';
-import { createTables, DEFAULT_SCHEMA, deleteRecords, tablesOf, upsertRecords } from './postgres-tables.js';
+import { applicationName, copyLockKey, takeLock, unlock } from './postgres-lock.js';
+import {
+  createTables,
+  DEFAULT_SCHEMA,
+  deleteRecords,
+  readCheckpointRow,
+  tablesOf,
+  upsertRecords,
+} from './postgres-tables.js';
 
 export { DEFAULT_SCHEMA };
 
@@ -118,20 +125,11 @@ export class PostgresCopy implements CopyDestination {
       });
       await client.connect();
     }
-    const lockKey = lockOptions ? `company-data copy ${schema}.${list}` : undefined;
+    const lockKey = lockOptions ? copyLockKey(schema, list) : undefined;
     try {
       if (lockOptions && lockKey) await takeLock(client, lockKey, `${schema}.${list}`, lockOptions);
       await createTables(client, schema, list);
-      const { rows } = await client.query<{ checkpoint: string; records: string; complete: boolean }>(
-        `select checkpoint, records, complete from ${checkpoints} where list = $1`,
-        [list],
-      );
-      const row = rows[0];
-      const resumed = row && {
-        checkpoint: row.checkpoint,
-        records: Number(row.records),
-        complete: row.complete,
-      };
+      const resumed = await readCheckpointRow(client, checkpoints, list);
       return new PostgresCopy(client, owned, list, schema, lockKey, resumed);
     } catch (error) {
       if (owned) await client.end().catch(() => undefined);

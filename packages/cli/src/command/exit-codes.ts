@@ -1,0 +1,4 @@
+import { COPY_LOCKED_EXIT_CODE } from '../copy/errors.js';
+
+/** Exit codes of `company-data`. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, locked: COPY_LOCKED_EXIT_CODE, interrupted: 130 } as const;
