@@ -51,7 +51,7 @@ export async function runCheckCommand(
       signal: io.signal,
       lock: {
         wait: options.wait,
-        command: `company-data check ${list} --repair`,
+        command: `company-data check ${list}${repair ? ' --repair' : ''}`,
         signal: io.signal,
         onWait: (holder) =>
           progress.line(`waiting for the run that holds the copy: ${describeHolder(holder)}`),
