@@ -73,11 +73,6 @@ export class Finding {
     if (ids.length > CHECK_SAMPLE_SIZE) ids.pop();
   }
 
-  /** Records counted. */
-  get count(): number {
-    return this.#count;
-  }
-
   /** The count and the ids kept. */
   toJSON(): CheckFinding {
     return { count: this.#count, ids: [...this.#ids] };
