@@ -3,6 +3,7 @@
 // showed is looked up by id, since a record deleted while the walk read shifts the pages and hides another
 // (the offset pages' known gap, see Page in the SDK): only a 404 (or an id the SDK refuses to send, not being
 // an id of the API at all) makes a record gone. So a repair deletes nothing the API still has.
+import { LIST_LIMITS } from '@company-data/contract/runtime';
 import { type CompanyData, NotFoundError, ValidationError } from '@company-data/sdk';
 import { CopyError } from '../copy/errors.js';
 import type { LockOptions } from '../copy/file-lock.js';
@@ -23,8 +24,8 @@ import { fileRepairRefusal } from './rebuild.js';
  */
 export const CHECK_DEFAULT_CONCURRENCY = 4;
 
-/** Records per page read. */
-const PAGE_SIZE = 100;
+/** Records per page read: the most the API gives. */
+const PAGE_SIZE = LIST_LIMITS.maxPageSize;
 
 /**
  * Options of {@link checkCopy}.

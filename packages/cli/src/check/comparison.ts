@@ -1,6 +1,9 @@
 import type { ListedRecord } from './copy-mark.js';
 import type { Finding } from './findings.js';
 
+/** Ids of the copy handed out at a time by {@link CopyComparison.unseen}, to be looked up by id. */
+export const UNSEEN_BATCH = 1_000;
+
 /**
  * A copy opened for a check: the list's pages are compared with it one at a time, then the ids it holds
  * that the list did not show are handed out, to be looked up. One per destination: a file

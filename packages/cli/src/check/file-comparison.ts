@@ -9,14 +9,11 @@ import { createInterface } from 'node:readline';
 import { CopyError } from '../copy/errors.js';
 import type { CopyListName } from '../copy/lists.js';
 import { progressPathOf, readProgress } from '../copy/ndjson-copy.js';
-import type { CopyComparison } from './comparison.js';
+import { type CopyComparison, UNSEEN_BATCH } from './comparison.js';
 import type { ListedRecord } from './copy-mark.js';
 import { UncheckableCopyError } from './errors.js';
 import { Finding } from './findings.js';
 import { recordHash } from './record-hash.js';
-
-/** Ids handed out at a time by `unseen()`. */
-const BATCH = 1_000;
 
 /**
  * Opens a file copy for a check: reads its progress and every line it records.
@@ -91,7 +88,7 @@ export async function openFileComparison(
       let batch: string[] = [];
       for (const id of hashes.keys()) {
         batch.push(id);
-        if (batch.length === BATCH) {
+        if (batch.length === UNSEEN_BATCH) {
           yield batch;
           batch = [];
         }

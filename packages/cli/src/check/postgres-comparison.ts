@@ -26,13 +26,10 @@ import {
   unseenIds,
   upsertRecords,
 } from '../copy/postgres-tables.js';
-import type { CopyComparison } from './comparison.js';
+import { type CopyComparison, UNSEEN_BATCH } from './comparison.js';
 import type { ListedRecord } from './copy-mark.js';
 import { UncheckableCopyError } from './errors.js';
 import { Finding } from './findings.js';
-
-/** Ids handed out at a time by `unseen()`. */
-const BATCH = 1_000;
 
 /** How to open a copy in PostgreSQL for a check. */
 export interface PostgresComparisonOptions {
@@ -102,7 +99,7 @@ export async function openPostgresComparison(options: PostgresComparisonOptions)
       async *unseen() {
         let after = '';
         for (;;) {
-          const ids = await unseenIds(client, table, after, BATCH);
+          const ids = await unseenIds(client, table, after, UNSEEN_BATCH);
           if (ids.length === 0) return;
           yield ids;
           after = ids[ids.length - 1] as string;
