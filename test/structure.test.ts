@@ -95,7 +95,7 @@ const LAYOUTS: Record<string, Layout> = {
         'files',
       ],
       ['connection.ts', 'copy'],
-      ['snapshot', 'verify'],
+      ['snapshot', 'verify', 'check'],
       ['command'],
       ['bin.ts', 'index.ts', 'copy.ts'],
     ],

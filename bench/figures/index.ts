@@ -72,6 +72,13 @@ export const FIGURES: readonly FigureSpec[] = [
     timeoutMs: 900_000,
   },
   {
+    id: 'check-postgres',
+    title: '10b. A check of 1,000,000 calls against their copy in PostgreSQL, beside the export that made it',
+    nodeArgs: ['--max-old-space-size=4096'],
+    timeoutMs: 900_000,
+    long: true,
+  },
+  {
     id: 'mock-binary',
     title: '11. The mock as one file: start and size against the npm command',
     nodeArgs: [],

@@ -5,6 +5,9 @@
  * is stored with its checkpoint (an NDJSON file and its progress file in that order; a database in one
  * transaction), and a stopped run resumes with no record missing and none twice.
  *
+ * `checkCopy` compares a copy with the whole list (records missing, deleted since however long ago, changed)
+ * and, in PostgreSQL, repairs it: the machinery of `company-data check`.
+ *
  * Imported apart from `@company-data/cli`, so a script that copies loads neither the mock server nor the
  * snapshot's anonymiser.
  *
@@ -23,6 +26,20 @@
  *
  * @packageDocumentation
  */
+export {
+  CHECK_DEFAULT_CONCURRENCY,
+  type CheckCopyOptions,
+  type CheckReport,
+  checkCopy,
+} from './check/check-copy.js';
+export { UncheckableCopyError } from './check/errors.js';
+export {
+  CHECK_KINDS,
+  CHECK_SAMPLE_SIZE,
+  type CheckFinding,
+  type CheckKind,
+  DRIFT_KINDS,
+} from './check/findings.js';
 export {
   type CopyCounts,
   type CopyListOptions,

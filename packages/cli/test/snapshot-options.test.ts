@@ -124,13 +124,13 @@ describe('company-data snapshot: mistakes get the fix, and nothing is written', 
     [['snapshot', '.'], /is a directory: give the path of the fixture file/],
     [
       ['exprot'],
-      /^company-data: Unknown command "exprot" \(did you mean "export"\?\): use snapshot, verify, export or sync\.$/m,
+      /^company-data: Unknown command "exprot" \(did you mean "export"\?\): use snapshot, verify, export, sync or check\.$/m,
     ],
     [
       ['verfy'],
-      /^company-data: Unknown command "verfy" \(did you mean "verify"\?\): use snapshot, verify, export or sync\.$/m,
+      /^company-data: Unknown command "verfy" \(did you mean "verify"\?\): use snapshot, verify, export, sync or check\.$/m,
     ],
-    [['deploy'], /^company-data: Unknown command "deploy": use snapshot, verify, export or sync\.$/m],
+    [['deploy'], /^company-data: Unknown command "deploy": use snapshot, verify, export, sync or check\.$/m],
     [['verify', '--pages', 'two'], /--pages expects a whole number, got "two"/],
     [['verify', '--page-size', '500'], /pageSize expects a whole number from 1 to 100; got 500/],
   ])('%j', async (args, message) => {

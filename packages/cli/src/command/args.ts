@@ -1,6 +1,8 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { closestName } from '@company-data/contract/runtime';
 import { MAX_CONCURRENCY } from '@company-data/sdk';
+import { CHECK_DEFAULT_CONCURRENCY } from '../check/check-copy.js';
+import { fileRepairRefusal } from '../check/rebuild.js';
 import { type ConnectionOptions, DEFAULT_MAX_WAIT_MS } from '../connection.js';
 import type { CopyMode } from '../copy/copy-list.js';
 import { COPY_LISTS, type CopyListName, isCopyList } from '../copy/lists.js';
@@ -11,7 +13,7 @@ import type { VerifyOptions } from '../verify/verify.js';
 import { USAGE } from './usage.js';
 
 /** The commands, as an unknown one's "did you mean" weighs them. */
-const COMMANDS = ['snapshot', 'verify', 'export', 'sync'] as const;
+const COMMANDS = ['snapshot', 'verify', 'export', 'sync', 'check'] as const;
 
 /** What the command line asked for. */
 export type CliRequest =
@@ -19,7 +21,8 @@ export type CliRequest =
   | { readonly command: 'version' }
   | { readonly command: 'snapshot'; readonly options: SnapshotOptions }
   | { readonly command: 'verify'; readonly options: VerifyOptions; readonly json: boolean }
-  | { readonly command: CopyMode; readonly options: CopyCommandOptions; readonly json: boolean };
+  | { readonly command: CopyMode; readonly options: CopyCommandOptions; readonly json: boolean }
+  | { readonly command: 'check'; readonly options: CheckCommandOptions; readonly json: boolean };
 
 /** What `company-data export` and `company-data sync` were asked. */
 export interface CopyCommandOptions extends ConnectionOptions {
@@ -83,12 +86,24 @@ const VERIFY = {
   json: { type: 'boolean' },
 } as const;
 
+const CHECK = {
+  ...CONNECTION,
+  out: { type: 'string' },
+  to: { type: 'string' },
+  schema: { type: 'string' },
+  repair: { type: 'boolean' },
+  concurrency: { type: 'string' },
+  wait: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
 /** Each command's options: what it parses, and where a flag it does not take belongs. */
 const OPTIONS: Readonly<Record<Command, NonNullable<ParseArgsConfig['options']>>> = {
   snapshot: SNAPSHOT,
   verify: VERIFY,
   export: EXPORT,
   sync: SYNC,
+  check: CHECK,
 };
 
 type Command = (typeof COMMANDS)[number];
@@ -135,9 +150,10 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       options: copyOptions(command, positionals, { ...values, lookBack }),
     };
   }
+  if (command === 'check') return checkRequest(rest);
   const near = closestName(command, COMMANDS);
   const hint = near === undefined ? '' : ` (did you mean "${near}"?)`;
-  throw new UsageError(`Unknown command "${command}"${hint}: use snapshot, verify, export or sync.`);
+  throw new UsageError(`Unknown command "${command}"${hint}: use snapshot, verify, export, sync or check.`);
 }
 
 function copyOptions(
@@ -156,18 +172,47 @@ function copyOptions(
     timeout?: string;
   },
 ): CopyCommandOptions {
+  const list = listOf(command, positionals, ['copy', 'copies']);
+  const destination = destinationOf(command, values);
+  const concurrency = concurrencyOf(values.concurrency, 1);
+  return {
+    ...connection(values),
+    list,
+    destination,
+    lookBack: duration('--look-back', values.lookBack) ?? 0,
+    concurrency,
+    wait: duration('--wait', values.wait) ?? 0,
+    maxWait: duration('--max-wait', values['max-wait']) ?? DEFAULT_MAX_WAIT_MS,
+  };
+}
+
+/** The list a copy command names, alone. */
+function listOf(
+  command: string,
+  positionals: readonly string[],
+  [verb, verbs]: [string, string],
+): CopyListName {
   const [list, ...extra] = positionals;
   const lists = COPY_LISTS.join(', ');
   if (list === undefined)
     throw new UsageError(
-      `${command} needs the list to copy (${lists}), e.g. company-data ${command} calls --out calls.ndjson.`,
+      `${command} needs the list to ${verb} (${lists}), e.g. company-data ${command} calls --out calls.ndjson.`,
     );
   if (!isCopyList(list)) {
     const near = closestName(list, COPY_LISTS);
     const hint = near === undefined ? '' : ` (did you mean "${near}"?)`;
     throw new UsageError(`Unknown list "${list}"${hint}: use one of ${lists}.`);
   }
-  if (extra.length > 0) throw new UsageError(`${command} copies one list; unexpected "${extra.join(' ')}".`);
+  if (extra.length > 0)
+    throw new UsageError(`${command} ${verbs} one list; unexpected "${extra.join(' ')}".`);
+  return list;
+}
+
+/** Where a copy is: an NDJSON file, or a PostgreSQL database. */
+function destinationOf(
+  command: string,
+  values: { out?: string; to?: string; schema?: string },
+): CopyCommandOptions['destination'] {
   if ((values.out === undefined) === (values.to === undefined))
     throw new UsageError(
       `${command} needs one destination: --out <file> (NDJSON) or --to postgres://user@host/database.`,
@@ -178,23 +223,19 @@ function copyOptions(
     );
   if (values.schema !== undefined && values.to === undefined)
     throw new UsageError('--schema goes with --to postgres://…: a file has no schema.');
-  const concurrency = integer('--concurrency', values.concurrency) ?? 1;
+  return values.to !== undefined
+    ? { postgres: values.to, schema: values.schema }
+    : { file: values.out as string };
+}
+
+/** Requests in flight, 1 to the SDK's most. */
+function concurrencyOf(raw: string | undefined, fallback: number): number {
+  const concurrency = integer('--concurrency', raw) ?? fallback;
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY)
     throw new UsageError(
       `--concurrency expects a whole number from 1 to ${MAX_CONCURRENCY}; got ${concurrency}.`,
     );
-  return {
-    ...connection(values),
-    list,
-    destination:
-      values.to !== undefined
-        ? { postgres: values.to, schema: values.schema }
-        : { file: values.out as string },
-    lookBack: duration('--look-back', values.lookBack) ?? 0,
-    concurrency,
-    wait: duration('--wait', values.wait) ?? 0,
-    maxWait: duration('--max-wait', values['max-wait']) ?? DEFAULT_MAX_WAIT_MS,
-  };
+  return concurrency;
 }
 
 function duration(flag: string, raw: string | undefined): number | undefined {
@@ -279,7 +320,7 @@ function unknownFlag(command: Command, args: readonly string[], flag: string): s
 
 /**
  * Which commands take `flag` (given as `typed`), with the command line to use when one does: "--look-back
- * belongs to sync (company-data sync calls … --look-back 24h)", the list kept from export to sync.
+ * belongs to sync (company-data sync calls … --look-back 24h)", the list kept between export, sync and check.
  */
 function belongsTo(command: Command, args: readonly string[], typed: string, flag: string): string {
   const owners = COMMANDS.filter((other) => takes(other, flag));
@@ -293,11 +334,11 @@ function belongsTo(command: Command, args: readonly string[], typed: string, fla
   // A token (a webhook's) shows as its placeholder: the line may end up in a log.
   const shown = placeholder(flag).includes('token') ? placeholder(flag) : (inline ?? following);
   const value = OPTIONS[owner][flag.slice(2)]?.type === 'boolean' ? '' : ` ${shown ?? placeholder(flag)}`;
-  const copies = (name: Command) => name === 'export' || name === 'sync';
+  const takesList = (name: Command) => name === 'export' || name === 'sync' || name === 'check';
   // The list: the first argument left once the flag and its value are taken out.
   const rest = args.filter((_, index) => index !== at && (following === undefined || index !== at + 1));
   const list =
-    copies(command) && copies(owner)
+    takesList(command) && takesList(owner)
       ? parseArgs({ args: rest, options: OPTIONS[command], strict: false }).positionals[0]
       : undefined;
   return `${flag} belongs to ${owner} (company-data ${owner}${list === undefined ? '' : ` ${list}`} … ${flag}${value})`;
@@ -327,4 +368,40 @@ function limit(flag: string, raw: string | undefined): number | 'all' | undefine
   if (raw !== undefined && !/^\d+$/.test(raw))
     throw new UsageError(`${flag} expects a whole number or "all", got "${raw}".`);
   return integer(flag, raw);
+}
+
+// company-data check: its options and their parsing.
+
+/** What `company-data check` was asked. */
+export interface CheckCommandOptions extends ConnectionOptions {
+  readonly list: CopyListName;
+  /** The copy to check: an NDJSON file, or a PostgreSQL database. */
+  readonly destination: CopyCommandOptions['destination'];
+  /** Store what the check finds (PostgreSQL only). */
+  readonly repair: boolean;
+  readonly concurrency: number;
+  /** How long a repair waits for another run to let the copy go (ms); 0 refuses at once. */
+  readonly wait: number;
+}
+
+function checkRequest(argv: readonly string[]): CliRequest {
+  const { values, positionals } = parse(argv, 'check', CHECK, true);
+  const list = listOf('check', positionals, ['check', 'checks']);
+  const destination = destinationOf('check', values);
+  const repair = values.repair ?? false;
+  if (repair && 'file' in destination) throw new UsageError(fileRepairRefusal(list, destination.file));
+  if (values.wait !== undefined && !repair)
+    throw new UsageError('--wait goes with --repair: a check alone takes no lock, so it never waits.');
+  return {
+    command: 'check',
+    json: values.json ?? false,
+    options: {
+      ...connection(values),
+      list,
+      destination,
+      repair,
+      concurrency: concurrencyOf(values.concurrency, CHECK_DEFAULT_CONCURRENCY),
+      wait: duration('--wait', values.wait) ?? 0,
+    },
+  };
 }

@@ -13,24 +13,10 @@ import {
   TimeoutError,
 } from '@company-data/sdk';
 import { inToolWords, isPermanentConnectionFailure, MAX_RETRIES, refusedKeyError } from '../connection.js';
-import {
-  COPY_LOCKED_EXIT_CODE,
-  CopyError,
-  CopyLockedError,
-  DestinationRefusedError,
-} from '../copy/errors.js';
+import { CopyError, CopyLockedError, DestinationRefusedError } from '../copy/errors.js';
 import { errorCode } from '../error-code.js';
 import { UsageError } from '../errors.js';
-
-/** Exit codes. */
-export const EXIT = {
-  ok: 0,
-  failed: 1,
-  usage: 2,
-  /** `EX_TEMPFAIL`: try again later (another run holds the copy, the API's quota is spent). */
-  later: COPY_LOCKED_EXIT_CODE,
-  interrupted: 130,
-} as const;
+import { EXIT } from './exit-codes.js';
 
 /** What a failed run leaves, said after its failure: one text per kind of failure. */
 export interface Kept {
@@ -70,6 +56,17 @@ export const NOTHING_STORED: Kept = {
   retry: 'Then run the same command again.',
   fix: 'Nothing was written.',
   later: '',
+};
+
+const CHECK_INCOMPLETE =
+  'The check is incomplete (a repair keeps what it stored); run the same command again.';
+
+/** What a check leaves: nothing of a plain check, what a repair stored. */
+export const CHECK_KEPT: Kept = {
+  interrupted: CHECK_INCOMPLETE,
+  retry: CHECK_INCOMPLETE,
+  fix: 'The check is incomplete (a repair keeps what it stored).',
+  later: 'The check is incomplete (a repair keeps what it stored).',
 };
 
 /** What a failure says, and where. */

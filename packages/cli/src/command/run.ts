@@ -3,11 +3,12 @@ import { baseURLSource, keySource, resolveConnection } from '../connection.js';
 import { CLI_VERSION } from '../version.js';
 import { parseCliArgs } from './args.js';
 import type { CopyRun } from './copy-command.js';
+import { EXIT } from './exit-codes.js';
 import {
+  CHECK_KEPT,
   COPY_KEPT,
   debugRequested,
   describeFailure,
-  EXIT,
   type FailureContext,
   NOTHING_STORED,
   SNAPSHOT_KEPT,
@@ -34,6 +35,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
   // What a failure leaves: a copy keeps every page it stored, a snapshot what it fetched.
   let copy: CopyRun | undefined;
+  let checking = false;
   let maxWait: number | undefined;
   let postgres: string | undefined;
   try {
@@ -73,6 +75,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const { runCopyCommand } = await import('./copy-command.js');
       return await runCopyCommand(request.command, request.options, connection, io, request.json, copy);
     }
+    if (request.command === 'check') {
+      checking = true;
+      const { destination } = request.options;
+      if ('postgres' in destination) postgres = destination.postgres;
+      const { runCheckCommand } = await import('./check-command.js');
+      return await runCheckCommand(request.options, connection, io, request.json);
+    }
     const [{ verify }, { formatReport }] = await Promise.all([
       import('../verify/verify.js'),
       import('../verify/format.js'),
@@ -83,7 +92,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     const { code, line } = describeFailure(error, {
       ...settings,
-      kept: copy === undefined ? SNAPSHOT_KEPT : copy.stored ? COPY_KEPT : NOTHING_STORED,
+      kept: checking
+        ? CHECK_KEPT
+        : copy === undefined
+          ? SNAPSHOT_KEPT
+          : copy.stored
+            ? COPY_KEPT
+            : NOTHING_STORED,
       interrupted: io.signal?.aborted === true,
       maxWait,
       now: io.now ?? Date.now,

@@ -1,5 +1,6 @@
 import { LIST_LIMITS } from '@company-data/contract';
 import { ENVIRONMENT_VARIABLES } from '@company-data/sdk';
+import { CHECK_DEFAULT_CONCURRENCY } from '../check/check-copy.js';
 import { DEFAULT_MAX_WAIT_MS } from '../connection.js';
 import { COPY_LOCKED_EXIT_CODE } from '../copy/errors.js';
 import { LOCK_STALE_MS } from '../copy/file-lock.js';
@@ -26,6 +27,9 @@ Commands
   sync <list>              add what was created since the last export or sync (a first run
                            exports everything); --look-back also re-reads recent records for
                            changes and deletions
+  check <list>             compare a copy that export or sync made with the whole list: the
+                           records it lacks, those deleted since (however long ago), those that
+                           differ; exits 1 when it differs from the list
 
 Connection (every command)
   --base-url <url>         the API's base URL, ending in /v1 (default $${ENVIRONMENT_VARIABLES.baseURL})
@@ -77,13 +81,25 @@ export and sync
                            with exit ${COPY_LOCKED_EXIT_CODE} and the time (UTC) to run it again
   --json                   print the summary as one JSON object
 
+check
+  --out <file>, --to <postgres://…>, --schema <name>
+                           the copy, as export and sync name it; records created after its
+                           last sync are counted apart (newer: the next sync takes them)
+  --repair                 PostgreSQL only: store what differs (missing and changed records
+                           upserted, deleted ones removed), page by page, under the copy's lock
+                           (a file copy is rebuilt instead: the message says how)
+  --concurrency <n>        requests in flight, 1-${MAX_CONCURRENCY} (default ${CHECK_DEFAULT_CONCURRENCY})
+  --wait <duration>        with --repair: wait for a run that holds the copy, up to this long
+  --json                   print the report as one JSON object: counts and ids of each kind
+
   --debug                  on a failure, print its stack trace too (or set DEBUG=company-data)
   -v, --version            print the version and exit
   -h, --help               show this help
 
-Exit codes: 0 done (verify: no mismatch); 1 failed, running again may mend it (a server or
-network down; verify: a mismatch); 2 bad usage or configuration, fix it first (a refused key or
-login, an unknown host or database, a file in the way); ${COPY_LOCKED_EXIT_CODE} try again later (another run
-holds the copy or snapshot, or the API's quota is spent: the message says when); 130 interrupted
-(export, sync and snapshot resume when run again). A failure is one line on stderr.
+Exit codes: 0 done (verify: no mismatch; check: the copy equals the list, or was repaired);
+1 failed, running again may mend it (a server or network down; verify: a mismatch; check: the
+copy differs); 2 bad usage or configuration, fix it first (a refused key or login, an unknown
+host or database, a file in the way); ${COPY_LOCKED_EXIT_CODE} try again later (another run holds the copy
+or snapshot, or the API's quota is spent: the message says when); 130 interrupted (export, sync
+and snapshot resume when run again). A failure is one line on stderr.
 `;

@@ -8,14 +8,17 @@ import type { Client } from 'pg';
 import type { CopyDestination } from './destination.js';
 import type { LockOptions } from './file-lock.js';
 import type { CopyListName } from './lists.js';
-import { applicationName, takeLock, unlock } from './postgres-lock.js';
+import { connectForCopy } from './postgres-connect.js';
+import { copyLockKey, takeLock, unlock } from './postgres-lock.js';
 import {
-  addMet,
+  addSeenIds,
+  countRows,
   createTables,
   DEFAULT_SCHEMA,
   deleteRecords,
   deleteUnmet,
-  startMet,
+  readCheckpointRow,
+  startSeenIds,
   tablesOf,
   upsertDiffering,
 } from './postgres-tables.js';
@@ -87,7 +90,7 @@ export class PostgresCopy implements CopyDestination {
   #applied = { created: 0, changed: 0, removed: 0 };
   /** Whether the walk being written started in this run (not resumed from another run's checkpoint). */
   #walkFresh: boolean;
-  /** The current walk's met ids ({@link startMet}): undefined until its first page, null when it keeps none. */
+  /** The current walk's met ids ({@link startSeenIds}): undefined until its first page, null when it keeps none. */
   #met: string | null | undefined;
   /** What ended the connection while the copy held it, if anything did (see the `connectionError` getter). */
   readonly #lost: { error: Error | undefined };
@@ -140,35 +143,14 @@ export class PostgresCopy implements CopyDestination {
     const lockOptions = options.lock === false ? undefined : (options.lock ?? {});
     let client = options.client;
     const owned = client === undefined;
-    const lost: { error: Error | undefined } = { error: undefined };
-    if (client === undefined) {
-      const { default: pg } = await import('pg');
-      client = new pg.Client({
-        connectionString: options.connectionString,
-        application_name: applicationName(lockOptions?.command),
-        keepAlive: true,
-      });
-      // Without a listener, an error between statements (the server shutting down: 57P01) would be thrown
-      // by the event emitter, ending the process. The first one says why; the socket's end follows it.
-      client.on('error', (error: Error) => {
-        lost.error ??= error;
-      });
-      await client.connect();
-    }
-    const lockKey = lockOptions ? `company-data copy ${schema}.${list}` : undefined;
+    let lost: { error: Error | undefined } = { error: undefined };
+    if (client === undefined)
+      ({ client, lost } = await connectForCopy(options.connectionString, lockOptions?.command));
+    const lockKey = lockOptions ? copyLockKey(schema, list) : undefined;
     try {
       if (lockOptions && lockKey) await takeLock(client, lockKey, `${schema}.${list}`, lockOptions);
       await createTables(client, schema, list);
-      const { rows } = await client.query<{ checkpoint: string; records: string; complete: boolean }>(
-        `select checkpoint, records, complete from ${checkpoints} where list = $1`,
-        [list],
-      );
-      const row = rows[0];
-      const resumed = row && {
-        checkpoint: row.checkpoint,
-        records: Number(row.records),
-        complete: row.complete,
-      };
+      const resumed = await readCheckpointRow(client, checkpoints, list);
       return new PostgresCopy(client, owned, list, schema, lockKey, resumed, lost);
     } catch (error) {
       if (owned) await client.end().catch(() => undefined);
@@ -241,7 +223,7 @@ export class PostgresCopy implements CopyDestination {
       const { inserted, replaced } = await upsertDiffering(client, this.#table, this.#list, [
         ...upserts.values(),
       ]);
-      if (met !== null) await addMet(client, met, [...upserts.keys()]);
+      if (met !== null) await addSeenIds(client, met, [...upserts.keys()]);
       let deleted = await deleteRecords(client, this.#table, removed);
       if (batch.passed && met !== null) deleted += await deleteUnmet(client, this.#table, met, batch.passed);
       // The last write of a walk counts the rows, so that rows changed behind the copy's back are counted right.
@@ -279,7 +261,7 @@ export class PostgresCopy implements CopyDestination {
       const { rows } = await this.#client.query<{ held: boolean }>(
         `select exists (select 1 from ${this.#table}) as held`,
       );
-      this.#met = rows[0]?.held ? await startMet(this.#client, this.#schema, this.#list) : null;
+      this.#met = rows[0]?.held ? await startSeenIds(this.#client, 'met', this.#schema, this.#list) : null;
     }
     return this.#met;
   }
@@ -307,11 +289,6 @@ export class PostgresCopy implements CopyDestination {
       });
     else if (this.#lockKey) await unlock(this.#client, this.#lockKey);
   }
-}
-
-async function countRows(client: Client, table: string): Promise<number> {
-  const { rows } = await client.query<{ count: string }>(`select count(*) from ${table}`);
-  return Number(rows[0]?.count ?? 0);
 }
 
 /** A record's id, as the table keys it. */

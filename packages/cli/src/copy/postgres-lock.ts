@@ -11,6 +11,18 @@ import type { LockHolder } from './holder.js';
 /** How often a run waiting for the lock tries again. */
 const RETRY_MS = 250;
 
+/**
+ * The name of the advisory lock of a list's copy in a schema: every run that writes the copy (an export, a
+ * sync, a check's repair) takes this one, so two of them never write it at once.
+ *
+ * @param schema - the copy's schema.
+ * @param list - the list copied.
+ * @returns the key, hashed by PostgreSQL (`hashtextextended(key, 0)`) into the lock's number.
+ */
+export function copyLockKey(schema: string, list: string): string {
+  return `company-data copy ${schema}.${list}`;
+}
+
 /** The application name a run connects with: how another run names it (at most 63 bytes are kept). */
 export function applicationName(command: string | undefined): string {
   return `company-data pid=${process.pid} host=${hostname()} ${command ?? ''}`.trim().slice(0, 63);

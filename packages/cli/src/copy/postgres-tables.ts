@@ -124,6 +124,142 @@ export async function deleteRecords(client: Client, table: string, ids: readonly
   return result.rowCount ?? 0;
 }
 
+/** A list's row of progress in the checkpoints table. */
+export interface CheckpointRow {
+  /** The SDK checkpoint after the last page stored. */
+  readonly checkpoint: string;
+  /** Records in the copy. */
+  readonly records: number;
+  /** Whether the last run reached the end of the list. */
+  readonly complete: boolean;
+}
+
+/**
+ * Reads a list's row of progress.
+ *
+ * @returns the row, or undefined when the list was never copied into this schema.
+ */
+export async function readCheckpointRow(
+  client: Client,
+  checkpoints: string,
+  list: CopyListName,
+): Promise<CheckpointRow | undefined> {
+  const { rows } = await client.query<{ checkpoint: string; records: string; complete: boolean }>(
+    `select checkpoint, records, complete from ${checkpoints} where list = $1`,
+    [list],
+  );
+  const row = rows[0];
+  return row && { checkpoint: row.checkpoint, records: Number(row.records), complete: row.complete };
+}
+
+/**
+ * Moves a list's count of records by `delta` (rows inserted less rows deleted), leaving the rest of its row
+ * of progress (the checkpoint, `complete`, `updated_at`) as it is.
+ */
+export async function addToRecordCount(
+  client: Client,
+  checkpoints: string,
+  list: CopyListName,
+  delta: number,
+): Promise<void> {
+  if (delta === 0) return;
+  await client.query(`update ${checkpoints} set records = records + $2 where list = $1`, [list, delta]);
+}
+
+/**
+ * Sets a list's count of records to the rows its table holds, when it says otherwise (rows deleted or added
+ * by hand), leaving the rest of its row of progress as it is.
+ *
+ * @returns the rows the table holds.
+ */
+export async function recountRecords(
+  client: Client,
+  table: string,
+  checkpoints: string,
+  list: CopyListName,
+): Promise<number> {
+  const records = await countRows(client, table);
+  await client.query(`update ${checkpoints} set records = $2 where list = $1 and records <> $2`, [
+    list,
+    records,
+  ]);
+  return records;
+}
+
+/** The rows of a list's table. */
+export async function countRows(client: Client, table: string): Promise<number> {
+  const { rows } = await client.query<{ rows: string }>(`select count(*) as rows from ${table}`);
+  return Number(rows[0]?.rows ?? 0);
+}
+
+/** Whether a list's table and the checkpoints table exist in `schema` (a check creates neither). */
+export async function tablesExist(client: Client, schema: string, list: CopyListName): Promise<boolean> {
+  const { table, checkpoints } = tablesOf(schema, list);
+  const { rows } = await client.query<{ table: string | null; checkpoints: string | null }>(
+    'select to_regclass($1) as table, to_regclass($2) as checkpoints',
+    [table, checkpoints],
+  );
+  return rows[0]?.table != null && rows[0]?.checkpoints != null;
+}
+
+/**
+ * Compares records of the list with a list's table in one statement: each record with its row (`jsonb`
+ * equality: the same content whatever the order of its keys), and notes their ids, and `alsoSeen`, in a
+ * table of ids seen ({@link startSeenIds}).
+ *
+ * @param seen - the table of ids seen.
+ * @param records - records of the list, as the API gave them.
+ * @param alsoSeen - ids the list showed that are not compared (records newer than the copy's checkpoint).
+ * @returns the ids of the records the table lacks, and of those whose row holds another content.
+ */
+export async function compareRecords(
+  client: Client,
+  table: string,
+  seen: string,
+  records: readonly unknown[],
+  alsoSeen: readonly string[],
+): Promise<{ missing: string[]; stale: string[] }> {
+  const { rows } = await client.query<{ id: string; missing: boolean }>(
+    `with page as (select r from jsonb_array_elements($1::jsonb) as r),
+     seen as (
+       insert into ${seen} (id)
+       select id from (select r->>'id' as id from page union all select unnest($2::text[])) as ids
+       on conflict do nothing
+     )
+     select p.r->>'id' as id, t.id is null as missing
+       from page p left join ${table} t on t.id = p.r->>'id'
+      where t.id is null or t.record <> p.r`,
+    [JSON.stringify(records), alsoSeen],
+  );
+  const missing: string[] = [];
+  const stale: string[] = [];
+  for (const row of rows) (row.missing ? missing : stale).push(row.id);
+  return { missing, stale };
+}
+
+/**
+ * The ids of a list's table that a table of ids seen ({@link startSeenIds}) lacks, in id order, `limit` at a
+ * time.
+ *
+ * @param after - the last id of the previous batch ('' for the first).
+ * @returns up to `limit` ids after `after`.
+ */
+export async function unseenIds(
+  client: Client,
+  table: string,
+  seen: string,
+  after: string,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>(
+    `select t.id from ${table} t
+      where t.id > $1 and not exists (select 1 from ${seen} s where s.id = t.id)
+      order by t.id limit $2`,
+    [after, limit],
+  );
+  return rows.map((row) => row.id);
+}
+
 /** Creates the schema and tables when missing; one run at a time, so two lists started together do not clash. */
 export async function createTables(client: Client, schema: string, list: CopyListName): Promise<void> {
   const table = `${quote(schema)}.${quote(list)}`;
@@ -157,28 +293,35 @@ export async function createTables(client: Client, schema: string, list: CopyLis
 }
 
 /**
- * The ids a walk met, kept while it runs (a temporary table of the connection: gone with it, as a run that
- * dies loses them and its resumed run does not delete what it did not meet), so that the rows of the span
- * it read in full that it did not meet can be deleted once it ends: {@link deleteUnmet}.
+ * A table of ids seen: those a walk met, or those a check found in the list. Temporary, its connection's
+ * own and gone with it (a run that dies loses them, and its resumed run does not delete what it did not
+ * meet), filled page by page in the pages' transactions; then the rows it lacks are what left the list
+ * ({@link deleteUnmet}, {@link unseenIds}).
  *
- * @returns the quoted name of the (emptied) table.
+ * @param purpose - what keeps it (`met`, `check`), so that a copy and a check on one connection keep apart.
+ * @returns the qualified name of the (emptied) table.
  */
-export async function startMet(client: Client, schema: string, list: CopyListName): Promise<string> {
-  const met = `pg_temp.${quote(`company_data met ${schema}.${list}`.slice(0, 63))}`;
-  await client.query(`create temporary table if not exists ${met} (id text primary key)`);
-  await client.query(`truncate ${met}`);
-  return met;
+export async function startSeenIds(
+  client: Client,
+  purpose: string,
+  schema: string,
+  list: CopyListName,
+): Promise<string> {
+  const seen = `pg_temp.${quote(`company_data ${purpose} ${schema}.${list}`.slice(0, 63))}`;
+  await client.query(`create temporary table if not exists ${seen} (id text primary key)`);
+  await client.query(`truncate ${seen}`);
+  return seen;
 }
 
-/** Adds ids to the walk's met ids ({@link startMet}), in the page's transaction. */
-export async function addMet(client: Client, met: string, ids: readonly string[]): Promise<void> {
+/** Adds ids to a table of ids seen ({@link startSeenIds}), in the page's transaction. */
+export async function addSeenIds(client: Client, seen: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await client.query(`insert into ${met} select unnest($1::text[]) on conflict do nothing`, [ids]);
+  await client.query(`insert into ${seen} select unnest($1::text[]) on conflict do nothing`, [ids]);
 }
 
 /**
- * Deletes the rows created within `span` (inclusive; a `null` end is open) that the walk did not meet: they
- * left the list.
+ * Deletes the rows created within `span` (inclusive; a `null` end is open) that the walk did not meet (its
+ * table of ids seen, `met`): they left the list.
  *
  * @returns the rows deleted.
  */
