@@ -58,8 +58,12 @@ export interface PostgresCopyOptions {
  *   `start_time`, `user_id`), `record` (the whole record, jsonb) and `copied_at`;
  * - `<schema>.checkpoints`: one row per list, the SDK checkpoint after the last page stored.
  *
- * Each {@link PostgresCopy.write} upserts the page's created and changed records, deletes its removed ones
- * and stores its checkpoint, in one transaction.
+ * Each {@link PostgresCopy.write} stores a page in one transaction: every record the walk passed upserted by
+ * content (a row whose stored record differs is replaced, whatever the last run kept), the removed ones
+ * deleted, and in the last batch the rows of the span the walk read in full that it did not meet deleted;
+ * then the checkpoint. So the copy converges by content: a wider look-back than last time, a restored
+ * database or a lost checkpoint come out equal to the list. A connection the server ends mid-run makes the
+ * next statement fail ({@link PostgresCopy.connectionError} says why), never the process crash.
  *
  * @example
  * ```ts
