@@ -14,7 +14,7 @@ import { CompanyDataInstrumentation } from '@company-data/sdk/opentelemetry';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 // The registry the built SDK reads, from its one home (it sits on globalThis, shared by every copy of the SDK).
-import { telemetrySink } from '../../packages/sdk/src/telemetry/telemetry.js';
+import { telemetrySink } from '../../packages/sdk/src/core/telemetry/sink.js';
 import { assertFreshBuild, assertRunsBuiltSdk } from '../lib/built.js';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { interleaveNamed, type Variant } from '../lib/loop.js';

@@ -14,7 +14,7 @@ import * as sdk from '@company-data/sdk';
 import { CompanyData, TRACING_CHANNELS } from '@company-data/sdk';
 // The check the SDK makes, from its one home: the built bundle holds the same function, and both ask the
 // same named channels, which the runtime keeps one of per name.
-import { subscribed } from '../../packages/sdk/src/telemetry/traced-work.js';
+import { subscribed } from '../../packages/sdk/src/core/telemetry/traced-work.js';
 import { assertFreshBuild, assertRunsBuiltSdk } from '../lib/built.js';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { interleaveNamed, type Variant } from '../lib/loop.js';

@@ -1,8 +1,8 @@
 import { LIST_LIMITS } from '@company-data/contract/runtime';
 import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
-import type { RateGateLike, RateQuota } from './gate.js';
 import type { Logger, LogLevel } from './logger-interface.js';
+import type { RateGateLike, RateQuota } from './rate-gate-interface.js';
 
 /**
  * Passed to `onRateLimit` before the client pauses for a 429.

@@ -4,24 +4,24 @@
 import type { Pagination } from '@company-data/contract';
 import { DEFAULT_ORDERING, type OperationMeta, QUERY_CHECKS } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { checkOptions, parseInput } from '../checks/refusals.js';
-import { belongsIn, checkListBudgets, refuseKnown } from '../checks/rules.js';
-import { OPTION_CHECKS } from '../checks/schemas.generated.js';
-import { endpointWithSchemas } from '../checks/zod-on-demand.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../core/checks/argument-rules.js';
+import { checkOptions, parseInput } from '../core/checks/refusals.js';
+import { OPTION_CHECKS } from '../core/checks/schemas.generated.js';
+import { endpointWithSchemas } from '../core/checks/zod-on-demand.js';
 import type { Logger } from '../core/logger-interface.js';
 import { methodName } from '../core/methods.js';
 import type { ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
+import { endedWith, requestAttributes, serverAttributes, spanName } from '../core/telemetry/call-spans.js';
+import type { Iteration } from '../core/telemetry/iteration.js';
+import { type CallTelemetry, telemetrySink } from '../core/telemetry/sink.js';
+import { subscribed, type TracingChannelLike, traced } from '../core/telemetry/traced-work.js';
+import type { CallContext, PageContext } from '../core/telemetry/tracing-channels.js';
+import { callContext, pageContext } from '../core/telemetry/tracing-contexts.js';
 import { joinQueries, queryString } from '../request/query-string.js';
 import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
 import type { AttemptSlots } from '../request/request-slots.js';
-import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
-import type { Iteration } from '../telemetry/iteration.js';
-import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
-import { subscribed, type TracingChannelLike, traced } from '../telemetry/traced-work.js';
-import type { CallContext, PageContext } from '../telemetry/tracing-channels.js';
-import { callContext, pageContext } from '../telemetry/tracing-contexts.js';
-import { type ListPageFetch, type ListSource, Page } from './pagination.js';
+import { type ListPageFetch, type ListSource, Page } from './page-promise.js';
 
 /**
  * How a list's pages are sent and read: the source of its {@link PagePromise}. Its parts are methods, not

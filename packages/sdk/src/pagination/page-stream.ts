@@ -1,7 +1,7 @@
 import type { Pagination } from '@company-data/contract';
 import { NotFoundError } from '../core/errors.js';
+import { type CallTelemetry, TELEMETRY } from '../core/telemetry/sink.js';
 import { type AttemptOutcome, type AttemptSlots, RequestSlots } from '../request/request-slots.js';
-import { type CallTelemetry, TELEMETRY } from '../telemetry/telemetry.js';
 
 /** The least a page needs for the stream to go on. */
 export interface PageLike {

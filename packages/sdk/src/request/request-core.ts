@@ -1,6 +1,6 @@
 import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
-import { toValidationIssues } from '../checks/issues.js';
-import { endpointWithSchemas, loadZod } from '../checks/zod-on-demand.js';
+import { toValidationIssues } from '../core/checks/issues.js';
+import { endpointWithSchemas, loadZod } from '../core/checks/zod-on-demand.js';
 import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
 import {
   ClientClosedError,
@@ -11,7 +11,6 @@ import {
   RateLimitError,
   RequestAbortedError,
 } from '../core/errors.js';
-import type { RateGateLike } from '../core/gate.js';
 import type { Logger } from '../core/logger-interface.js';
 import type {
   HedgeOptions,
@@ -22,12 +21,13 @@ import type {
   RetryHook,
   Sleep,
 } from '../core/options.js';
+import type { RateGateLike } from '../core/rate-gate-interface.js';
 import type { ResponseInfo, WithResponse } from '../core/response-info.js';
 import type { SdkLogger } from '../core/scrubbed-logger.js';
-import { type CallTelemetry, errorType, TELEMETRY } from '../telemetry/telemetry.js';
-import { subscribed, WorkTrace } from '../telemetry/traced-work.js';
-import type { AttemptContext, CallContext, PageContext } from '../telemetry/tracing-channels.js';
-import { attemptContext, type Settable } from '../telemetry/tracing-contexts.js';
+import { type CallTelemetry, errorType, TELEMETRY } from '../core/telemetry/sink.js';
+import { subscribed, WorkTrace } from '../core/telemetry/traced-work.js';
+import type { AttemptContext, CallContext, PageContext } from '../core/telemetry/tracing-channels.js';
+import { attemptContext, type Settable } from '../core/telemetry/tracing-contexts.js';
 import { checkTheBaseURL } from './base-url-hint.js';
 import { errorDetail, errorFromResponse, isApiErrorBody } from './error-from-response.js';
 import type { HedgeBudget } from './hedge-budget.js';

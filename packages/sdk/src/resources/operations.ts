@@ -8,10 +8,10 @@ import {
   PATH_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { checkOptions, parseInput } from '../checks/refusals.js';
-import { belongsIn, checkListBudgets, refuseKnown } from '../checks/rules.js';
-import { OPTION_CHECKS, OPTION_HINTS } from '../checks/schemas.generated.js';
-import { endpointWithSchemas } from '../checks/zod-on-demand.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../core/checks/argument-rules.js';
+import { checkOptions, parseInput } from '../core/checks/refusals.js';
+import { OPTION_CHECKS, OPTION_HINTS } from '../core/checks/schemas.generated.js';
+import { endpointWithSchemas } from '../core/checks/zod-on-demand.js';
 import { ValidationError } from '../core/errors.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import {
@@ -25,21 +25,21 @@ import {
 } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
+import { endedWith, requestAttributes, serverAttributes, spanName } from '../core/telemetry/call-spans.js';
+import { startSync } from '../core/telemetry/iteration.js';
+import { type CallTelemetry, telemetrySink } from '../core/telemetry/sink.js';
+import { subscribed, traced } from '../core/telemetry/traced-work.js';
+import type { CallContext } from '../core/telemetry/tracing-channels.js';
+import { callContext, type Settable } from '../core/telemetry/tracing-contexts.js';
 import { ListPages, type PageRequest, pageRequest } from '../pagination/list-pages.js';
-import { PagePromise } from '../pagination/pagination.js';
+import { PagePromise } from '../pagination/page-promise.js';
 import { APIPromise } from '../request/api-promise.js';
 import { queryString } from '../request/query-string.js';
 import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
-import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/sync-checkpoint.js';
-import type { FetchSyncPage, SyncPage } from '../sync/sync-pages.js';
-import { SyncRun } from '../sync/sync-run.js';
-import { SyncWalk } from '../sync/sync-walk.js';
-import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
-import { startSync } from '../telemetry/iteration.js';
-import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
-import { subscribed, traced } from '../telemetry/traced-work.js';
-import type { CallContext } from '../telemetry/tracing-channels.js';
-import { callContext, type Settable } from '../telemetry/tracing-contexts.js';
+import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/checkpoint.js';
+import type { FetchSyncPage, SyncPage } from '../sync/page-reader.js';
+import { SyncRun } from '../sync/run.js';
+import { SyncWalk } from '../sync/scan.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -82,7 +82,7 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
 
 /**
  * A sync method, read off the endpoint table of its list: a {@link SyncRun} whose walk reads the list
- * newest first from the checkpoint given (see `sync/sync-walk.ts`). Its input is checked when the run
+ * newest first from the checkpoint given (see `sync/scan.ts`). Its input is checked when the run
  * is iterated: a refusal rejects the first step, nothing sent.
  *
  * @typeParam Id - the list operation: its row of the endpoint table types the method.

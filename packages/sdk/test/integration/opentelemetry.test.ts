@@ -1,7 +1,7 @@
 import { DEFAULT_FAULT_MIX, type MockServer } from '@company-data/mock-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { telemetrySink } from '../../src/core/telemetry/sink.js';
 import { METRICS } from '../../src/opentelemetry.js';
-import { telemetrySink } from '../../src/telemetry/telemetry.js';
 import {
   callPagesRead,
   clientFor,

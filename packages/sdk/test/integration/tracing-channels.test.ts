@@ -1,7 +1,7 @@
 import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { subscribed } from '../../src/core/telemetry/traced-work.js';
 import { RequestAbortedError } from '../../src/index.js';
-import { subscribed } from '../../src/telemetry/traced-work.js';
 import { clientFor, clientWithHook, type Target, targets } from '../support/harness.js';
 import { type Kind, recordTracing, type TracingRecorder } from '../support/tracing.js';
 

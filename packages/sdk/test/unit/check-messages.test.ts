@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatProblems, optionProblems, type Problem, valueTypeName } from '../../src/checks/messages.js';
-import { OPTION_CHECKS } from '../../src/checks/schemas.generated.js';
+import {
+  formatProblems,
+  optionProblems,
+  type Problem,
+  valueTypeName,
+} from '../../src/core/checks/messages.js';
+import { OPTION_CHECKS } from '../../src/core/checks/schemas.generated.js';
 
 // The SDK checks its options without zod (zod loads only when a refusal must be described), yet its
 // messages must read as zod's do for parameters: these tests hold the two formats equal.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
-import { canonicalJson, fingerprint } from '../../src/sync/record-fingerprint.js';
 import {
   decodeCheckpoint,
   emptyState,
   encodeCheckpoint,
   fingerprintEntries,
   fingerprintEntry,
-} from '../../src/sync/sync-checkpoint.js';
+} from '../../src/sync/checkpoint.js';
+import { canonicalJson, fingerprint } from '../../src/sync/record-fingerprint.js';
 
 describe('fingerprint', () => {
   it('is the same whatever order the fields come in, and differs when a value does', () => {

@@ -1,9 +1,9 @@
 import { Prng } from '@company-data/mock-server';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, SyncRun } from '../../src/index.js';
-import { decodeCheckpoint, emptyState } from '../../src/sync/sync-checkpoint.js';
-import type { SyncPage } from '../../src/sync/sync-pages.js';
-import { SyncWalk } from '../../src/sync/sync-walk.js';
+import { decodeCheckpoint, emptyState } from '../../src/sync/checkpoint.js';
+import type { SyncPage } from '../../src/sync/page-reader.js';
+import { SyncWalk } from '../../src/sync/scan.js';
 
 // The sync walk's argument, checked against a model of the API's offset pages (newest first, ties by id)
 // with records created, changed and deleted between any two page requests: seeded random interleavings,

@@ -1,6 +1,6 @@
 import { CompanyDataError } from '../core/errors.js';
 import type { SyncBatch, SyncChange } from '../core/sync-changes.js';
-import type { SyncWalk } from './sync-walk.js';
+import type { SyncWalk } from './scan.js';
 
 /**
  * What a run of `client.<list>.sync()` is made of: the checkpoint it starts from, and the walk that reads

@@ -1,7 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import type { RateQuota } from '../core/gate.js';
-import { LOG_LEVELS } from '../core/logger-interface.js';
+import { LOG_LEVELS } from '../logger-interface.js';
 import {
   type ClientOptions,
   type DerivedClientOptions,
@@ -10,8 +9,9 @@ import {
   MAX_READ_AHEAD,
   type RequestOptions,
   type WebhookOptions,
-} from '../core/options.js';
-import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
+} from '../options.js';
+import type { RateQuota } from '../rate-gate-interface.js';
+import type { SyncOptions, SyncRequestOptions } from '../sync-changes.js';
 
 // The SDK's own options, as schemas: the home of their rules and messages. NEVER imported at run time
 // (`new CompanyData()` runs these checks on every start, and loading zod for them would double the SDK's

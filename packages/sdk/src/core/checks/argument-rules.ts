@@ -1,4 +1,4 @@
-import { DEFAULT_CONCURRENCY, type ListOptions } from '../core/options.js';
+import { DEFAULT_CONCURRENCY, type ListOptions } from '../options.js';
 import { inputError } from './refusals.js';
 import { OPTION_CHECKS, OPTION_HINTS } from './schemas.generated.js';
 

@@ -11,21 +11,21 @@
 // - `page-dedupe.ts` drops an item already yielded when calls arriving during the iteration shift the
 //   pages under it: by `created_at` and the ids at the boundary (ordered), or by the neighbouring page's ids.
 //
-// A sync (`sync/sync-run.ts`) reuses the stream and the boundary deduper; `sync/sync-walk.ts` explains how.
+// A sync (`sync/run.ts`) reuses the stream and the boundary deduper; `sync/scan.ts` explains how.
 
 import type { Pagination } from '@company-data/contract';
 import type { OperationMeta } from '@company-data/contract/runtime';
-import { checkOptions } from '../checks/refusals.js';
-import { OPTION_CHECKS } from '../checks/schemas.generated.js';
+import { checkOptions } from '../core/checks/refusals.js';
+import { OPTION_CHECKS } from '../core/checks/schemas.generated.js';
 import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger-interface.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_ORDERED, defaultReadAhead, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
+import { type Iteration, startWalk } from '../core/telemetry/iteration.js';
+import { TELEMETRY } from '../core/telemetry/sink.js';
 import { APIPromise } from '../request/api-promise.js';
 import type { AnsweredCall } from '../request/request-core.js';
 import type { AttemptSlots } from '../request/request-slots.js';
-import { type Iteration, startWalk } from '../telemetry/iteration.js';
-import { TELEMETRY } from '../telemetry/telemetry.js';
 import { NeighbourPageDeduper, PageBoundaryDeduper } from './page-dedupe.js';
 import { type FetchPage, pageStream } from './page-stream.js';
 

@@ -1,8 +1,8 @@
+import { fingerprintEntries, fingerprintEntry, type SyncWindow } from './checkpoint.js';
 import { fingerprint } from './record-fingerprint.js';
-import { fingerprintEntries, fingerprintEntry, type SyncWindow } from './sync-checkpoint.js';
 
 /**
- * The look-back of one sync run (see `sync-walk.ts`): compares each record of the window with the
+ * The look-back of one sync run (see `scan.ts`): compares each record of the window with the
  * fingerprint the last run kept for it, takes out of the old window every fingerprint it meets again (those
  * left at the end were removed), and keeps the fingerprints of the new window, also as JSON entries as
  * they come (a checkpoint per batch then costs no more than its page).

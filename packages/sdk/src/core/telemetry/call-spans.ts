@@ -1,7 +1,7 @@
 import type { OperationMeta } from '@company-data/contract/runtime';
-import { RequestAbortedError } from '../core/errors.js';
-import { SDK_METHODS } from '../core/methods.js';
-import { type CallTelemetry, TELEMETRY, type TelemetryAttributes } from './telemetry.js';
+import { RequestAbortedError } from '../errors.js';
+import { SDK_METHODS } from '../methods.js';
+import { type CallTelemetry, TELEMETRY, type TelemetryAttributes } from './sink.js';
 
 // The attributes a call's span starts with, and how it ends. Only what names the operation and the server
 // goes in: never the URL itself (its query holds the caller's values, a webhook's path its token).

@@ -1,6 +1,6 @@
 import type { OperationMeta } from '@company-data/contract/runtime';
-import { endTelemetry, spanName } from './call-telemetry.js';
-import { type CallTelemetry, TELEMETRY, telemetrySink } from './telemetry.js';
+import { endTelemetry, spanName } from './call-spans.js';
+import { type CallTelemetry, TELEMETRY, telemetrySink } from './sink.js';
 import { IterationTrace, subscribed } from './traced-work.js';
 import type { SyncContext, WalkContext } from './tracing-channels.js';
 import { syncContext, walkContext } from './tracing-contexts.js';

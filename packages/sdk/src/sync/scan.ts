@@ -1,11 +1,11 @@
 import { NotFoundError, RequestAbortedError } from '../core/errors.js';
 import type { SyncChange, SyncSpan } from '../core/sync-changes.js';
+import type { Iteration } from '../core/telemetry/iteration.js';
+import { TELEMETRY } from '../core/telemetry/sink.js';
 import { PageBoundaryDeduper } from '../pagination/page-dedupe.js';
-import type { Iteration } from '../telemetry/iteration.js';
-import { TELEMETRY } from '../telemetry/telemetry.js';
-import { encodeCheckpoint, type SyncMark, type SyncState, type SyncWalkState } from './sync-checkpoint.js';
-import { type FetchSyncPage, type SyncPage, type SyncPageOptions, SyncPages } from './sync-pages.js';
-import { LookBack } from './sync-window.js';
+import { encodeCheckpoint, type SyncMark, type SyncState, type SyncWalkState } from './checkpoint.js';
+import { LookBack } from './look-back.js';
+import { type FetchSyncPage, type SyncPage, type SyncPageOptions, SyncPages } from './page-reader.js';
 
 // How `sync()` walks a list that changes while it reads it, and why it yields each record exactly once.
 //

@@ -19,7 +19,7 @@ import {
   type TelemetryAttributes,
   type TelemetryScope,
   type TelemetrySink,
-} from './telemetry.js';
+} from './sink.js';
 
 /**
  * The metrics the SDK records, by name (the "In production" guide lists their attributes), e.g. to give one

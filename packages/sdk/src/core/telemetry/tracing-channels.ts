@@ -1,4 +1,4 @@
-import { errorType } from './telemetry.js';
+import { errorType } from './sink.js';
 
 // What the SDK publishes on Node's `diagnostics_channel` tracing channels, for any APM to subscribe to
 // without depending on the SDK or OpenTelemetry: the channels' names and the shape of the context object

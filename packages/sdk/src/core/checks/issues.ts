@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ValidationIssue } from '../core/errors.js';
+import type { ValidationIssue } from '../errors.js';
 
 /**
  * The SDK's issues for zod's (of a failed `safeParse`): the one place zod's issue type is read, so that no

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as diagnostics from 'node:diagnostics_channel';
-import { stoppedBy } from './call-telemetry.js';
+import { stoppedBy } from './call-spans.js';
 import {
   TRACING_CHANNELS,
   type TracingContext,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConfigurationError, ValidationError, type ValidationIssue } from '../core/errors.js';
+import { ConfigurationError, ValidationError, type ValidationIssue } from '../errors.js';
 import { toValidationIssues } from './issues.js';
 import { type CompiledOptions, formatProblems, optionProblems, unknownName } from './messages.js';
 import { loadZod } from './zod-on-demand.js';

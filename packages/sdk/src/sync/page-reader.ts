@@ -1,7 +1,7 @@
 import type { Pagination } from '@company-data/contract';
+import type { CallTelemetry } from '../core/telemetry/sink.js';
 import { pageStream } from '../pagination/page-stream.js';
 import type { AttemptSlots } from '../request/request-slots.js';
-import type { CallTelemetry } from '../telemetry/telemetry.js';
 
 /** One page of a list, as a sync walk reads it. */
 export interface SyncPage<Item> {
