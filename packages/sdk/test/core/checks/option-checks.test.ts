@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OPTION_CHECKS } from '../../src/core/checks/schemas.generated.js';
-import { OPTION_SCHEMAS } from '../../src/core/checks/schemas.js';
+import { OPTION_CHECKS } from '../../../src/core/checks/schemas.generated.js';
+import { OPTION_SCHEMAS } from '../../../src/core/checks/schemas.js';
 
 // The options' schemas are the source of truth; the compiled checks the SDK runs are a copy of them. For
 // options made of values of every kind the options take or get wrong, both must give the same answer.
@@ -73,7 +73,7 @@ describe('compiled option checks agree with their schemas', () => {
   });
 
   it('the committed checks are what the schemas generate now', () => {
-    const script = new URL('../../scripts/write-option-checks.ts', import.meta.url).pathname;
+    const script = new URL('../../../scripts/write-option-checks.ts', import.meta.url).pathname;
     const run = spawnSync(process.execPath, ['--import', 'tsx', script, '--check'], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);

@@ -11,8 +11,8 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { telemetrySink } from '../../src/core/telemetry/sink.js';
-import { CompanyDataInstrumentation, INSTRUMENTATION_NAME } from '../../src/opentelemetry.js';
+import { telemetrySink } from '../../../src/core/telemetry/sink.js';
+import { CompanyDataInstrumentation, INSTRUMENTATION_NAME } from '../../../src/opentelemetry.js';
 
 // When the instrumentation hands the SDK a call's telemetry, and when it hands nothing (so that a call
 // costs no more than a span start that records nothing).

@@ -5,8 +5,8 @@ import {
   optionProblems,
   type Problem,
   valueTypeName,
-} from '../../src/core/checks/messages.js';
-import { OPTION_CHECKS } from '../../src/core/checks/schemas.generated.js';
+} from '../../../src/core/checks/messages.js';
+import { OPTION_CHECKS } from '../../../src/core/checks/schemas.generated.js';
 
 // The SDK checks its options without zod (zod loads only when a refusal must be described), yet its
 // messages must read as zod's do for parameters: these tests hold the two formats equal.

@@ -6,8 +6,8 @@ import {
   type CompanyDataError,
   ConfigurationError,
   ValidationError,
-} from '../../src/index.js';
-import { clientFor, type Target, targets } from '../support/harness.js';
+} from '../../../src/index.js';
+import { clientFor, type Target, targets } from '../../support/harness.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -8,7 +8,7 @@ import { SyncWalk } from '../../src/sync/scan.js';
 // The sync walk's argument, checked against a model of the API's offset pages (newest first, ties by id)
 // with records created, changed and deleted between any two page requests: seeded random interleavings,
 // many runs each, some interrupted. The same properties run against the mock server in
-// test/integration/sync.test.ts; this model is fast enough for hundreds of interleavings.
+// test/sync/runs.test.ts; this model is fast enough for hundreds of interleavings.
 
 interface Row {
   id: string;

@@ -1,7 +1,7 @@
 import { DEFAULT_FAULT_MIX, type MockServer } from '@company-data/mock-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { telemetrySink } from '../../src/core/telemetry/sink.js';
-import { METRICS } from '../../src/opentelemetry.js';
+import { telemetrySink } from '../../../src/core/telemetry/sink.js';
+import { METRICS } from '../../../src/opentelemetry.js';
 import {
   callPagesRead,
   clientFor,
@@ -10,8 +10,8 @@ import {
   manualTime,
   type Target,
   targets,
-} from '../support/harness.js';
-import { eventsNamed, type OtelHarness, spanTrees, startOtel } from '../support/otel.js';
+} from '../../support/harness.js';
+import { eventsNamed, type OtelHarness, spanTrees, startOtel } from '../../support/otel.js';
 
 // The spans, span events and metrics of `@company-data/sdk/opentelemetry`, recorded by the OpenTelemetry
 // SDK's in-memory exporter, against the mock: each counted against the mock's journal of requests.

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationError, CompanyData, ValidationError } from '../../src/index.js';
-import { clientFor, type Target, targets } from '../support/harness.js';
-import { type OtelHarness, startOtel } from '../support/otel.js';
+import { AuthenticationError, CompanyData, ValidationError } from '../../../src/index.js';
+import { clientFor, type Target, targets } from '../../support/harness.js';
+import { type OtelHarness, startOtel } from '../../support/otel.js';
 
 // What the SDK's spans, events and metrics must never carry: the API key, a webhook token, or a value the
 // caller sent (a phone number, an e-mail address, a name, a query value), whether the call succeeds,

@@ -1,9 +1,9 @@
 import type { MockServer } from '@company-data/mock-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { subscribed } from '../../src/core/telemetry/traced-work.js';
-import { RequestAbortedError } from '../../src/index.js';
-import { clientFor, clientWithHook, type Target, targets } from '../support/harness.js';
-import { type Kind, recordTracing, type TracingRecorder } from '../support/tracing.js';
+import { subscribed } from '../../../src/core/telemetry/traced-work.js';
+import { RequestAbortedError } from '../../../src/index.js';
+import { clientFor, clientWithHook, type Target, targets } from '../../support/harness.js';
+import { type Kind, recordTracing, type TracingRecorder } from '../../support/tracing.js';
 
 // The SDK's tracing channels (`diagnostics_channel.tracingChannel`), seen by a subscriber to all five that
 // binds a store to each one's `start`, against the mock: every piece of work's events in order, the stores

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, CompanyData, type TracingContext, ValidationError } from '../../src/index.js';
-import { clientFor, type Target, targets } from '../support/harness.js';
-import { recordTracing, type TracingRecorder } from '../support/tracing.js';
+import {
+  AuthenticationError,
+  CompanyData,
+  type TracingContext,
+  ValidationError,
+} from '../../../src/index.js';
+import { clientFor, type Target, targets } from '../../support/harness.js';
+import { recordTracing, type TracingRecorder } from '../../support/tracing.js';
 
 // What the contexts of the SDK's tracing channels must never carry: the API key, a webhook token, or a value
 // the caller sent (a phone number, an e-mail address, a name, a query value), nor anything of a response,

@@ -7,7 +7,7 @@ import { clientFor, clientWithHook, type RequestHook, type Target, targets } fro
 // requests, runs after runs (some stopped half-way and resumed from their checkpoint) deliver every call
 // that exists at the end exactly once, and no call twice. Seeded and bounded: the same interleavings on
 // every run of the suite, in well under a second per target. One page at a time (the default): see
-// `SyncRequestOptions` for read-ahead under deletions. test/unit/sync-walk.test.ts runs many more
+// `SyncRequestOptions` for read-ahead under deletions. test/sync/scan.test.ts runs many more
 // interleavings against a model of the API.
 
 const SEEDS = 12;

@@ -2,8 +2,8 @@ import type { MockServer } from '@company-data/mock-server';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, type Target, targets } from '../support/harness.js';
-import { type OtelHarness, startOtel } from '../support/otel.js';
+import { clientFor, type Target, targets } from '../../support/harness.js';
+import { type OtelHarness, startOtel } from '../../support/otel.js';
 
 // undici's own HTTP spans (`@opentelemetry/instrumentation-undici`, which listens to undici's diagnostics
 // channels) nest under the SDK's spans: each attempt is sent with its call's or page's span active. Over a

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics_channel from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import { listened, type TracingChannelLike, traced } from '../../src/core/telemetry/traced-work.js';
-import { RequestAbortedError, ServerError, type TracedError } from '../../src/index.js';
+import { listened, type TracingChannelLike, traced } from '../../../src/core/telemetry/traced-work.js';
+import { RequestAbortedError, ServerError, type TracedError } from '../../../src/index.js';
 
 // How the SDK publishes one piece of work: the order of the events, the store bound to `start` active for
 // the work, what a failure and an abort say, and how a runtime's channel tells that anything listens.
