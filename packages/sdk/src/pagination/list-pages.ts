@@ -17,7 +17,7 @@ import type { Iteration } from '../core/telemetry/iteration.js';
 import { type CallTelemetry, telemetrySink } from '../core/telemetry/sink.js';
 import { subscribed, type TracingChannelLike, traced } from '../core/telemetry/traced-work.js';
 import type { CallContext, PageContext } from '../core/telemetry/tracing-channels.js';
-import { callContext, pageContext } from '../core/telemetry/tracing-contexts.js';
+import { callContext } from '../core/telemetry/tracing-contexts.js';
 import { joinQueries, queryString } from '../request/query-string.js';
 import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
 import type { AttemptSlots } from '../request/request-slots.js';
@@ -191,11 +191,10 @@ function sendTraced(core: RequestCore, call: CallRequest, page: TracedPage): Pro
 
 /** Sends a page, published on its channel when something listens to it. */
 function sendPage(core: RequestCore, call: CallRequest, page: TracedPage): Promise<AnsweredCall> {
-  const { options, slots, telemetry, channel, parent } = page;
+  const { options, slots, telemetry, channel } = page;
   if (channel === undefined) return core.send(call, options, slots, telemetry);
   const number = call.page as number;
-  const context =
-    parent === undefined ? callContext(call.endpoint, number) : pageContext(call.endpoint, number);
+  const context = callContext(call.endpoint, number);
   return traced<CallContext | PageContext, AnsweredCall>(channel, context, (settable) =>
     core.send(call, options, slots, telemetry, settable),
   );

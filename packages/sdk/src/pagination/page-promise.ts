@@ -21,7 +21,7 @@ import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger-interface.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_ORDERED, defaultReadAhead, type ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
-import { type Iteration, startWalk } from '../core/telemetry/iteration.js';
+import { type Iteration, startIteration } from '../core/telemetry/iteration.js';
 import { TELEMETRY } from '../core/telemetry/sink.js';
 import { APIPromise } from '../request/api-promise.js';
 import type { AnsweredCall } from '../request/request-core.js';
@@ -195,7 +195,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     } = source.options;
     const readAhead = source.options.readAhead ?? defaultReadAhead(concurrency);
     const dedupe = ordered ? new PageBoundaryDeduper(source.ordering) : new NeighbourPageDeduper();
-    const iteration = startWalk(source.operation, { concurrency, readAhead, ordered });
+    const iteration = startIteration('walk', source.operation, { concurrency, readAhead, ordered });
     const { telemetry } = iteration;
     // Page 1 not sent yet (the usual case: the list is iterated as it is made) goes out as a page of the iteration.
     this.#firstIn.parent = iteration;

@@ -26,7 +26,7 @@ import {
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../core/telemetry/call-spans.js';
-import { startSync } from '../core/telemetry/iteration.js';
+import { startIteration } from '../core/telemetry/iteration.js';
 import { type CallTelemetry, telemetrySink } from '../core/telemetry/sink.js';
 import { subscribed, traced } from '../core/telemetry/traced-work.js';
 import type { CallContext } from '../core/telemetry/tracing-channels.js';
@@ -132,7 +132,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     }
     const { concurrency = DEFAULT_CONCURRENCY, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
-    const iteration = startSync(operation, { concurrency, readAhead });
+    const iteration = startIteration('sync', operation, { concurrency, readAhead });
     const fetch: FetchSyncPage<Item> = async (page, signal, slots) => {
       const { data } = await core.parse(await request(page, signal, slots, iteration));
       return data as SyncPage<Item>;

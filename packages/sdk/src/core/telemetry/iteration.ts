@@ -19,6 +19,9 @@ interface IterationOptions {
   readonly readAhead: number;
 }
 
+/** What a list's iteration is read with. */
+type WalkOptions = IterationOptions & { readonly ordered: boolean };
+
 /** A list iterated or a sync run: what its pages are read under. */
 export class Iteration {
   /** Its span, when an instrumentation registered a sink: its pages' spans are its children. */
@@ -66,43 +69,39 @@ export class Iteration {
 }
 
 /**
- * Begins the iteration of a list: the `<resource>.list iterate` span, the `walk` channel's `start`.
+ * Begins a list's iteration (`walk`: the `<resource>.list iterate` span and the `walk` channel's `start`) or a
+ * run of `sync()` (`sync`: the `<resource>.sync` span and the `sync` channel's `start`).
  *
- * @param options - the list's read options.
+ * @param kind - which: its span's scope and its channel.
+ * @param options - how its pages are read (`ordered` for a list's iteration only).
  */
-export function startWalk(
+export function startIteration(
+  kind: 'walk',
   operation: IteratedOperation,
   options: IterationOptions & { readonly ordered: boolean },
+): Iteration;
+export function startIteration(
+  kind: 'sync',
+  operation: IteratedOperation,
+  options: IterationOptions,
+): Iteration;
+export function startIteration(
+  kind: 'walk' | 'sync',
+  operation: IteratedOperation,
+  options: IterationOptions & { readonly ordered?: boolean },
 ): Iteration {
-  const telemetry = telemetrySink()?.start(`${spanName(operation)} iterate`, 'walk', {
+  const name = kind === 'walk' ? `${spanName(operation)} iterate` : spanName(operation, 'sync');
+  const telemetry = telemetrySink()?.start(name, kind, {
     [TELEMETRY.operation]: operation.operationId,
     [TELEMETRY.concurrency]: options.concurrency,
     [TELEMETRY.readAhead]: options.readAhead,
     [TELEMETRY.ordered]: options.ordered,
   });
-  const channel = subscribed('walk');
+  const channel = subscribed(kind);
+  if (channel === undefined) return new Iteration(telemetry, undefined);
   const trace =
-    channel === undefined
-      ? undefined
-      : new IterationTrace<WalkContext>(channel, walkContext(operation, options));
-  return new Iteration(telemetry, trace);
-}
-
-/**
- * Begins a run of `sync()`: the `<resource>.sync` span, the `sync` channel's `start`.
- *
- * @param options - the run's read options.
- */
-export function startSync(operation: IteratedOperation, options: IterationOptions): Iteration {
-  const telemetry = telemetrySink()?.start(spanName(operation, 'sync'), 'sync', {
-    [TELEMETRY.operation]: operation.operationId,
-    [TELEMETRY.concurrency]: options.concurrency,
-    [TELEMETRY.readAhead]: options.readAhead,
-  });
-  const channel = subscribed('sync');
-  const trace =
-    channel === undefined
-      ? undefined
+    kind === 'walk'
+      ? new IterationTrace<WalkContext>(channel, walkContext(operation, options as WalkOptions))
       : new IterationTrace<SyncContext>(channel, syncContext(operation, options));
   return new Iteration(telemetry, trace);
 }

@@ -20,22 +20,16 @@ export interface TracedEndpoint {
   readonly path: string;
 }
 
-/** The context of a call on its own; `page` for a list's page read as a call. */
-export function callContext(endpoint: TracedEndpoint, page: number | undefined): Settable<CallContext> {
-  return {
-    operation: endpoint.operationId,
-    method: endpoint.method,
-    urlTemplate: endpoint.path,
-    page,
-    attempts: 0,
-    status: undefined,
-    outcome: undefined,
-    error: undefined,
-  };
-}
-
-/** The context of one page of a list iterated or of a sync. */
-export function pageContext(endpoint: TracedEndpoint, page: number): Settable<PageContext> {
+/**
+ * The context of a call: a call on its own (the `call` channel; `page` for a list's page read as a call), or
+ * one page of a list iterated or of a sync (the `page` channel). Both channels' contexts have one shape.
+ */
+export function callContext(endpoint: TracedEndpoint, page: number): Settable<PageContext>;
+export function callContext(endpoint: TracedEndpoint, page: number | undefined): Settable<CallContext>;
+export function callContext(
+  endpoint: TracedEndpoint,
+  page: number | undefined,
+): Settable<CallContext> | Settable<PageContext> {
   return {
     operation: endpoint.operationId,
     method: endpoint.method,
