@@ -24,10 +24,10 @@ import type { WithResponse } from '../core/response-info.js';
 import { type Iteration, startIteration } from '../core/telemetry/iteration.js';
 import { TELEMETRY } from '../core/telemetry/sink.js';
 import { APIPromise } from '../request/api-promise.js';
-import type { AnsweredCall } from '../request/request-core.js';
+import type { AnsweredCall } from '../request/call-request.js';
 import type { AttemptSlots } from '../request/request-slots.js';
 import { NeighbourPageDeduper, PageBoundaryDeduper } from './page-dedupe.js';
-import { type FetchPage, pageStream } from './page-stream.js';
+import { type PageSource, pageStream } from './page-stream.js';
 
 /** A settled promise, to run a callback a turn later. */
 const SETTLED: Promise<void> = Promise.resolve();
@@ -199,15 +199,14 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     const { telemetry } = iteration;
     // Page 1 not sent yet (the usual case: the list is iterated as it is made) goes out as a page of the iteration.
     this.#firstIn.parent = iteration;
-    const fetch: FetchPage<Page<Item>> = async (page, pageSignal, slots) =>
-      (await source.fetch(page, pageSignal, slots, iteration)).data;
     const first = this.withResponse().then(({ data }) => data);
     this.#firstIn.parent = undefined;
     let count: number | undefined;
     let pages = 0;
     let failure: unknown;
     let complete = false;
-    const stream = pageStream(first, fetch, { concurrency, readAhead, ordered, lastPage, signal, telemetry });
+    const later = new IteratedPages(source, iteration);
+    const stream = pageStream(first, later, { concurrency, readAhead, ordered, lastPage, signal, telemetry });
     try {
       for await (const page of stream) {
         const current = page.pagination.count;
@@ -281,6 +280,21 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   /** `'PagePromise'`, for `Object.prototype.toString`. */
   override get [Symbol.toStringTag](): string {
     return 'PagePromise';
+  }
+}
+
+/** The pages of a list after the first, as its iteration's stream fetches them: each a page of the iteration. */
+class IteratedPages<Item> implements PageSource<Page<Item>> {
+  readonly #source: ListSource<Item>;
+  readonly #iteration: Iteration;
+
+  constructor(source: ListSource<Item>, iteration: Iteration) {
+    this.#source = source;
+    this.#iteration = iteration;
+  }
+
+  async fetchPage(page: number, signal: AbortSignal, slots: AttemptSlots | undefined): Promise<Page<Item>> {
+    return (await this.#source.fetch(page, signal, slots, this.#iteration)).data;
   }
 }
 

@@ -25,21 +25,18 @@ import {
 } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { endedWith, requestAttributes, serverAttributes, spanName } from '../core/telemetry/call-spans.js';
 import { startIteration } from '../core/telemetry/iteration.js';
-import { type CallTelemetry, telemetrySink } from '../core/telemetry/sink.js';
-import { subscribed, traced } from '../core/telemetry/traced-work.js';
-import type { CallContext } from '../core/telemetry/tracing-channels.js';
-import { callContext, type Settable } from '../core/telemetry/tracing-contexts.js';
-import { ListPages, type PageRequest, pageRequest } from '../pagination/list-pages.js';
+import { ListPages } from '../pagination/list-pages.js';
 import { PagePromise } from '../pagination/page-promise.js';
 import { APIPromise } from '../request/api-promise.js';
+import type { CallRequest } from '../request/call-request.js';
 import { queryString } from '../request/query-string.js';
-import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
+import type { RequestCore } from '../request/request-core.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/checkpoint.js';
-import type { FetchSyncPage, SyncPage } from '../sync/page-reader.js';
+import type { FetchSyncPage } from '../sync/page-reader.js';
 import { SyncRun } from '../sync/run.js';
 import { SyncWalk } from '../sync/scan.js';
+import { checkedList } from './list-request.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -65,7 +62,8 @@ export type RecordOf<Endpoint extends EndpointDefinition> =
 
 /**
  * A list method, read off the endpoint table: checks the parameters and options (nothing is sent when
- * they fail), then returns a {@link PagePromise} whose pages are fetched through the core.
+ * they fail: see `list-request.ts`), then returns a {@link PagePromise} whose pages are sent through the
+ * core (`pagination/list-pages.ts`).
  *
  * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
@@ -77,7 +75,8 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
 ): PagePromise<ItemOf<Endpoints[Id]>> {
   const operation: OperationMeta = OPERATIONS[id];
   const given = (params ?? {}) as Record<string, unknown>;
-  return new PagePromise(new ListPages<ItemOf<Endpoints[Id]>>(core, operation, given, options));
+  const request = checkedList(core, operation, given, options, methodName(operation));
+  return new PagePromise(new ListPages<ItemOf<Endpoints[Id]>>(core, operation, given, options, request));
 }
 
 /**
@@ -124,19 +123,13 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     }
     const pageSize = typeof params.page_size === 'number' ? params.page_size : DEFAULT_SYNC_PAGE_SIZE;
     const query = { ...params, ordering: DEFAULT_ORDERING, page_size: pageSize };
-    let request: PageRequest;
-    try {
-      request = pageRequest(core, operation, query, requestOptions, method);
-    } catch (error) {
-      request = () => Promise.reject(error);
-    }
+    const request = checkedList(core, operation, query, requestOptions, method);
+    const pages = new ListPages<Item>(core, operation, query, requestOptions, request);
     const { concurrency = DEFAULT_CONCURRENCY, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
     const iteration = startIteration('sync', operation, { concurrency, readAhead });
-    const fetch: FetchSyncPage<Item> = async (page, signal, slots) => {
-      const { data } = await core.parse(await request(page, signal, slots, iteration));
-      return data as SyncPage<Item>;
-    };
+    const fetch: FetchSyncPage<Item> = async (page, signal, slots) =>
+      (await pages.fetch(page, signal, slots, iteration)).data;
     const lookBack = typeof input.lookBack === 'number' ? input.lookBack : DEFAULT_LOOK_BACK;
     const { telemetry } = iteration;
     const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry, iteration };
@@ -173,18 +166,20 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   options: RequestOptions = {},
 ): APIPromise<RecordOf<Endpoints[Id]>> {
   const operation: OperationMeta = OPERATIONS[operationId];
-  return start(
-    core,
-    operation,
-    () => retrieveCall(core, operation, id, options),
-    options,
-    recordOf as (data: unknown) => RecordOf<Endpoints[Id]>,
-  );
+  let call: CallRequest | Promise<CallRequest>;
+  try {
+    call = retrieveCall(core, operation, id, options);
+  } catch (error) {
+    call = Promise.reject(error);
+  }
+  return start(core, operation, call, options, recordOf as (data: unknown) => RecordOf<Endpoints[Id]>);
 }
 
 /**
  * The call of a retrieve method, its id and options checked. When the compiled check refuses the id, zod
  * (loaded for it) says why: only then is the call a promise.
+ *
+ * @throws ConfigurationError for a refused option or a missing base URL.
  */
 function retrieveCall(
   core: RequestCore,
@@ -236,90 +231,58 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
 ): APIPromise<z.output<Endpoints[Id]['response']>> {
   type Endpoint = Endpoints[Id];
   const operation: OperationMeta = OPERATIONS[id];
-  return start(
-    core,
-    operation,
-    async () => {
-      const method = methodName(operation);
-      const fields = operation.bodyNames;
-      checkOptions(OPTION_CHECKS.webhook, options, method, () => ({
-        ...belongsIn(fields, 'a body field', 'the second argument'),
-        ...OPTION_HINTS.webhook,
-      }));
-      const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
-      // The body is parsed, not only checked: zod's output (trimmed phone numbers) is what is sent.
-      const { body: schema } = await endpointWithSchemas(operation.operationId);
-      const body = await parseInput(schema as z.ZodObject, input, {
-        noun: 'field',
-        of: method,
-        elsewhere: belongsIn(OPTION_CHECKS.webhook.names, 'an option', 'the third argument'),
-        escapeHatch:
-          'Free-form data the API keeps for you goes in `custom_fields`; to send a field the SDK does not know yet, pass it in the `body` option.',
-      });
-      const extra = refuseKnown(options.body, fields, 'body', method);
-      return { endpoint: operation, ...target, body: { ...body, ...extra } };
-    },
-    options,
-    (data) => data as z.output<Endpoint['response']>,
-  );
+  const call = webhookCall(core, operation, tokenOrUrl, input, options);
+  return start(core, operation, call, options, (data) => data as z.output<Endpoint['response']>);
 }
 
 /**
- * Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked.
- * A call prepared without waiting (the usual case) goes out at once, and a body read without waiting is
- * the result with no promise in between.
+ * The call of a webhook method: the token or URL resolved, the options checked, the body parsed by the
+ * contract's schema (zod's output, trimmed phone numbers, is what is sent; an undeclared field is refused).
+ */
+async function webhookCall(
+  core: RequestCore,
+  operation: OperationMeta,
+  tokenOrUrl: string,
+  input: unknown,
+  options: WebhookOptions,
+): Promise<CallRequest> {
+  const method = methodName(operation);
+  const fields = operation.bodyNames;
+  checkOptions(OPTION_CHECKS.webhook, options, method, () => ({
+    ...belongsIn(fields, 'a body field', 'the second argument'),
+    ...OPTION_HINTS.webhook,
+  }));
+  const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
+  const { body: schema } = await endpointWithSchemas(operation.operationId);
+  const body = await parseInput(schema as z.ZodObject, input, {
+    noun: 'field',
+    of: method,
+    elsewhere: belongsIn(OPTION_CHECKS.webhook.names, 'an option', 'the third argument'),
+    escapeHatch:
+      'Free-form data the API keeps for you goes in `custom_fields`; to send a field the SDK does not know yet, pass it in the `body` option.',
+  });
+  const extra = refuseKnown(options.body, fields, 'body', method);
+  return { endpoint: operation, ...target, body: { ...body, ...extra } };
+}
+
+/**
+ * Starts a call: sends it through the core once it is ready (a refusal rejects the promise, nothing sent),
+ * and reads it when asked. A call prepared without waiting (the usual case) goes out at once, and a body
+ * read without waiting is the result with no promise in between.
  */
 function start<T>(
   core: RequestCore,
   operation: OperationMeta,
-  prepare: () => CallRequest | Promise<CallRequest>,
+  call: CallRequest | Promise<CallRequest>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
-  const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
-  const channel = subscribed('call');
-  const answered =
-    channel === undefined
-      ? prepareAndSend(core, prepare, options, telemetry, undefined)
-      : traced<CallContext, AnsweredCall>(channel, callContext(operation, undefined), (context) =>
-          prepareAndSend(core, prepare, options, telemetry, context),
-        );
-  return new APIPromise(endedWith(telemetry, answered), (sent) => {
+  return new APIPromise(core.send(operation, call, options), (sent) => {
     const read = core.parse(sent);
     return read instanceof Promise
       ? read.then((result) => unwrapped(result, unwrap))
       : unwrapped(read, unwrap);
   });
-}
-
-/** Prepares a call (a refusal rejects, nothing sent) and sends it. */
-function prepareAndSend(
-  core: RequestCore,
-  prepare: () => CallRequest | Promise<CallRequest>,
-  options: RequestOptions,
-  telemetry: CallTelemetry | undefined,
-  traced: Settable<CallContext> | undefined,
-): Promise<AnsweredCall> {
-  try {
-    const call = prepare();
-    return call instanceof Promise
-      ? call.then((ready) => sendObserved(core, ready, options, telemetry, traced))
-      : sendObserved(core, call, options, telemetry, traced);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/** Sends a prepared call, its address on the call's span when there is one. */
-function sendObserved(
-  core: RequestCore,
-  call: CallRequest,
-  options: RequestOptions,
-  telemetry: CallTelemetry | undefined,
-  traced: Settable<CallContext> | undefined,
-): Promise<AnsweredCall> {
-  telemetry?.setAttributes(serverAttributes(call.url));
-  return core.send(call, options, undefined, telemetry, traced);
 }
 
 function unwrapped<T>(

@@ -1,6 +1,6 @@
 import type { Pagination } from '@company-data/contract';
 import type { CallTelemetry } from '../core/telemetry/sink.js';
-import { pageStream } from '../pagination/page-stream.js';
+import { type PageSource, pageStream } from '../pagination/page-stream.js';
 import type { AttemptSlots } from '../request/request-slots.js';
 
 /** One page of a list, as a sync walk reads it. */
@@ -34,7 +34,7 @@ export interface SyncPageOptions {
  * straight on, or one at a time. Asking for any page but the next of the stream (a step back) stops the
  * read-ahead; {@link oneAtATime} stops it for good.
  */
-export class SyncPages<Item> {
+export class SyncPages<Item> implements PageSource<SyncPage<Item>> {
   readonly #fetch: FetchSyncPage<Item>;
   readonly #options: SyncPageOptions;
   #stream: AsyncGenerator<SyncPage<Item>, void, undefined> | undefined;
@@ -60,7 +60,7 @@ export class SyncPages<Item> {
       const { concurrency, readAhead, signal, telemetry } = this.#options;
       const first = this.#fetch(page, signal);
       const options = { concurrency, readAhead, ordered: true, signal, telemetry };
-      this.#stream = pageStream(first, this.#fetch, options);
+      this.#stream = pageStream(first, this, options);
       this.#streamNext = page;
     }
     if (this.#stream !== undefined) {
@@ -73,6 +73,17 @@ export class SyncPages<Item> {
       await this.#stop();
     }
     return this.#fetch(page, this.#options.signal);
+  }
+
+  /**
+   * A page the read-ahead fetches: through the sync's fetch, its attempts sharing the stream's request slots.
+   *
+   * @param page - its number.
+   * @param signal - the stream's signal for it.
+   * @param slots - the stream's request slots.
+   */
+  fetchPage(page: number, signal: AbortSignal, slots: AttemptSlots | undefined): Promise<SyncPage<Item>> {
+    return this.#fetch(page, signal, slots);
   }
 
   /** From here on, one page at a time: records were deleted, and pages read out of order could skip one. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/index.js';
-import { type FetchPage, type PageLike, pageStream } from '../../src/pagination/page-stream.js';
+import { type PageLike, type PageSource, pageStream } from '../../src/pagination/page-stream.js';
 
 interface TestPage extends PageLike {
   data: number[];
@@ -27,23 +27,23 @@ function controlledFetcher(totalPages: number) {
     if (value instanceof Error) request.reject(value);
     else request.resolve(value);
   };
-  return { requests, fetch, answer };
+  return { requests, fetchPage: fetch, answer };
 }
 
 /** The stream as a plain window: `concurrency` pages ahead, never more. */
 const inWindow = (
   first: Promise<TestPage>,
-  fetch: FetchPage<TestPage>,
+  source: PageSource<TestPage>,
   concurrency: number,
   signal?: AbortSignal,
-) => pageStream(first, fetch, { concurrency, readAhead: concurrency, ordered: true, signal });
+) => pageStream(first, source, { concurrency, readAhead: concurrency, ordered: true, signal });
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('orderedPages', () => {
   it('keeps `concurrency` requests in flight and yields in order whatever order they finish in', async () => {
     const fetcher = controlledFetcher(6);
-    const stream = inWindow(Promise.resolve(page(1, 6)), fetcher.fetch, 3, undefined);
+    const stream = inWindow(Promise.resolve(page(1, 6)), fetcher, 3, undefined);
     expect((await stream.next()).value?.pagination.page).toBe(1);
     const second = stream.next();
     await tick();
@@ -67,7 +67,7 @@ describe('orderedPages', () => {
 
   it('requests the next page only when asked, with concurrency 1', async () => {
     const fetcher = controlledFetcher(3);
-    const stream = inWindow(Promise.resolve(page(1, 3)), fetcher.fetch, 1, undefined);
+    const stream = inWindow(Promise.resolve(page(1, 3)), fetcher, 1, undefined);
     await stream.next();
     await tick();
     expect(fetcher.requests).toHaveLength(0);
@@ -82,7 +82,7 @@ describe('orderedPages', () => {
     const grows = controlledFetcher(0);
     const pages: number[] = [];
     const walk = (async () => {
-      for await (const p of inWindow(Promise.resolve(page(1, 2)), grows.fetch, 1, undefined)) {
+      for await (const p of inWindow(Promise.resolve(page(1, 2)), grows, 1, undefined)) {
         pages.push(p.pagination.page);
       }
     })();
@@ -96,7 +96,7 @@ describe('orderedPages', () => {
     const gone = controlledFetcher(3);
     const after404 = (async () => {
       const seen: number[] = [];
-      for await (const p of inWindow(Promise.resolve(page(1, 3)), gone.fetch, 2, undefined)) {
+      for await (const p of inWindow(Promise.resolve(page(1, 3)), gone, 2, undefined)) {
         seen.push(p.pagination.page);
       }
       return seen;
@@ -108,7 +108,7 @@ describe('orderedPages', () => {
 
   it('aborts requests in flight when the consumer stops early, and rethrows other errors', async () => {
     const fetcher = controlledFetcher(5);
-    const stream = inWindow(Promise.resolve(page(1, 5)), fetcher.fetch, 3, new AbortController().signal);
+    const stream = inWindow(Promise.resolve(page(1, 5)), fetcher, 3, new AbortController().signal);
     await stream.next();
     const pending = stream.next();
     await tick();
@@ -122,7 +122,7 @@ describe('orderedPages', () => {
 
     const failing = controlledFetcher(3);
     const walk = (async () => {
-      for await (const _ of inWindow(Promise.resolve(page(1, 3)), failing.fetch, 1, undefined)) {
+      for await (const _ of inWindow(Promise.resolve(page(1, 3)), failing, 1, undefined)) {
         // consume
       }
     })();
@@ -136,7 +136,7 @@ describe('pageStream past a late page', () => {
   it('reaches up to readAhead pages once the oldest is late, and back to the window after it', async () => {
     const fetcher = controlledFetcher(30);
     let fire: (() => void) | undefined;
-    const stream = pageStream(Promise.resolve(page(1, 30)), fetcher.fetch, {
+    const stream = pageStream(Promise.resolve(page(1, 30)), fetcher, {
       concurrency: 2,
       readAhead: 6,
       ordered: true,
@@ -170,7 +170,7 @@ describe('pageStream past a late page', () => {
 
   it('yields pages as they arrive with ordered: false, each page once, ending at an empty page', async () => {
     const fetcher = controlledFetcher(5);
-    const stream = pageStream(Promise.resolve(page(1, 5)), fetcher.fetch, {
+    const stream = pageStream(Promise.resolve(page(1, 5)), fetcher, {
       concurrency: 4,
       readAhead: 4,
       ordered: false,
@@ -200,7 +200,7 @@ describe('pageStream past a late page', () => {
     const seen: number[] = [];
     const walk = (async () => {
       const options = { concurrency: 2, readAhead: 2, ordered: true };
-      for await (const p of pageStream(Promise.resolve(counted(1, 4)), fetcher.fetch, options)) {
+      for await (const p of pageStream(Promise.resolve(counted(1, 4)), fetcher, options)) {
         seen.push(p.pagination.count);
       }
     })();
@@ -223,7 +223,7 @@ describe('pageStream past a late page', () => {
     const walk = (async () => {
       const seen: number[] = [];
       const options = { concurrency: 3, readAhead: 3, ordered: true, lastPage: 3 };
-      for await (const p of pageStream(Promise.resolve(page(1, 10)), fetcher.fetch, options)) {
+      for await (const p of pageStream(Promise.resolve(page(1, 10)), fetcher, options)) {
         seen.push(p.pagination.page);
       }
       return seen;

@@ -1,7 +1,7 @@
 import { endpoints } from '@company-data/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { APIPromise } from '../../src/index.js';
-import type { AnsweredCall } from '../../src/request/request-core.js';
+import type { AnsweredCall } from '../../src/request/call-request.js';
 
 const url = 'https://api.example.com/v1/teams/';
 const answered: AnsweredCall = {
