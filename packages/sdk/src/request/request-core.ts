@@ -1,43 +1,50 @@
 import type { OperationMeta } from '@company-data/contract/runtime';
 import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
 import {
-  ClientClosedError,
   type CompanyDataError,
   ConfigurationError,
   ConnectionError,
   RateLimitError,
-  RequestAbortedError,
 } from '../core/errors.js';
 import type { Logger } from '../core/logger-interface.js';
-import type {
-  HedgeOptions,
-  HedgeOutcome,
-  RateLimitEvent,
-  RequestOptions,
-  RetryEvent,
-  RetryHook,
-  Sleep,
-} from '../core/options.js';
-import type { RateGateLike } from '../core/rate-gate-interface.js';
+import type { RateLimitEvent, RequestOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
-import type { SdkLogger } from '../core/scrubbed-logger.js';
 import { endedWith, requestAttributes, serverAttributes, spanName } from '../core/telemetry/call-spans.js';
 import type { Iteration } from '../core/telemetry/iteration.js';
 import { type CallTelemetry, errorType, TELEMETRY, telemetrySink } from '../core/telemetry/sink.js';
-import { subscribed, type TracingChannelLike, traced, WorkTrace } from '../core/telemetry/traced-work.js';
+import {
+  subscribed,
+  type TracingChannelLike,
+  traced,
+  type WorkTrace,
+} from '../core/telemetry/traced-work.js';
 import type { AttemptContext, CallContext, PageContext } from '../core/telemetry/tracing-channels.js';
-import { attemptContext, callContext, type Settable } from '../core/telemetry/tracing-contexts.js';
+import { callContext, type Settable } from '../core/telemetry/tracing-contexts.js';
+import {
+  answeredAttempt,
+  attemptTrace,
+  gateWaited,
+  hedged,
+  isPaused,
+  recordAttempts,
+} from './attempt-telemetry.js';
 import { CallHeaders } from './call-headers.js';
-import { type AnsweredCall, type CallRequest, describeCall } from './call-request.js';
-import { errorDetail, errorFromResponse, notFoundHint } from './error-from-response.js';
-import type { HedgeBudget } from './hedge-budget.js';
-import { type HedgedRead, hedgedRead } from './hedged-read.js';
+import type { AnsweredCall, CallRequest } from './call-request.js';
+import { errorDetail, errorFromResponse } from './error-from-response.js';
+import {
+  type CoreConfig,
+  errorOf,
+  type Flight,
+  type Pipeline,
+  retriesLeft,
+  takeOff,
+  throwIfClosed,
+} from './flight.js';
 import type { AttemptSlots, ReleaseSlot } from './request-slots.js';
 import { readResponse } from './response-body.js';
-import type { ResponseTimes } from './response-times.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
-import type { AttemptRequest, AttemptResponse, Transport } from './transport.js';
+import type { AttemptResponse } from './transport.js';
 
 // The one request pipeline every call goes through. `RequestCore.send` reads top-down, a function per step:
 //
@@ -51,45 +58,8 @@ import type { AttemptRequest, AttemptResponse, Transport } from './transport.js'
 //      failure that is retried waits its backoff (`backoff`); any other failure is the call's error.
 // The body is read afterwards, when the caller asks (`RequestCore.parse`, `request/response-body.ts`).
 
-/** Everything the core needs, resolved from the client options. */
-export interface CoreConfig {
-  apiKey: string | undefined;
-  /** Where the key came from, in words (`the COMPANY_DATA_API_KEY environment variable`), for a 401's hint. */
-  apiKeySource: string | undefined;
-  /** Where the base URL came from, in words, for the hints of an unknown host and of a 404 on a list. */
-  baseURLSource: string | undefined;
-  baseURL: string | undefined;
-  apiRoot: string | undefined;
-  timeout: number;
-  maxRetries: number;
-  maxRetryWait: number;
-  defaultHeaders: Record<string, string>;
-  userAgent: string;
-  validate: boolean;
-  onRateLimit: RetryHook<RateLimitEvent> | undefined;
-  onRetry: RetryHook<RetryEvent> | undefined;
-  sleep: Sleep;
-  now: () => number;
-  random: () => number;
-  logger: SdkLogger;
-  transport: Transport;
-  gate: RateGateLike;
-  /** The client's `hedge` option (a call's own overrides it). */
-  hedge: boolean | HedgeOptions;
-  /** Recent response times, shared with derived clients: the adaptive hedge threshold. */
-  responseTimes: ResponseTimes;
-  /** The hedges the client (and its derived clients) may still send. */
-  hedgeBudget: HedgeBudget;
-}
-
 /** The operation a call reads or writes, as its span and its tracing contexts name it. */
 type SentOperation = Pick<OperationMeta, 'operationId' | 'method' | 'path'>;
-
-/** What every call of a client is sent with: its configuration, and the headers its calls share. */
-interface Pipeline {
-  readonly config: CoreConfig;
-  readonly headers: CallHeaders;
-}
 
 /**
  * The one request pipeline every resource method goes through: addresses and auth from the endpoint
@@ -226,32 +196,6 @@ function whenReady(
   return call.then((ready) => sendAttempts(pipeline, ready, options, slots, telemetry, context));
 }
 
-/** A call on its way: what each step of its attempts reads, and what an attempt leaves for the next. */
-interface Flight {
-  readonly config: CoreConfig;
-  readonly headers: CallHeaders;
-  readonly call: CallRequest;
-  readonly options: RequestOptions;
-  readonly slots: AttemptSlots | undefined;
-  /** The call's span and metrics, when an instrumentation is registered. */
-  readonly telemetry: CallTelemetry | undefined;
-  /** What every attempt sends: the request on the wire, its time limit, signal and label. */
-  readonly request: AttemptRequest;
-  /** The call's hedge, when it is hedged. */
-  readonly hedge: HedgedRead | undefined;
-  /** Makes the error of a call its caller aborted. */
-  readonly aborted: () => RequestAbortedError;
-  /** The operation by its path template, e.g. `GET /users/{id}/`, as events name it. */
-  readonly operation: string;
-  readonly maxRetries: number;
-  /** The attempt under way: 1 for the first. */
-  attempt: number;
-  /** The HTTP status of the last attempt answered. */
-  status: number | undefined;
-  /** The last attempt met a 429: the gate's next wait is this call's own pause. */
-  pausedHere: boolean;
-}
-
 /**
  * Step 2, the attempts of a ready call: a request slot (a list's), the rate gate, the attempt, and what its
  * answer decides, until an attempt is answered with success or the call fails.
@@ -306,47 +250,6 @@ async function sendAttempts(
   } finally {
     recordAttempts(flight, context);
   }
-}
-
-/** A ready call's flight: its request made once (headers, body as text), its hedge and its limits. */
-function takeOff(
-  pipeline: Pipeline,
-  call: CallRequest,
-  options: RequestOptions,
-  slots: AttemptSlots | undefined,
-  telemetry: CallTelemetry | undefined,
-): Flight {
-  const { config, headers } = pipeline;
-  const { endpoint } = call;
-  const label = describeCall(call);
-  const request: AttemptRequest = {
-    method: endpoint.method,
-    url: call.url,
-    headers: headers.of(call, options),
-    body: call.body === undefined ? undefined : JSON.stringify(call.body),
-    timeout: options.timeout ?? config.timeout,
-    signal: options.signal,
-    label,
-    baseURLSource: endpoint.base === 'baseURL' ? config.baseURLSource : undefined,
-  };
-  return {
-    config,
-    headers,
-    call,
-    options,
-    slots,
-    telemetry,
-    request,
-    hedge: hedgedRead(endpoint, options.hedge ?? config.hedge, config),
-    // Made by a function, not an arrow in a const here: the build's keepNames would rename that arrow on
-    // every call (an Object.defineProperty), and bind() names its function too.
-    aborted: abortedError(label, options.signal),
-    operation: `${endpoint.method} ${endpoint.path}`,
-    maxRetries: options.maxRetries ?? config.maxRetries,
-    attempt: 0,
-    status: undefined,
-    pausedHere: false,
-  };
 }
 
 /**
@@ -508,91 +411,4 @@ async function backoff(flight: Flight, error: CompanyDataError): Promise<void> {
   config.logger.info(`company-data retrying after ${error.code} in ${delayMs} ms`, { operation, attempt });
   const { signal } = flight.options;
   await raceAbort(config.sleep(delayMs, signal), signal, flight.aborted);
-}
-
-/** Whether an attempt may follow the one under way. */
-function retriesLeft(flight: Flight): boolean {
-  return flight.attempt <= flight.maxRetries;
-}
-
-/** The error of an answer that is no success and no 429: its class for its status, with the hints it may need. */
-function errorOf(flight: Flight, response: AttemptResponse): CompanyDataError {
-  const { request, config } = flight;
-  const hint = notFoundHint(flight.call.endpoint, response, config.baseURLSource);
-  return errorFromResponse(
-    response,
-    request.label,
-    undefined,
-    flight.headers.keySource(request.headers),
-    hint,
-  );
-}
-
-/** After `close()`: a distinct error, so that retry logic never takes it for a network failure. */
-function throwIfClosed(flight: Flight, cause?: unknown): void {
-  if (!flight.config.transport.closed) return;
-  throw new ClientClosedError(
-    `The client is closed: close() was called before ${flight.request.label} could complete. Create a new CompanyData for more calls.`,
-    { cause },
-  );
-}
-
-/** The call ended: its attempts and the last status on its span and on its tracing context. */
-function recordAttempts(flight: Flight, context: Settable<CallContext | PageContext> | undefined): void {
-  const { attempt, status } = flight;
-  flight.telemetry?.setAttributes({
-    [TELEMETRY.attempts]: attempt,
-    'http.request.resend_count': attempt > 1 ? attempt - 1 : undefined,
-    'http.response.status_code': status,
-  });
-  if (context !== undefined) {
-    context.attempts = attempt;
-    context.status = status;
-  }
-}
-
-/** Makes the error of a call its caller aborted, when asked. */
-function abortedError(request: string, signal: AbortSignal | undefined): () => RequestAbortedError {
-  return () => new RequestAbortedError(`Request aborted (${request})`, { cause: signal?.reason });
-}
-
-/** The attempt's events on the `attempt` tracing channel, when something listens to it. */
-function attemptTrace(call: CallRequest, attempt: number): WorkTrace<AttemptContext> | undefined {
-  const channel = subscribed('attempt');
-  if (channel === undefined) return undefined;
-  return new WorkTrace<AttemptContext>(channel, attemptContext(call.endpoint, attempt, call.page));
-}
-
-/** An attempt was answered: its status, and which copy decided it when it was hedged. */
-function answeredAttempt(
-  context: Settable<AttemptContext>,
-  status: number,
-  hedge: HedgeOutcome | undefined,
-): void {
-  context.status = status;
-  if (hedge !== undefined) context.hedge = hedge.winner;
-}
-
-/** Whether a gate says it is paused for a 429 (the SDK's `RateGate` does; the interface does not ask it). */
-function isPaused(gate: RateGateLike): boolean {
-  return (gate as { readonly paused?: unknown }).paused === true;
-}
-
-/** An attempt waited at the rate gate for a 429's pause: this call's own, or one another request met. */
-function gateWaited(telemetry: CallTelemetry, waitedMs: number, attempt: number, pausedHere: boolean): void {
-  if (!(waitedMs > 0)) return;
-  telemetry.recordEvent(TELEMETRY.gateWaitEvent, {
-    [TELEMETRY.attempt]: attempt,
-    [TELEMETRY.waitMs]: waitedMs,
-    [TELEMETRY.waitCause]: pausedHere ? 'this_call' : 'other',
-  });
-}
-
-/** A hedged read's second copy went out: an event saying which copy answered the attempt. */
-function hedged(telemetry: CallTelemetry | undefined, outcome: HedgeOutcome, attempt: number): void {
-  telemetry?.recordEvent(TELEMETRY.hedgeEvent, {
-    [TELEMETRY.attempt]: attempt,
-    [TELEMETRY.hedgeWinner]: outcome.winner,
-    [TELEMETRY.hedgeAfterMs]: outcome.afterMs,
-  });
 }
