@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces and metrics of the SDK's calls, list walks, exports and syncs: enable
+ * OpenTelemetry traces and metrics of the SDK's calls, list iterations, exports and syncs: enable
  * {@link CompanyDataInstrumentation} once. `@opentelemetry/api` is an optional peer dependency: install it to
  * use this entry point; the main entry never loads it.
  *

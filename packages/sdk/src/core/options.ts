@@ -368,8 +368,11 @@ export const CLIENT_DEFAULTS = {
   validate: true,
   hedge: false,
 } as const;
-/** A list's `concurrency` when it is not given: one request at a time. */
-export const DEFAULT_CONCURRENCY = 1;
+/**
+ * The `concurrency` of a list iterated or a sync run when it is not given: one request at a time (the CLI's
+ * `company-data snapshot` has a default of its own).
+ */
+export const DEFAULT_LIST_CONCURRENCY = 1;
 /** A list's `ordered` when it is not given: pages in page order. */
 export const DEFAULT_ORDERED = true;
 /** Pages a list fetching ahead may hold or have under way, when `readAhead` is not given. */

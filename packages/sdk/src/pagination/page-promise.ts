@@ -19,7 +19,12 @@ import { checkOptions } from '../core/checks/refusals.js';
 import { OPTION_CHECKS } from '../core/checks/schemas.generated.js';
 import { CompanyDataError } from '../core/errors.js';
 import type { Logger } from '../core/logger-interface.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_ORDERED, defaultReadAhead, type ListOptions } from '../core/options.js';
+import {
+  DEFAULT_LIST_CONCURRENCY,
+  DEFAULT_ORDERED,
+  defaultReadAhead,
+  type ListOptions,
+} from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import { type Iteration, startIteration } from '../core/telemetry/iteration.js';
 import { TELEMETRY } from '../core/telemetry/sink.js';
@@ -187,7 +192,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   async *pages(): AsyncGenerator<Page<Item>, void, undefined> {
     const source = this.#source;
     const {
-      concurrency = DEFAULT_CONCURRENCY,
+      concurrency = DEFAULT_LIST_CONCURRENCY,
       ordered = DEFAULT_ORDERED,
       lastPage,
       signal,

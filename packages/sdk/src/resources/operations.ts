@@ -15,7 +15,7 @@ import { endpointWithSchemas } from '../core/checks/zod-on-demand.js';
 import { ValidationError } from '../core/errors.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import {
-  DEFAULT_CONCURRENCY,
+  DEFAULT_LIST_CONCURRENCY,
   DEFAULT_LOOK_BACK,
   DEFAULT_SYNC_PAGE_SIZE,
   defaultReadAhead,
@@ -35,7 +35,7 @@ import type { RequestCore } from '../request/request-core.js';
 import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/checkpoint.js';
 import type { FetchSyncPage } from '../sync/page-reader.js';
 import { SyncRun } from '../sync/run.js';
-import { SyncWalk } from '../sync/scan.js';
+import { SyncScan } from '../sync/scan.js';
 import { checkedList } from './list-request.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
@@ -56,8 +56,8 @@ export type OperationIdOf<Kind extends EndpointDefinition['kind']> = {
 /** The item type of a list endpoint. */
 export type ItemOf<Endpoint extends EndpointDefinition> =
   z.output<Endpoint['response']> extends { data: Array<infer Item> } ? Item : never;
-/** The record type of a retrieve endpoint. */
-export type RecordOf<Endpoint extends EndpointDefinition> =
+/** The record a retrieve endpoint answers with, out of its response's `data`. */
+export type RetrievedRecord<Endpoint extends EndpointDefinition> =
   z.output<Endpoint['response']> extends { data: infer Data } ? Data : never;
 
 /**
@@ -80,7 +80,7 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
 }
 
 /**
- * A sync method, read off the endpoint table of its list: a {@link SyncRun} whose walk reads the list
+ * A sync method, read off the endpoint table of its list: a {@link SyncRun} whose scan reads the list
  * newest first from the checkpoint given (see `sync/scan.ts`). Its input is checked when the run
  * is iterated: a refusal rejects the first step, nothing sent.
  *
@@ -112,7 +112,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
   } catch (error) {
     refusal = error;
   }
-  const walk = () => {
+  const scan = () => {
     if (refusal !== undefined) throw refusal;
     const params = { ...(given as Record<string, unknown>) };
     for (const name of SYNC_OWN_PARAMETERS) {
@@ -125,7 +125,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     const query = { ...params, ordering: DEFAULT_ORDERING, page_size: pageSize };
     const request = checkedList(core, operation, query, requestOptions, method);
     const pages = new ListPages<Item>(core, operation, query, requestOptions, request);
-    const { concurrency = DEFAULT_CONCURRENCY, signal } = requestOptions;
+    const { concurrency = DEFAULT_LIST_CONCURRENCY, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
     const iteration = startIteration('sync', operation, { concurrency, readAhead });
     const fetch: FetchSyncPage<Item> = async (page, signal, slots) =>
@@ -133,10 +133,10 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     const lookBack = typeof input.lookBack === 'number' ? input.lookBack : DEFAULT_LOOK_BACK;
     const { telemetry } = iteration;
     const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry, iteration };
-    return new SyncWalk<Item>(state, source);
+    return new SyncScan<Item>(state, source);
   };
   const initial = typeof input.checkpoint === 'string' ? input.checkpoint : encodeCheckpoint(state);
-  return new SyncRun<Item>({ initial, walk, method });
+  return new SyncRun<Item>({ initial, scan, method });
 }
 
 /** The parameters a sync sets itself. */
@@ -164,7 +164,7 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   operationId: Id,
   id: string,
   options: RequestOptions = {},
-): APIPromise<RecordOf<Endpoints[Id]>> {
+): APIPromise<RetrievedRecord<Endpoints[Id]>> {
   const operation: OperationMeta = OPERATIONS[operationId];
   let call: CallRequest | Promise<CallRequest>;
   try {
@@ -172,7 +172,7 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   } catch (error) {
     call = Promise.reject(error);
   }
-  return start(core, operation, call, options, recordOf as (data: unknown) => RecordOf<Endpoints[Id]>);
+  return start(core, operation, call, options, recordOf as (data: unknown) => RetrievedRecord<Endpoints[Id]>);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { ValidationError } from '../core/errors.js';
 
 // A sync checkpoint: JSON text a person can read, versioned, naming the list and its filters. Times are the
-// records' own `created_at` (ISO 8601); ids are the records' ids.
+// records' own `created_at` (ISO 8601); ids are the records' ids. The scan under way (`SyncState.scan`) is
+// the field `walk` of the JSON: a stored format, named so since the first checkpoint was written.
 
 /** What the first line of every checkpoint says it is. */
 const FORMAT = 'company-data sync checkpoint';
@@ -23,8 +24,8 @@ export interface SyncWindow {
   fingerprints: Record<string, string>;
 }
 
-/** A run under way: enough to resume it. */
-export interface SyncWalkState {
+/** A run's scan under way: enough to resume it. */
+export interface SyncScanState {
   /** The newest record of the run (its first record read), and the ids at its instant read so far. */
   top: SyncMark;
   /** The last record the run passed, and the ids at its instant. */
@@ -54,26 +55,26 @@ export interface SyncState {
    * fingerprint is taken out as its record is read again, and those left at the end were removed).
    */
   window: SyncWindow | null;
-  /** The run under way, or `null` once it completed. */
-  walk: SyncWalkState | null;
+  /** The scan under way, or `null` once the run completed (the checkpoint's JSON names it `walk`). */
+  scan: SyncScanState | null;
 }
 
 /**
  * The checkpoint's text: one JSON object, its keys in a fixed order.
  *
  * @param state - the state to write.
- * @param walkFingerprints - the run's fingerprints already written as the inside of a JSON object (a run
+ * @param scanFingerprints - the run's fingerprints already written as the inside of a JSON object (a run
  * keeps them so as it goes: written whole for every batch, a large window would cost its size per page).
  * @returns the checkpoint.
  */
-export function encodeCheckpoint(state: SyncState, walkFingerprints?: string): string {
-  const { list, filters, mark, window, walk } = state;
+export function encodeCheckpoint(state: SyncState, scanFingerprints?: string): string {
+  const { list, filters, mark, window, scan } = state;
   const head = { checkpoint: FORMAT, version: VERSION, list, filters, mark, window };
-  if (walk === null) return JSON.stringify({ ...head, walk: null });
-  const { top, cursor, passed, place, count, lookBack, fingerprints } = walk;
+  if (scan === null) return JSON.stringify({ ...head, walk: null });
+  const { top, cursor, passed, place, count, lookBack, fingerprints } = scan;
   const text = JSON.stringify({ ...head, walk: { top, cursor, passed, place, count, lookBack } });
-  const prints = walkFingerprints ?? fingerprintEntries(fingerprints);
-  // `text` ends with the walk's `}` and the checkpoint's: the fingerprints go last in the walk.
+  const prints = scanFingerprints ?? fingerprintEntries(fingerprints);
+  // `text` ends with the scan's `}` and the checkpoint's: the fingerprints go last in the scan.
   return `${text.slice(0, -2)},"fingerprints":{${prints}}}}`;
 }
 
@@ -100,7 +101,7 @@ export function fingerprintEntry(id: string, hash: string): string {
 
 /** The state of a list never synced. */
 export function emptyState(list: string, filters: SyncState['filters']): SyncState {
-  return { list, filters, mark: null, window: null, walk: null };
+  return { list, filters, mark: null, window: null, scan: null };
 }
 
 /**
@@ -149,13 +150,13 @@ export function decodeCheckpoint(
       `The checkpoint given to ${method} is damaged (${problem}): pass the string a previous run's \`run.checkpoint\` returned, unchanged, ${startOver}.`,
     );
   }
-  const state = object as unknown as SyncState;
+  const state = object as unknown as Omit<SyncState, 'scan'> & { walk: SyncScanState | null };
   if (!sameFilters(state.filters, filters)) {
     throw checkpointError(
       `The checkpoint given to ${method} was made with the filters ${JSON.stringify(state.filters)}, and this run has ${JSON.stringify(filters)}: pass the same \`params\` filters, ${startOver} with the new filters.`,
     );
   }
-  return { list, filters: state.filters, mark: state.mark, window: state.window, walk: state.walk };
+  return { list, filters: state.filters, mark: state.mark, window: state.window, scan: state.walk };
 }
 
 function checkpointError(message: string): ValidationError {

@@ -37,13 +37,13 @@ export class LookBack {
   }
 
   /**
-   * Reads a record the walk passed: keeps its fingerprint when it is in the new window, and says whether a
+   * Reads a record the scan passed: keeps its fingerprint when it is in the new window, and says whether a
    * record delivered before changed (`changed`) or entered the list unseen (`created`).
    *
    * @param item - the record.
    * @param id - its id.
    * @param time - its `created_at`, epoch ms.
-   * @param topAt - the walk's top, epoch ms: the new window reaches `ms` below it.
+   * @param topAt - the scan's top, epoch ms: the new window reaches `ms` below it.
    * @param known - whether an earlier run delivered it (it is at or below the checkpoint).
    * @returns the change to report, if any.
    */
@@ -71,10 +71,10 @@ export class LookBack {
   }
 
   /**
-   * The ids of the old window not met again, once the walk read all of it: they left the list.
+   * The ids of the old window not met again, once the scan read all of it: they left the list.
    *
-   * @param bound - the walk read every record from this instant on (epoch ms; −∞ for the whole list).
-   * @returns the ids; none when the walk read less than the old window (a shorter look-back than last time).
+   * @param bound - the scan read every record from this instant on (epoch ms; −∞ for the whole list).
+   * @returns the ids; none when the scan read less than the old window (a shorter look-back than last time).
    */
   unseen(bound: number): string[] {
     const old = this.#old;

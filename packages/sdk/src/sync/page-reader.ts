@@ -3,7 +3,7 @@ import type { CallTelemetry } from '../core/telemetry/sink.js';
 import { type PageSource, pageStream } from '../pagination/page-stream.js';
 import type { AttemptSlots } from '../request/request-slots.js';
 
-/** One page of a list, as a sync walk reads it. */
+/** One page of a list, as a sync scan reads it. */
 export interface SyncPage<Item> {
   data: Item[];
   pagination: Pagination;
@@ -16,9 +16,9 @@ export type FetchSyncPage<Item> = (
   slots?: AttemptSlots,
 ) => Promise<SyncPage<Item>>;
 
-/** How a sync walk fetches pages. */
+/** How a sync scan fetches pages. */
 export interface SyncPageOptions {
-  /** Requests in flight at once; above 1, pages are fetched ahead (in order) until {@link SyncPages.oneAtATime}. */
+  /** Requests in flight at once; above 1, pages are fetched ahead (in order) until {@link SyncPageReader.oneAtATime}. */
   concurrency: number;
   /** The most pages fetched ahead, under way or held. */
   readAhead: number;
@@ -29,12 +29,12 @@ export interface SyncPageOptions {
 }
 
 /**
- * The pages a sync walk asks for, by number: fetched ahead through the list's page stream (ordered
- * read-ahead, a late page read again when records created meanwhile made it stale) while the walk goes
+ * The pages a sync scan asks for, by number: fetched ahead through the list's page stream (ordered
+ * read-ahead, a late page read again when records created meanwhile made it stale) while the scan goes
  * straight on, or one at a time. Asking for any page but the next of the stream (a step back) stops the
  * read-ahead; {@link oneAtATime} stops it for good.
  */
-export class SyncPages<Item> implements PageSource<SyncPage<Item>> {
+export class SyncPageReader<Item> implements PageSource<SyncPage<Item>> {
   readonly #fetch: FetchSyncPage<Item>;
   readonly #options: SyncPageOptions;
   #stream: AsyncGenerator<SyncPage<Item>, void, undefined> | undefined;

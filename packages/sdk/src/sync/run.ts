@@ -1,9 +1,9 @@
 import { CompanyDataError } from '../core/errors.js';
 import type { SyncBatch, SyncChange } from '../core/sync-changes.js';
-import type { SyncWalk } from './scan.js';
+import type { SyncScan } from './scan.js';
 
 /**
- * What a run of `client.<list>.sync()` is made of: the checkpoint it starts from, and the walk that reads
+ * What a run of `client.<list>.sync()` is made of: the checkpoint it starts from, and the scan that reads
  * the list (or the error that refused the run's input).
  *
  * @typeParam Item - the list's record type.
@@ -11,12 +11,12 @@ import type { SyncWalk } from './scan.js';
  */
 export interface SyncRunSource<Item> {
   /**
-   * The checkpoint before the walk starts: the one given, unchanged (also when it was refused, so that
+   * The checkpoint before the scan starts: the one given, unchanged (also when it was refused, so that
    * storing it loses nothing), or the empty state's.
    */
   initial: string;
-  /** Starts the walk; throws the refusal of the run's input, if any. */
-  walk: () => SyncWalk<Item>;
+  /** Starts the scan; throws the refusal of the run's input, if any. */
+  scan: () => SyncScan<Item>;
   /** The method, as messages name it, e.g. `client.calls.sync()`. */
   method: string;
 }
@@ -47,13 +47,13 @@ export interface SyncRunSource<Item> {
  */
 export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
   readonly #source: SyncRunSource<Item>;
-  #walk: SyncWalk<Item> | undefined;
+  #scan: SyncScan<Item> | undefined;
   #started = false;
   /** Iterated by `pages()`: the checkpoint of the last batch yielded (a page half read is not delivered). */
   #delivered: string | undefined;
 
   /**
-   * @param source - the starting state and the walk.
+   * @param source - the starting state and the scan.
    * @internal
    */
   constructor(source: SyncRunSource<Item>) {
@@ -75,8 +75,8 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
    */
   get checkpoint(): string {
     if (this.#delivered !== undefined) return this.#delivered;
-    const walk = this.#walk;
-    return walk === undefined ? this.#source.initial : walk.checkpoint();
+    const scan = this.#scan;
+    return scan === undefined ? this.#source.initial : scan.checkpoint();
   }
 
   /**
@@ -108,7 +108,7 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
     for await (const event of events) {
       if ('change' in event) changes.push(event.change);
       else {
-        const checkpoint = (this.#walk as SyncWalk<Item>).checkpoint();
+        const checkpoint = (this.#scan as SyncScan<Item>).checkpoint();
         this.#delivered = checkpoint;
         yield { changes, checkpoint, page: event.pageDone, records: event.records, passed: event.passed };
         changes = [];
@@ -138,7 +138,7 @@ export class SyncRun<Item> implements AsyncIterable<SyncChange<Item>> {
       );
     }
     this.#started = true;
-    this.#walk = this.#source.walk();
-    return this.#walk.changes();
+    this.#scan = this.#source.scan();
+    return this.#scan.changes();
   }
 }

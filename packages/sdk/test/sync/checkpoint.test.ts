@@ -41,7 +41,7 @@ describe('sync checkpoint', () => {
     const state = emptyState('users', { is_active: true });
     const mark = { at: '2026-06-01T12:00:00.000Z', ids: ['x'] };
     const fingerprints = { a: '0a93e9435379c6', b: '1d7beebca3adc0' };
-    state.walk = { top: mark, cursor: mark, passed: 2, place: 2, count: 9, lookBack: 60_000, fingerprints };
+    state.scan = { top: mark, cursor: mark, passed: 2, place: 2, count: 9, lookBack: 60_000, fingerprints };
     const whole = encodeCheckpoint(state);
     expect(whole.endsWith(',"fingerprints":{"a":"0a93e9435379c6","b":"1d7beebca3adc0"}}}')).toBe(true);
     const entries = `${fingerprintEntry('a', fingerprints.a)},${fingerprintEntry('b', fingerprints.b)}`;
@@ -86,8 +86,8 @@ describe('sync checkpoint', () => {
       lookBack: 0,
       fingerprints: {},
     };
-    // The control: a whole walk is read back as written.
-    expect(damaged({ walk })().walk).toEqual(walk);
+    // The control: a whole scan under way (the JSON field `walk`) is read back as written.
+    expect(damaged({ walk })().scan).toEqual(walk);
     expect(damaged({ walk: { ...walk, place: -1 } })).toThrow(/`walk\.place` is not a whole number/);
     expect(damaged({ walk: { ...walk, top: null } })).toThrow(/`walk\.top` or `walk\.cursor`/);
   });

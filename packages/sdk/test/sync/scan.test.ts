@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundError, SyncRun } from '../../src/index.js';
 import { decodeCheckpoint, emptyState } from '../../src/sync/checkpoint.js';
 import type { SyncPage } from '../../src/sync/page-reader.js';
-import { SyncWalk } from '../../src/sync/scan.js';
+import { SyncScan } from '../../src/sync/scan.js';
 
-// The sync walk's argument, checked against a model of the API's offset pages (newest first, ties by id)
+// The sync scan's argument, checked against a model of the API's offset pages (newest first, ties by id)
 // with records created, changed and deleted between any two page requests: seeded random interleavings,
 // many runs each, some interrupted. The same properties run against the mock server in
 // test/sync/runs.test.ts; this model is fast enough for hundreds of interleavings.
@@ -30,7 +30,7 @@ class ModelList {
 
   create(at = this.now): Row {
     // Ids in no order of creation (as uuids): a record created in the newest instant may sort anywhere among
-    // the records of that instant, also after the walk's cursor.
+    // the records of that instant, also after the scan's cursor.
     const row = {
       id: `r${String((this.#next++ * 7919) % 100003).padStart(6, '0')}`,
       created_at: new Date(at).toISOString(),
@@ -79,18 +79,18 @@ function run(
     return list.page(page, options.pageSize);
   };
   const concurrency = options.concurrency ?? 1;
-  const walk = () =>
-    new SyncWalk<Row>(state, {
+  const scan = () =>
+    new SyncScan<Row>(state, {
       fetch,
       pageSize: options.pageSize,
       lookBack: options.lookBack ?? 0,
       concurrency,
       readAhead: concurrency,
     });
-  return new SyncRun({ initial: options.checkpoint ?? '', walk, method: 'sync' });
+  return new SyncRun({ initial: options.checkpoint ?? '', scan, method: 'sync' });
 }
 
-describe('sync walk', () => {
+describe('sync scan', () => {
   it('yields every record once over runs, resumes, and never repeats, while records come and go', async () => {
     for (let seed = 1; seed <= 300; seed++) {
       const random = new Prng(seed);
@@ -165,9 +165,9 @@ describe('sync walk', () => {
       if (page === 3) pageThreeAnswered();
       return answer;
     };
-    const walk = () =>
-      new SyncWalk<Row>(state, { fetch, pageSize: 3, lookBack: DAY, concurrency: 2, readAhead: 2 });
-    const first = new SyncRun({ initial: '', walk, method: 'sync' });
+    const scan = () =>
+      new SyncScan<Row>(state, { fetch, pageSize: 3, lookBack: DAY, concurrency: 2, readAhead: 2 });
+    const first = new SyncRun({ initial: '', scan, method: 'sync' });
     const created: string[] = [];
     for await (const change of first) if (change.type === 'created') created.push(change.record.id);
     expect(created).toHaveLength(8);
@@ -190,7 +190,7 @@ describe('sync walk', () => {
       again.delete(again.rows.findIndex((row) => row.id === ids[9]));
     };
     const oneAtATime = () =>
-      new SyncWalk<Row>(emptyState('calls', {}), {
+      new SyncScan<Row>(emptyState('calls', {}), {
         fetch: async (page: number) => {
           between(page);
           return again.page(page, 3);
@@ -200,7 +200,7 @@ describe('sync walk', () => {
         concurrency: 1,
         readAhead: 1,
       });
-    for await (const change of new SyncRun({ initial: '', walk: oneAtATime, method: 'sync' }))
+    for await (const change of new SyncRun({ initial: '', scan: oneAtATime, method: 'sync' }))
       if (change.type === 'created') sequential.push(change.record.id);
     expect(sequential).toEqual(ids.slice(0, 9));
   });

@@ -1,4 +1,4 @@
-import { DEFAULT_CONCURRENCY, type ListOptions } from '../options.js';
+import { DEFAULT_LIST_CONCURRENCY, type ListOptions } from '../options.js';
 import { inputError } from './refusals.js';
 import { OPTION_CHECKS, OPTION_HINTS } from './schemas.generated.js';
 
@@ -23,7 +23,7 @@ export const belongsIn = (names: readonly string[], what: string, argument: stri
  * the page the list starts at, with a ConfigurationError naming both values and how to fix them.
  */
 export function checkListBudgets(options: ListOptions, given: Record<string, unknown>, method: string): void {
-  const { concurrency = DEFAULT_CONCURRENCY, readAhead, lastPage } = options;
+  const { concurrency = DEFAULT_LIST_CONCURRENCY, readAhead, lastPage } = options;
   const start = typeof given.page === 'number' ? given.page : 1;
   if (readAhead !== undefined && readAhead < concurrency) {
     const message = `\`readAhead\` (${readAhead}) of ${method} is smaller than \`concurrency\` (${concurrency}): the pages in flight count toward it. Give a readAhead of at least ${concurrency}, or leave it out.`;

@@ -24,7 +24,7 @@ export type TelemetryScope =
 
 /**
  * One logical call's telemetry: its span, and the metrics its attempts record. The request pipeline, the
- * page stream and the sync walk call it; it never sees a key or a query value, only the attributes given.
+ * page stream and the sync scan call it; it never sees a key or a query value, only the attributes given.
  */
 export interface CallTelemetry {
   /**
