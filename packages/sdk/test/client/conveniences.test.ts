@@ -18,9 +18,9 @@ import {
   targets,
   wholeList,
 } from '../support/harness.js';
+import { turn } from '../support/turns.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe.each(targets)('what users of the anchors expect ($name)', (target: Target) => {
   let mock: MockServer;
@@ -44,7 +44,7 @@ describe.each(targets)('what users of the anchors expect ($name)', (target: Targ
       await vi.waitFor(() => expect(time.pending).toHaveLength(1));
       const pausedAt = mock.clock.now().getTime();
       const parentCall = client.teams.list();
-      for (let index = 0; index < 5; index++) await tick();
+      for (let index = 0; index < 5; index++) await turn();
       expect(mock.journal()).toHaveLength(1);
       time.release();
       await Promise.all([throttled, parentCall]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/index.js';
 import { type PageLike, type PageSource, pageStream } from '../../src/pagination/page-stream.js';
+import { turn } from '../support/turns.js';
 
 interface TestPage extends PageLike {
   data: number[];
@@ -38,26 +39,24 @@ const inWindow = (
   signal?: AbortSignal,
 ) => pageStream(first, source, { concurrency, readAhead: concurrency, ordered: true, signal });
 
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 describe('orderedPages', () => {
   it('keeps `concurrency` requests in flight and yields in order whatever order they finish in', async () => {
     const fetcher = controlledFetcher(6);
     const stream = inWindow(Promise.resolve(page(1, 6)), fetcher, 3, undefined);
     expect((await stream.next()).value?.pagination.page).toBe(1);
     const second = stream.next();
-    await tick();
+    await turn();
     expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4]);
     fetcher.answer(4);
     fetcher.answer(3);
-    await tick();
+    await turn();
     fetcher.answer(2);
     expect((await second).value?.pagination.page).toBe(2);
     const seen = [2];
     const rest = (async () => {
       for await (const p of stream) seen.push(p.pagination.page);
     })();
-    await tick();
+    await turn();
     expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4, 5, 6]);
     fetcher.answer(6);
     fetcher.answer(5);
@@ -69,10 +68,10 @@ describe('orderedPages', () => {
     const fetcher = controlledFetcher(3);
     const stream = inWindow(Promise.resolve(page(1, 3)), fetcher, 1, undefined);
     await stream.next();
-    await tick();
+    await turn();
     expect(fetcher.requests).toHaveLength(0);
     const next = stream.next();
-    await tick();
+    await turn();
     expect(fetcher.requests.map((r) => r.page)).toEqual([2]);
     fetcher.answer(2);
     await next;
@@ -86,9 +85,9 @@ describe('orderedPages', () => {
         pages.push(p.pagination.page);
       }
     })();
-    await tick();
+    await turn();
     grows.answer(2, page(2, 4));
-    await tick();
+    await turn();
     grows.answer(3, page(3, 4, []));
     await walk;
     expect(pages).toEqual([1, 2]);
@@ -101,7 +100,7 @@ describe('orderedPages', () => {
       }
       return seen;
     })();
-    await tick();
+    await turn();
     gone.answer(2, new NotFoundError('Invalid page.'));
     await expect(after404).resolves.toEqual([1]);
   });
@@ -111,7 +110,7 @@ describe('orderedPages', () => {
     const stream = inWindow(Promise.resolve(page(1, 5)), fetcher, 3, new AbortController().signal);
     await stream.next();
     const pending = stream.next();
-    await tick();
+    await turn();
     fetcher.answer(2);
     await pending;
     await stream.return(undefined);
@@ -126,7 +125,7 @@ describe('orderedPages', () => {
         // consume
       }
     })();
-    await tick();
+    await turn();
     failing.answer(2, new Error('boom'));
     await expect(walk).rejects.toThrow('boom');
   });
@@ -149,21 +148,21 @@ describe('pageStream past a late page', () => {
     });
     await stream.next();
     const second = stream.next();
-    await tick();
+    await turn();
     expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3]);
     fetcher.answer(3);
-    await tick();
+    await turn();
     // Page 2 is not late yet: the window of `concurrency` pages holds.
     expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3]);
     fire?.();
-    await tick();
+    await turn();
     expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4, 5, 6, 7]);
     fetcher.answer(2);
     expect((await second).value?.pagination.page).toBe(2);
     expect(fire).toBeUndefined();
     // Pages 3–7 are under way or held: nothing new starts until fewer than `concurrency` remain.
     await stream.next();
-    await tick();
+    await turn();
     expect(fetcher.requests).toHaveLength(6);
     await stream.return(undefined);
   });
@@ -179,13 +178,13 @@ describe('pageStream past a late page', () => {
     const walk = (async () => {
       for await (const p of stream) seen.push(p.pagination.page);
     })();
-    await tick();
+    await turn();
     expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4, 5]);
     fetcher.answer(5, page(5, 5, []));
     fetcher.answer(4);
-    await tick();
+    await turn();
     fetcher.answer(3);
-    await tick();
+    await turn();
     fetcher.answer(2);
     await walk;
     expect(seen).toEqual([1, 4, 3, 2]);
@@ -204,11 +203,11 @@ describe('pageStream past a late page', () => {
         seen.push(p.pagination.count);
       }
     })();
-    await tick();
+    await turn();
     fetcher.answer(3, counted(3, 4)); // read first, before a record was created
-    await tick();
+    await turn();
     fetcher.answer(2, counted(2, 5)); // read after it: the list grew
-    await tick();
+    await turn();
     // Page 3 is read again, and its fresh copy is the one yielded.
     expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3, 4, 3]);
     fetcher.requests.splice(1, 1);
@@ -228,7 +227,7 @@ describe('pageStream past a late page', () => {
       }
       return seen;
     })();
-    await tick();
+    await turn();
     expect(fetcher.requests.map((r) => r.page)).toEqual([2, 3]);
     fetcher.answer(2);
     fetcher.answer(3);

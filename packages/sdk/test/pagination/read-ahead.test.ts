@@ -11,6 +11,7 @@ import {
   type Target,
   targets,
 } from '../support/harness.js';
+import { turns, until } from '../support/turns.js';
 
 // Exports that keep moving while one page fails or hangs: the oldest page's trouble must not stop the
 // other requests from fetching ahead (within `readAhead`), in order or as pages arrive.
@@ -175,15 +176,4 @@ function answeredPages(mock: MockServer): { page: number; delayed: boolean }[] {
 }
 
 /** A few turns of the event loop, for anything still to happen to show. */
-async function settle(): Promise<void> {
-  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/** Lets I/O run until `done()` holds (bounded: fails after 2,000 turns). */
-async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 2_000; turn++) {
-    if (done()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`condition not reached in 2,000 turns: ${String(done)}`);
-}
+const settle = () => turns(20);

@@ -18,8 +18,7 @@ describe.each(targets)('the SDK against broken responses ($name)', (target: Targ
     const retries: RetryEvent[] = [];
     const { client } = clientFor(target, mock, { onRetry: (event) => void retries.push(event) });
     mock.injectFault({ path: '/v1/teams/', cutAfterBytes: 20 });
-    const page = await client.teams.list();
-    expect(page.data.length).toBeGreaterThan(0);
+    await expect(client.teams.list()).resolves.toMatchObject(wholeList(DEFAULT_MOCK.teams));
     expect(retries).toHaveLength(1);
     expect(retries[0]?.error).toBeInstanceOf(ConnectionError);
     expect(mock.journal().map((entry) => entry.fault?.cutAfterBytes)).toEqual([20, undefined]);

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchRequest, requestTarget } from '../../src/request/dispatch.js';
+import { until } from '../support/turns.js';
 
 // The dispatch's own byte handling, over a real loopback socket: what the mock cannot be asked to do (a
 // byte order mark, a body held back mid-way). The SDK's behaviour over this path is tested against the mock.
@@ -86,7 +87,7 @@ describe('dispatchRequest', () => {
       { url: `${origin}/held`, method: 'GET', headers: {} },
       controller.signal,
     );
-    while (held === undefined) await new Promise((resolve) => setImmediate(resolve));
+    await until(() => held !== undefined);
     const reason = new Error('stop');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);

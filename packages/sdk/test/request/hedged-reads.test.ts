@@ -17,6 +17,7 @@ import {
   type Target,
   targets,
 } from '../support/harness.js';
+import { until } from '../support/turns.js';
 
 // Hedged reads (the `hedge` option): a GET that waits past its threshold goes out a second time, the
 // first answer wins and the other copy is aborted. The hedge's timer is the client's `sleep`, held here
@@ -52,12 +53,6 @@ function hedgeClock(mock: MockServer, instant = false) {
       for (const timer of timers.splice(0)) timer.resolve();
     },
   };
-}
-
-/** Polls, one event-loop turn at a time (no timer), until `done()` holds. */
-async function until(done: () => boolean, maxTurns = 10_000): Promise<void> {
-  for (let turn = 0; turn < maxTurns && !done(); turn++) await new Promise((r) => setImmediate(r));
-  expect(done()).toBe(true);
 }
 
 describe.each(targets)('hedged reads ($name)', (target: Target) => {

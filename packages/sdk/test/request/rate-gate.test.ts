@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateGate, SlidingWindowSlots } from '../../src/request/rate-gate.js';
+import { turn } from '../support/turns.js';
 
 /** A clock whose sleeps stay pending until the test releases them. */
 function manualClock() {
@@ -18,7 +19,6 @@ function manualClock() {
   };
 }
 
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const abortError = () => new Error('aborted');
 
 describe('RateGate', () => {
@@ -30,7 +30,7 @@ describe('RateGate', () => {
     expect(gate.paused).toBe(true);
     let passed = 0;
     const waiters = [1, 2, 3].map(() => gate.wait(undefined, abortError).then(() => passed++));
-    await tick();
+    await turn();
     expect(passed).toBe(0);
     expect(clock.pending.map(({ ms }) => ms)).toEqual([5_000]);
     clock.releaseNext();
@@ -53,7 +53,7 @@ describe('RateGate', () => {
       open = true;
     });
     clock.releaseNext();
-    await tick();
+    await turn();
     expect(open).toBe(false);
     clock.releaseNext();
     await waiter;
@@ -132,7 +132,7 @@ describe('RateGate with a quota', () => {
     const waiter = gate.wait(undefined, abortError).then(() => {
       third = true;
     });
-    await tick();
+    await turn();
     expect(third).toBe(false);
     expect(clock.pending.map(({ ms }) => ms)).toEqual([1_100]);
     clock.releaseNext();
@@ -152,10 +152,10 @@ describe('RateGate with a quota', () => {
     const waiter = gate.wait(undefined, abortError).then(() => {
       passed = true;
     });
-    await tick();
+    await turn();
     gate.pause(2_000);
     clock.releaseNext(); // the slot's 500 ms (the clock reads 500): a pause is now in force
-    await tick();
+    await turn();
     expect(passed).toBe(false);
     clock.releaseNext(); // the pause (the clock reads 2 500)
     await waiter;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AttemptOutcome, type ReleaseSlot, RequestSlots } from '../../src/request/request-slots.js';
+import { turn } from '../support/turns.js';
 
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const aborted = () => new Error('aborted');
 
 describe('RequestSlots', () => {
@@ -15,11 +15,11 @@ describe('RequestSlots', () => {
     await claim(6);
     const granted: number[] = [];
     for (const priority of [9, 7, 8]) void claim(priority).then(() => granted.push(priority));
-    await tick();
+    await turn();
     expect(granted).toEqual([]);
     first('failed');
     first('answered'); // a second release of one slot is ignored
-    await tick();
+    await turn();
     expect(granted).toEqual([7]);
     expect(outcomes).toEqual([[5, 'failed']]);
   });

@@ -9,6 +9,7 @@ import {
   type RequestHook,
   type Target,
   targets,
+  untilCallPagesRead,
 } from '../support/harness.js';
 
 // `sync()` while the mock's data changes under it: calls created and deleted between two page requests
@@ -69,11 +70,7 @@ class Deliveries {
 
 /** Waits (a bounded number of turns) until pages 3 and 4 of the calls were read; the pages read by then. */
 async function pagesReadOnce3And4(mock: MockServer): Promise<number[]> {
-  for (let turn = 0; turn < 2_000; turn++) {
-    const read = callPagesRead(mock);
-    if (read.includes(3) && read.includes(4)) return read;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  await untilCallPagesRead(mock, [3, 4]);
   return callPagesRead(mock);
 }
 

@@ -12,6 +12,7 @@ import {
   targets,
 } from '../../support/harness.js';
 import { eventsNamed, type OtelHarness, spanTrees, startOtel } from '../../support/otel.js';
+import { turns, until } from '../../support/turns.js';
 
 // The spans, span events and metrics of `@company-data/sdk/opentelemetry`, recorded by the OpenTelemetry
 // SDK's in-memory exporter, against the mock: each counted against the mock's journal of requests.
@@ -23,16 +24,6 @@ beforeAll(() => {
 afterAll(async () => {
   await otel.stop();
 });
-
-/** Waits (in real I/O turns, no timer) until `ready()` holds; fails after 10 s, naming the condition. */
-async function until(ready: () => boolean): Promise<void> {
-  // Real time only to give up (nothing is measured): a busy machine takes more turns, not more of a deadline.
-  const giveUpAt = Date.now() + 10_000;
-  while (!ready()) {
-    if (Date.now() > giveUpAt) throw new Error(`never ready within 10 s: ${String(ready)}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 describe.each(targets)('OpenTelemetry spans ($name)', (target: Target) => {
   const opened: { close(): Promise<void> }[] = [];
@@ -146,7 +137,7 @@ describe.each(targets)('OpenTelemetry spans ($name)', (target: Target) => {
     await until(() => time.pending.length === 1);
     const held = client.users.retrieve(String(second?.id));
     // It reaches the gate within a few turns (no request goes out while the gate is closed).
-    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await turns(5);
     time.release();
     await Promise.all([met, held]);
 
