@@ -27,6 +27,7 @@ const OWN_MODULES = [
   // instrumentation (subscribed to its diagnostics channels) are process-wide.
   'packages/sdk/test/core/telemetry/opentelemetry*.test.ts',
   'packages/sdk/test/core/telemetry/open-telemetry-sink.test.ts',
+  'packages/sdk/test/core/telemetry/privacy.test.ts',
   // msw patches the global fetch while it listens.
   'packages/mock-server/test/msw.test.ts',
   'packages/mock-server/test/dispatcher.test.ts',
