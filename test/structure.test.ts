@@ -288,6 +288,26 @@ describe('the mock server’s engine', () => {
   });
 });
 
+describe('the SDK’s floor, core/', () => {
+  it('keeps its vocabulary below its checks and its telemetry, which import nothing of each other', () => {
+    // Inside core/: the files at its top are one room, the vocabulary; `checks/` and `telemetry/` stand on it.
+    const room = (path: string) => {
+      const inner = path.slice('core/'.length);
+      return inner.includes('/') ? inner : `vocabulary/${inner}`;
+    };
+    const edges = edgesOf('sdk')
+      .filter((edge) => edge.from.startsWith('core/') && edge.to.startsWith('core/'))
+      .map((edge) => ({ ...edge, from: room(edge.from), to: room(edge.to) }));
+    expect(edges.some((edge) => edge.from.startsWith('checks/') && edge.to.startsWith('vocabulary/'))).toBe(
+      true,
+    );
+    expect(backArrows(edges, { layers: [['vocabulary'], ['checks', 'telemetry']] })).toEqual({
+      up: [],
+      unplaced: [],
+    });
+  });
+});
+
 describe('the SDK’s OpenTelemetry side', () => {
   it('is imported by the opt-in entry alone, so the main entry never reaches @opentelemetry/api', () => {
     const importers = edgesOf('sdk')
