@@ -1,4 +1,4 @@
-// How a list is paged, in four parts (read them in this order):
+// How a list is paged, in five parts (read them in this order):
 //
 // - This file is what a caller holds. `PagePromise` is the promise `list()` returns: awaited, it is the first
 //   `Page` (items, `pagination`, `getNextPage()`); iterated (`for await`, `toArray`), it yields every item.
@@ -6,12 +6,14 @@
 // - `page-stream.ts` fetches the pages after the first: one at a time by default, or with
 //   `concurrency` requests in flight and up to `readAhead` pages held, always handing them over in page order
 //   (or as they settle). It widens its read-ahead past a late oldest page, and reports `count` changes.
+// - `list-pages.ts` sends each page: the list's request, checked once by its operation
+//   (`resources/list-request.ts`), with the page's number, through the request core.
 // - `request/request-slots.ts` is the iteration's pool of `concurrency` slots: each attempt of a page takes one
 //   and gives it back as soon as its answer is in, so a page backing off before a retry holds none.
 // - `page-dedupe.ts` drops an item already yielded when calls arriving during the iteration shift the
 //   pages under it: by `created_at` and the ids at the boundary (ordered), or by the neighbouring page's ids.
 //
-// A sync (`sync/run.ts`) reuses the stream and the boundary deduper; `sync/scan.ts` explains how.
+// A sync (`sync/run.ts`) reuses the list's pages, the stream and the boundary deduper; `sync/scan.ts` explains how.
 
 import type { Pagination } from '@company-data/contract';
 import type { OperationMeta } from '@company-data/contract/runtime';
