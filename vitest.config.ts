@@ -25,13 +25,14 @@ const OWN_MODULES = [
   'packages/mock-server/test/vitest/shared-mock.test.ts',
   // OpenTelemetry's global context manager, the SDK's telemetry sink (on globalThis) and undici's
   // instrumentation (subscribed to its diagnostics channels) are process-wide.
-  'packages/sdk/test/integration/opentelemetry*.test.ts',
-  'packages/sdk/test/unit/open-telemetry-sink.test.ts',
+  'packages/sdk/test/core/telemetry/opentelemetry*.test.ts',
+  'packages/sdk/test/core/telemetry/open-telemetry-sink.test.ts',
+  'packages/sdk/test/core/telemetry/privacy.test.ts',
   // msw patches the global fetch while it listens.
   'packages/mock-server/test/msw.test.ts',
   'packages/mock-server/test/dispatcher.test.ts',
   'packages/mock-server/test/listener.test.ts',
-  'packages/sdk/test/integration/fetch-option.test.ts',
+  'packages/sdk/test/request/fetch-option.test.ts',
 ];
 
 export default defineConfig({

@@ -66,14 +66,12 @@ const LAYOUTS: Record<string, Layout> = {
     ],
   },
   sdk: {
-    // By feature, lowest first: the vocabulary every feature shares (options, errors, the logger, the
-    // runtime); the telemetry handle and the OpenTelemetry side of the opt-in `opentelemetry.ts` entry (only
-    // `telemetry/open-telemetry-sink.ts` imports `@opentelemetry/api`, and nothing but that entry imports it),
-    // beside the option and input checks; one request, sent; a list's pages; a sync; the resources and their
-    // operations, beside the connection settings; the client; the entries.
+    // By feature, lowest first: what every feature shares (`core/`: the vocabulary of options, errors and the
+    // logger; the option checks, `core/checks/`; the telemetry, `core/telemetry/`, whose OpenTelemetry side
+    // only the opt-in `opentelemetry.ts` entry imports); one request, sent; a list's pages; a sync; the
+    // resources and their operations, beside the connection settings; the client; the entries.
     layers: [
       ['core'],
-      ['telemetry', 'checks'],
       ['request'],
       ['pagination'],
       ['sync'],
@@ -291,10 +289,30 @@ describe('the mock server’s engine', () => {
   });
 });
 
+describe('the SDK’s floor, core/', () => {
+  it('keeps its vocabulary below its checks and its telemetry, which import nothing of each other', () => {
+    // Inside core/: the files at its top are one room, the vocabulary; `checks/` and `telemetry/` stand on it.
+    const room = (path: string) => {
+      const inner = path.slice('core/'.length);
+      return inner.includes('/') ? inner : `vocabulary/${inner}`;
+    };
+    const edges = edgesOf('sdk')
+      .filter((edge) => edge.from.startsWith('core/') && edge.to.startsWith('core/'))
+      .map((edge) => ({ ...edge, from: room(edge.from), to: room(edge.to) }));
+    expect(edges.some((edge) => edge.from.startsWith('checks/') && edge.to.startsWith('vocabulary/'))).toBe(
+      true,
+    );
+    expect(backArrows(edges, { layers: [['vocabulary'], ['checks', 'telemetry']] })).toEqual({
+      up: [],
+      unplaced: [],
+    });
+  });
+});
+
 describe('the SDK’s OpenTelemetry side', () => {
   it('is imported by the opt-in entry alone, so the main entry never reaches @opentelemetry/api', () => {
     const importers = edgesOf('sdk')
-      .filter((edge) => edge.to === 'telemetry/open-telemetry-sink.ts')
+      .filter((edge) => edge.to === 'core/telemetry/open-telemetry-sink.ts')
       .map((edge) => edge.from);
     expect([...new Set(importers)]).toEqual(['opentelemetry.ts']);
   });

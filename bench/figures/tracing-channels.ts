@@ -10,24 +10,19 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics_channel from 'node:diagnostics_channel';
-import * as sdk from '@company-data/sdk';
-import { CompanyData, TRACING_CHANNELS } from '@company-data/sdk';
+import { TRACING_CHANNELS } from '@company-data/sdk';
 // The check the SDK makes, from its one home: the built bundle holds the same function, and both ask the
 // same named channels, which the runtime keeps one of per name.
-import { subscribed } from '../../packages/sdk/src/telemetry/traced-work.js';
-import { assertFreshBuild, assertRunsBuiltSdk } from '../lib/built.js';
+import { subscribed } from '../../packages/sdk/src/core/telemetry/traced-work.js';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
-import { interleaveNamed, type Variant } from '../lib/loop.js';
+import { builtSdkInMemory, EMPTY_PAGE, requestCosts, TIGHT_LOOP, tightLoopNs } from '../lib/observer-cost.js';
 import { atMost, type FigureResult, measurement } from '../lib/result.js';
 import { median } from '../lib/stats.js';
 import { FIGURES } from './index.js';
 
 const SPEC = FIGURES.find((f) => f.id === 'tracing-channels') as (typeof FIGURES)[number];
-const API_KEY = 'svc_live_benchmark_key';
 /** The issue's bound on what a call pays for the channels when nothing listens. */
 const LIMIT_US = 0.1;
-/** Calls per round of the tight loop that times the check alone. */
-const TIGHT_LOOP = 1_000_000;
 const EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const;
 
 /** A subscriber of every event of every channel, its handlers doing nothing; with `store`, bound to each `start`. */
@@ -50,18 +45,14 @@ function subscribeAll(store?: AsyncLocalStorage<object>): () => void {
 
 /** Runs figure 1c. */
 export async function run(ctx: FigureContext): Promise<FigureResult> {
-  assertFreshBuild();
-  assertRunsBuiltSdk(import.meta.resolve('@company-data/sdk'), sdk);
+  const setup = builtSdkInMemory(ctx);
+  const { rounds, count, warmup, client } = setup;
   const r = new ResultBuilder(SPEC);
-  const rounds = ctx.quick ? 5 : 41;
-  const count = ctx.quick ? 1_000 : 5_000;
-  const warmup = ctx.quick ? 1_000 : 5_000;
-  const body = JSON.stringify({ data: [], pagination: { count: 0, page: 1, page_size: 25, total_pages: 0 } });
   r.method(
     `The check a call makes with no subscriber (its channel's and its one attempt's hasSubscribers), in a tight ` +
       `loop of ${TIGHT_LOOP.toLocaleString('en-US')} calls per round, ${rounds} rounds, client CPU. Then sequential ` +
       `calls.list requests (validation off) through one client of the built SDK, answered at once by a fetch that ` +
-      `returns an empty page (${body.length} bytes) from memory: ${warmup} warm-up requests per variant, then ` +
+      `returns an empty page (${EMPTY_PAGE.length} bytes) from memory: ${warmup} warm-up requests per variant, then ` +
       `${rounds} rounds of alternating blocks of up to ${count} requests per variant (each capped at 4 s); ` +
       `switching variant subscribes or unsubscribes, nothing else. A variant's cost is its client CPU per request ` +
       `minus that of "no subscriber" in the same round, median over rounds.`,
@@ -78,27 +69,12 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     state = next;
   };
   try {
-    const headers = { 'content-type': 'application/json' };
-    const client = new CompanyData({
-      apiKey: API_KEY,
-      baseURL: 'http://127.0.0.1:9/v1',
-      validate: false,
-      fetch: async () => new Response(body, { status: 200, headers }),
-    });
-    const call = () => client.calls.list({ page_size: 25 });
-
     // What a call with one attempt asks when nothing listens, timed alone.
-    const perCall: number[] = [];
     let listened = 0;
-    for (let round = 0; round < rounds; round++) {
-      const started = process.cpuUsage();
-      for (let n = 0; n < TIGHT_LOOP; n++) {
-        if (subscribed('call') !== undefined) listened++;
-        if (subscribed('attempt') !== undefined) listened++;
-      }
-      const used = process.cpuUsage(started);
-      perCall.push(((used.user + used.system) * 1000) / TIGHT_LOOP);
-    }
+    const perCall = tightLoopNs(['off'] as const, rounds, into, () => {
+      if (subscribed('call') !== undefined) listened++;
+      if (subscribed('attempt') !== undefined) listened++;
+    });
     if (listened !== 0) throw new Error('a channel of the SDK had a subscriber during the tight loop');
 
     // Once, that the built SDK publishes its call on its channel.
@@ -106,57 +82,31 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     const probe = diagnostics_channel.tracingChannel<object, { operation: string }>(TRACING_CHANNELS.call);
     const record = { start: (c: { operation: string }) => seen.push(c.operation) };
     probe.start.subscribe(record.start as never);
-    const page = await call();
+    const page = (await setup.call()) as { pagination: { page: number } };
     probe.start.unsubscribe(record.start as never);
     if (page.pagination.page !== 1 || seen.join() !== 'listCalls')
       throw new Error(`the SDK did not publish its call: ${seen.join()}`);
 
-    const variants = {
-      off: {
-        label: 'SDK calls.list, no subscriber',
-        op: () => {
-          into('off');
-          return call();
-        },
+    const { extraCpu, base } = await requestCosts(
+      ctx,
+      r,
+      setup,
+      {
+        off: 'SDK calls.list, no subscriber',
+        subscribed: 'SDK calls.list, a subscriber of every channel (handlers that do nothing)',
+        stored: 'SDK calls.list, that subscriber binding an AsyncLocalStorage store to each start',
       },
-      subscribed: {
-        label: 'SDK calls.list, a subscriber of every channel (handlers that do nothing)',
-        op: () => {
-          into('subscribed');
-          return call();
-        },
-      },
-      stored: {
-        label: 'SDK calls.list, that subscriber binding an AsyncLocalStorage store to each start',
-        op: () => {
-          into('stored');
-          return call();
-        },
-      },
-    } satisfies Record<string, Variant>;
-    const results = await interleaveNamed(variants, { rounds, count, warmup, maxMs: 4_000, log: ctx.log });
-    type Name = keyof typeof variants;
-    for (const name of Object.keys(variants) as Name[]) {
-      r.measure(measurement(`${variants[name].label} — client CPU`, 'CPU µs/request', results[name].cpu));
-      r.measure(measurement(`${variants[name].label} — wall`, 'µs/request', results[name].wall));
-    }
-    const extra = (name: Name) =>
-      results[name].cpu.map((value, round) => value - (results.off.cpu[round] ?? Number.NaN));
+      into,
+      (name) =>
+        name === 'subscribed'
+          ? 'a subscriber of every channel − no subscriber, whole request: client CPU'
+          : 'a subscriber with a store bound to each start − no subscriber, whole request: client CPU',
+    );
     const checkNs = r.measure(
-      measurement('the check of a call with one attempt, no subscriber (tight loop)', 'CPU ns/call', perCall),
-    ).median;
-    const subscribedCpu = r.measure(
       measurement(
-        'a subscriber of every channel − no subscriber, whole request: client CPU',
-        'CPU µs/request',
-        extra('subscribed'),
-      ),
-    ).median;
-    const storedCpu = r.measure(
-      measurement(
-        'a subscriber with a store bound to each start − no subscriber, whole request: client CPU',
-        'CPU µs/request',
-        extra('stored'),
+        'the check of a call with one attempt, no subscriber (tight loop)',
+        'CPU ns/call',
+        perCall.off,
       ),
     ).median;
     r.check(
@@ -171,9 +121,9 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
     r.note(
       `With no subscriber a call asks two tracing channels (its own and its attempt's) whether anything listens, ` +
         `and builds no context: ${checkNs.toFixed(1)} ns a call. A subscriber of every event of every channel ` +
-        `(a call and its attempt: ten events) adds ${subscribedCpu.toFixed(2)} µs of client CPU a request; binding ` +
-        `an AsyncLocalStorage store to each start as well, ${storedCpu.toFixed(2)} µs (the SDK itself costs ` +
-        `${median(results.off.cpu).toFixed(1)} µs a request here without a socket).`,
+        `(a call and its attempt: ten events) adds ${extraCpu.subscribed.toFixed(2)} µs of client CPU a request; binding ` +
+        `an AsyncLocalStorage store to each start as well, ${extraCpu.stored.toFixed(2)} µs (the SDK itself costs ` +
+        `${median(base.cpu).toFixed(1)} µs a request here without a socket).`,
     );
     await client.close();
     return r.build();

@@ -1,14 +1,14 @@
-import { checkOptions, refuseUnknownKeys } from './checks/refusals.js';
-import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './checks/rules.js';
-import { OPTION_CHECKS, OPTION_HINTS } from './checks/schemas.generated.js';
+import { DERIVED_OPTIONS, QUOTA_WITH_GATE } from './core/checks/argument-rules.js';
+import { checkOptions, refuseUnknownKeys } from './core/checks/refusals.js';
+import { OPTION_CHECKS, OPTION_HINTS } from './core/checks/schemas.generated.js';
 import { ConfigurationError } from './core/errors.js';
-import type { RateGateLike } from './core/gate.js';
 import {
   CLIENT_DEFAULTS,
   type ClientOptions,
   type DerivedClientOptions,
   type Sleep,
 } from './core/options.js';
+import type { RateGateLike } from './core/rate-gate-interface.js';
 import { runtimeName } from './core/runtime-env.js';
 import { createLogger, type SdkLogger } from './core/scrubbed-logger.js';
 import { SDK_VERSION } from './core/version.js';

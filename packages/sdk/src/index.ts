@@ -58,13 +58,6 @@ export {
   type ValidationIssue,
 } from './core/errors.js';
 export { extraField, type UndeclaredField } from './core/extra-field.js';
-export {
-  DEFAULT_QUOTA_MARGIN_MS,
-  type QuotaSlots,
-  type RateGateContext,
-  type RateGateLike,
-  type RateQuota,
-} from './core/gate.js';
 export type { Logger, LogLevel } from './core/logger-interface.js';
 export { type ResourceName, SDK_METHODS } from './core/methods.js';
 export {
@@ -83,6 +76,13 @@ export {
   type Sleep,
   type WebhookOptions,
 } from './core/options.js';
+export {
+  DEFAULT_QUOTA_MARGIN_MS,
+  type QuotaSlots,
+  type RateGateContext,
+  type RateGateLike,
+  type RateQuota,
+} from './core/rate-gate-interface.js';
 export type { ResponseInfo, WithResponse } from './core/response-info.js';
 export type {
   SyncBatch,
@@ -91,8 +91,19 @@ export type {
   SyncRequestOptions,
   SyncSpan,
 } from './core/sync-changes.js';
+export {
+  type AttemptContext,
+  type CallContext,
+  type PageContext,
+  type SyncContext,
+  TRACING_CHANNELS,
+  type TracedError,
+  type TracingContext,
+  type TracingOutcome,
+  type WalkContext,
+} from './core/telemetry/tracing-channels.js';
 export { SDK_VERSION } from './core/version.js';
-export { Page, PagePromise } from './pagination/pagination.js';
+export { Page, PagePromise } from './pagination/page-promise.js';
 export { APIPromise } from './request/api-promise.js';
 export { RateGate, type RateGateOptions, SlidingWindowSlots } from './request/rate-gate.js';
 export { Audiences } from './resources/audiences.js';
@@ -107,15 +118,4 @@ export {
   readConnectionSettings,
   type SettingsSource,
 } from './settings.js';
-export { SyncRun } from './sync/sync-run.js';
-export {
-  type AttemptContext,
-  type CallContext,
-  type PageContext,
-  type SyncContext,
-  TRACING_CHANNELS,
-  type TracedError,
-  type TracingContext,
-  type TracingOutcome,
-  type WalkContext,
-} from './telemetry/tracing-channels.js';
+export { SyncRun } from './sync/run.js';

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces and metrics of the SDK's calls, list walks, exports and syncs: enable
+ * OpenTelemetry traces and metrics of the SDK's calls, list iterations, exports and syncs: enable
  * {@link CompanyDataInstrumentation} once. `@opentelemetry/api` is an optional peer dependency: install it to
  * use this entry point; the main entry never loads it.
  *
@@ -7,13 +7,13 @@
  * @group Entry points
  */
 // The only file of the SDK that imports `@opentelemetry/api`. The main entry only asks, per call, whether an
-// instrumentation registered (see `telemetry/telemetry.ts`).
+// instrumentation registered (see `core/telemetry/sink.ts`).
 import { type MeterProvider, metrics, type TracerProvider, trace } from '@opentelemetry/api';
+import { OpenTelemetrySink } from './core/telemetry/open-telemetry-sink.js';
+import { setTelemetrySink, telemetrySink } from './core/telemetry/sink.js';
 import { SDK_VERSION } from './core/version.js';
-import { OpenTelemetrySink } from './telemetry/open-telemetry-sink.js';
-import { setTelemetrySink, telemetrySink } from './telemetry/telemetry.js';
 
-export { METRICS } from './telemetry/open-telemetry-sink.js';
+export { METRICS } from './core/telemetry/open-telemetry-sink.js';
 
 /**
  * The instrumentation's name: its tracer's and meter's, as backends show the scope of its spans and metrics.

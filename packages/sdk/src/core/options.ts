@@ -1,8 +1,8 @@
 import { LIST_LIMITS } from '@company-data/contract/runtime';
 import type { Dispatcher } from 'undici';
 import type { CompanyDataError, RateLimitError } from './errors.js';
-import type { RateGateLike, RateQuota } from './gate.js';
 import type { Logger, LogLevel } from './logger-interface.js';
+import type { RateGateLike, RateQuota } from './rate-gate-interface.js';
 
 /**
  * Passed to `onRateLimit` before the client pauses for a 429.
@@ -368,8 +368,11 @@ export const CLIENT_DEFAULTS = {
   validate: true,
   hedge: false,
 } as const;
-/** A list's `concurrency` when it is not given: one request at a time. */
-export const DEFAULT_CONCURRENCY = 1;
+/**
+ * The `concurrency` of a list iterated or a sync run when it is not given: one request at a time (the CLI's
+ * `company-data snapshot` has a default of its own).
+ */
+export const DEFAULT_LIST_CONCURRENCY = 1;
 /** A list's `ordered` when it is not given: pages in page order. */
 export const DEFAULT_ORDERED = true;
 /** Pages a list fetching ahead may hold or have under way, when `readAhead` is not given. */

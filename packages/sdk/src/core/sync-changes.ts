@@ -45,14 +45,14 @@ export interface SyncBatch<Item> {
   /** The page of the list this batch was read from (0 for the last batch's removals). */
   readonly page: number;
   /**
-   * Every record the walk passed on this page, newest first: the created ones and, with `lookBack`, every
+   * Every record the run passed on this page, newest first: the created ones and, with `lookBack`, every
    * record of the window, changed or not. A copy that compares these with what it holds converges by
    * content, whatever the last run kept (a restored database, a wider window than last time). Empty in the
    * last batch.
    */
   readonly records: readonly Item[];
   /**
-   * In the last batch only (`page` 0): the span of `created_at` (inclusive, ISO 8601; `null` where the walk
+   * In the last batch only (`page` 0): the span of `created_at` (inclusive, ISO 8601; `null` where the run
    * reached the end of the list or had no record to start from) within which the whole run, resumed parts
    * included, passed every record of the list: a record of a copy inside it that no batch's `records`
    * held has left the list. Undefined in the other batches.

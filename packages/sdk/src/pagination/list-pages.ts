@@ -1,27 +1,31 @@
-// A list's pages, as its PagePromise sends and reads them: the parameters and options checked once, then
-// each page's request (the caller's parameters, the `query` extras, the page number) sent through the core.
+// A list's pages, as its PagePromise sends and reads them: each page's call made from the list's request
+// (checked once by its operation, `resources/operations.ts`) and its number, and sent through the core.
 
 import type { Pagination } from '@company-data/contract';
-import { DEFAULT_ORDERING, type OperationMeta, QUERY_CHECKS } from '@company-data/contract/runtime';
-import type { z } from 'zod';
-import { checkOptions, parseInput } from '../checks/refusals.js';
-import { belongsIn, checkListBudgets, refuseKnown } from '../checks/rules.js';
-import { OPTION_CHECKS } from '../checks/schemas.generated.js';
-import { endpointWithSchemas } from '../checks/zod-on-demand.js';
+import { DEFAULT_ORDERING, type OperationMeta } from '@company-data/contract/runtime';
 import type { Logger } from '../core/logger-interface.js';
-import { methodName } from '../core/methods.js';
 import type { ListOptions } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
-import { joinQueries, queryString } from '../request/query-string.js';
-import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
+import type { Iteration } from '../core/telemetry/iteration.js';
+import type { AnsweredCall } from '../request/call-request.js';
+import type { RequestCore } from '../request/request-core.js';
 import type { AttemptSlots } from '../request/request-slots.js';
-import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
-import type { Iteration } from '../telemetry/iteration.js';
-import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
-import { subscribed, type TracingChannelLike, traced } from '../telemetry/traced-work.js';
-import type { CallContext, PageContext } from '../telemetry/tracing-channels.js';
-import { callContext, pageContext } from '../telemetry/tracing-contexts.js';
-import { type ListPageFetch, type ListSource, Page } from './pagination.js';
+import { type ListPageFetch, type ListSource, Page } from './page-promise.js';
+
+/**
+ * A list as each of its pages is sent: its operation, the URL of its pages up to their number, and its
+ * options. Its operation makes it once, its parameters and options checked (`resources/operations.ts`).
+ */
+export interface ListRequest {
+  readonly operation: OperationMeta;
+  /**
+   * A page's URL without its number: the base, the path, the caller's parameters and the `query` extras,
+   * then `page=`. Only what the caller gave goes on the wire: the server applies its own defaults.
+   */
+  readonly pageUrl: string;
+  /** The list's options, checked. */
+  readonly options: ListOptions;
+}
 
 /**
  * How a list's pages are sent and read: the source of its {@link PagePromise}. Its parts are methods, not
@@ -34,37 +38,54 @@ export class ListPages<Item> implements ListSource<Item> {
   readonly logger: Logger;
   readonly operation: OperationMeta;
   readonly #core: RequestCore;
-  readonly #request: PageRequest;
+  /** The list's request, or its check under way (zod describing a refusal); one that rejects refuses the list. */
+  readonly #request: ListRequest | Promise<ListRequest>;
   /** The page the list starts at. */
   readonly #start: number;
   /** {@link fetch} as a function, for the pages that keep it (`getNextPage()`): made with the first page read. */
   #fetchPage: ListPageFetch<Item> | undefined;
 
+  /**
+   * @param core - sends each page.
+   * @param given - the caller's parameters: where the list starts, and its ordering.
+   * @param options - the caller's options.
+   * @param request - the list's request; a refusal of the parameters or options rejects it, and then the
+   * first page, and so every use of the list, fails with it.
+   */
   constructor(
     core: RequestCore,
     operation: OperationMeta,
     given: Record<string, unknown>,
     options: ListOptions,
+    request: ListRequest | Promise<ListRequest>,
   ) {
     this.#core = core;
-    // A value that is no set of options is refused below (the first page rejects); the pages read none.
+    // A value that is no set of options is refused by the list's check (the first page rejects); the pages read none.
     this.options = typeof options === 'object' && options !== null ? options : {};
     this.logger = core.logger;
     this.operation = operation;
     this.ordering = typeof given.ordering === 'string' ? given.ordering : DEFAULT_ORDERING;
     this.#start = typeof given.page === 'number' ? given.page : 1;
-    let request: PageRequest;
-    try {
-      request = pageRequest(core, operation, given, options);
-    } catch (error) {
-      // Refused before sending: the first page, and so every use of the list, fails with this error.
-      request = () => Promise.reject(error);
-    }
     this.#request = request;
   }
 
   first(parent?: Iteration): Promise<AnsweredCall> {
-    return this.#request(this.#start, this.options.signal, undefined, parent);
+    return this.send(this.#start, this.options.signal, undefined, parent);
+  }
+
+  /**
+   * Sends page `page` (once the list's check is done), its attempts sharing the list's request slots when
+   * given: a page of `parent` when given, else a call of its own.
+   */
+  send(
+    page: number,
+    signal: AbortSignal | undefined,
+    slots?: AttemptSlots,
+    parent?: Iteration,
+  ): Promise<AnsweredCall> {
+    const request = this.#request;
+    if (!(request instanceof Promise)) return sendPage(this.#core, request, page, signal, slots, parent);
+    return request.then((checked) => sendPage(this.#core, checked, page, signal, slots, parent));
   }
 
   parse(answered: AnsweredCall): WithResponse<Page<Item>> | Promise<WithResponse<Page<Item>>> {
@@ -78,7 +99,7 @@ export class ListPages<Item> implements ListSource<Item> {
     slots?: AttemptSlots,
     parent?: Iteration,
   ): Promise<WithResponse<Page<Item>>> {
-    return this.parse(await this.#request(page, signal, slots, parent));
+    return this.parse(await this.send(page, signal, slots, parent));
   }
 
   #page({ data, response }: WithResponse<unknown>): WithResponse<Page<Item>> {
@@ -89,114 +110,29 @@ export class ListPages<Item> implements ListSource<Item> {
 }
 
 /**
+ * Sends page `page` of a list through the core: a page of `parent` when given (its span a child of theirs,
+ * its events on the `page` channel), else a call of its own.
+ *
+ * @param signal - the page's signal (a page of a stream has its own); the list's when it is the same.
+ */
+function sendPage(
+  core: RequestCore,
+  list: ListRequest,
+  page: number,
+  signal: AbortSignal | undefined,
+  slots: AttemptSlots | undefined,
+  parent: Iteration | undefined,
+): Promise<AnsweredCall> {
+  const { operation, options } = list;
+  const url = `${list.pageUrl}${page}`;
+  const sent = signal === undefined || signal === options.signal ? options : { ...options, signal };
+  return core.send(operation, { endpoint: operation, url, shownUrl: url, page }, sent, slots, parent);
+}
+
+/**
  * A list's `fetch` as a function of its own, for its pages' `getNextPage()`: an arrow made here, where the
  * build's keepNames leaves it unnamed (bind() would name it, each time).
  */
 function fetcherOf<Item>(pages: ListPages<Item>): ListPageFetch<Item> {
   return (page, signal, slots, parent) => pages.fetch(page, signal, slots, parent);
-}
-
-/**
- * Sends the request of one page of a list, its attempts sharing the list's request slots when given: a
- * page of the iteration or sync `parent` when given (its span a child of theirs, its events on the `page`
- * channel, in the store of theirs), else a call of its own.
- */
-export type PageRequest = (
-  page: number,
-  signal: AbortSignal | undefined,
-  slots?: AttemptSlots | undefined,
-  parent?: Iteration | undefined,
-) => Promise<AnsweredCall>;
-
-/**
- * Checks a list's parameters and options, and builds the request of its pages.
- *
- * @throws ValidationError (ConfigurationError for options) when they are refused; a refusal of the
- * parameters, described by zod once loaded, rejects the first page instead.
- */
-export function pageRequest(
-  core: RequestCore,
-  operation: OperationMeta,
-  given: Record<string, unknown>,
-  options: ListOptions,
-  method = methodName(operation),
-): PageRequest {
-  checkOptions(OPTION_CHECKS.list, options, method, () =>
-    belongsIn(operation.queryNames, 'a parameter', 'the first argument'),
-  );
-  checkListBudgets(options, given, method);
-  // The compiled check of the strict query schema refuses unknown names too.
-  if (QUERY_CHECKS[operation.operationId]?.(given)) return pagesOf(core, operation, given, options, method);
-  const checked = (async () => {
-    const { query } = await endpointWithSchemas(operation.operationId);
-    await parseInput(query as z.ZodObject, given, {
-      noun: 'parameter',
-      of: method,
-      elsewhere: belongsIn(OPTION_CHECKS.list.names, 'an option', 'the second argument'),
-      escapeHatch:
-        'To send a parameter the SDK does not know yet, pass it in the `query` option: list(params, { query: { name: value } }).',
-    });
-    return pagesOf(core, operation, given, options, method);
-  })();
-  return async (page, signal, slots, parent) => (await checked)(page, signal, slots, parent);
-}
-
-/**
- * The request of each page of a checked list: only what the caller gave goes on the wire (the server
- * applies its own defaults), then the `query` extras, then the page.
- */
-function pagesOf(
-  core: RequestCore,
-  operation: OperationMeta,
-  given: Record<string, unknown>,
-  options: ListOptions,
-  method: string,
-): PageRequest {
-  const extras = refuseKnown(options.query, operation.queryNames, 'query', method);
-  const fixedQuery = joinQueries(queryString(given, 'page'), queryString(extras));
-  const base = `${core.base(operation)}${operation.path}?${fixedQuery === '' ? '' : `${fixedQuery}&`}`;
-  return (page, signal, slots, parent) => {
-    const url = `${base}page=${page}`;
-    const sendOptions = signal === undefined || signal === options.signal ? options : { ...options, signal };
-    const telemetry =
-      parent === undefined
-        ? telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation, page))
-        : parent.telemetry?.child(`${spanName(operation)} page`, 'page', requestAttributes(operation, page));
-    telemetry?.setAttributes(serverAttributes(url));
-    const call: CallRequest = { endpoint: operation, url, shownUrl: url, page };
-    const channel = subscribed(parent === undefined ? 'call' : 'page');
-    const sent =
-      channel === undefined && parent?.traced !== true
-        ? core.send(call, sendOptions, slots, telemetry)
-        : sendTraced(core, call, { options: sendOptions, slots, telemetry, channel, parent });
-    return endedWith(telemetry, sent);
-  };
-}
-
-/** How a page's request is sent when it is traced: its options, slots, span, channel and iteration. */
-interface TracedPage {
-  readonly options: ListOptions;
-  readonly slots: AttemptSlots | undefined;
-  readonly telemetry: CallTelemetry | undefined;
-  /** The `call` channel (a page read alone) or the `page` channel, when something listens to it. */
-  readonly channel: TracingChannelLike | undefined;
-  readonly parent: Iteration | undefined;
-}
-
-/** Sends a page read as a call, or a page of an iteration in the iteration's store, its events on `channel`. */
-function sendTraced(core: RequestCore, call: CallRequest, page: TracedPage): Promise<AnsweredCall> {
-  const { parent } = page;
-  return parent === undefined ? sendPage(core, call, page) : parent.run(() => sendPage(core, call, page));
-}
-
-/** Sends a page, published on its channel when something listens to it. */
-function sendPage(core: RequestCore, call: CallRequest, page: TracedPage): Promise<AnsweredCall> {
-  const { options, slots, telemetry, channel, parent } = page;
-  if (channel === undefined) return core.send(call, options, slots, telemetry);
-  const number = call.page as number;
-  const context =
-    parent === undefined ? callContext(call.endpoint, number) : pageContext(call.endpoint, number);
-  return traced<CallContext | PageContext, AnsweredCall>(channel, context, (settable) =>
-    core.send(call, options, slots, telemetry, settable),
-  );
 }

@@ -1,7 +1,7 @@
 import type { Pagination } from '@company-data/contract';
 import { NotFoundError } from '../core/errors.js';
+import { type CallTelemetry, TELEMETRY } from '../core/telemetry/sink.js';
 import { type AttemptOutcome, type AttemptSlots, RequestSlots } from '../request/request-slots.js';
-import { type CallTelemetry, TELEMETRY } from '../telemetry/telemetry.js';
 
 /** The least a page needs for the stream to go on. */
 export interface PageLike {
@@ -9,14 +9,17 @@ export interface PageLike {
   pagination: Pagination;
 }
 
-/**
- * Fetches one page by number.
- *
- * @param page - the page number.
- * @param signal - aborts it when the consumer stops early.
- * @param slots - the stream's request slots, when it fetches ahead: each attempt waits for one.
- */
-export type FetchPage<P> = (page: number, signal: AbortSignal, slots: AttemptSlots | undefined) => Promise<P>;
+/** Where a stream fetches the pages after the first: a list's pages in its iteration, or a sync's. */
+export interface PageSource<P> {
+  /**
+   * Fetches one page by number.
+   *
+   * @param page - the page number.
+   * @param signal - aborts it when the consumer stops early.
+   * @param slots - the stream's request slots, when it fetches ahead: each attempt waits for one.
+   */
+  fetchPage(page: number, signal: AbortSignal, slots: AttemptSlots | undefined): Promise<P>;
+}
 
 /** The oldest page counts as late after at least this long, whatever its peers take. */
 export const LATE_AFTER_MIN_MS = 100;
@@ -82,12 +85,12 @@ interface Task<P> {
  */
 export async function* pageStream<P extends PageLike>(
   first: Promise<P>,
-  fetchPage: FetchPage<P>,
+  source: PageSource<P>,
   options: PageStreamOptions,
 ): AsyncGenerator<P, void, undefined> {
   const firstPage = await first;
   yield firstPage;
-  const stream = new PageStreamState(firstPage, fetchPage, options);
+  const stream = new PageStreamState(firstPage, source, options);
   try {
     yield* options.ordered ? stream.inOrder() : stream.asTheyArrive();
   } finally {
@@ -97,7 +100,7 @@ export async function* pageStream<P extends PageLike>(
 
 /** The state of one stream over the pages after the first. */
 class PageStreamState<P extends PageLike> {
-  readonly #fetchPage: FetchPage<P>;
+  readonly #source: PageSource<P>;
   readonly #options: PageStreamOptions;
   readonly #stopped = new AbortController();
   readonly #signal: AbortSignal;
@@ -124,8 +127,8 @@ class PageStreamState<P extends PageLike> {
   readonly #arrived: Task<P>[] = [];
   #wake: (() => void) | undefined;
 
-  constructor(firstPage: P, fetchPage: FetchPage<P>, options: PageStreamOptions) {
-    this.#fetchPage = fetchPage;
+  constructor(firstPage: P, source: PageSource<P>, options: PageStreamOptions) {
+    this.#source = source;
     this.#options = options;
     this.#signal = options.signal
       ? AbortSignal.any([options.signal, this.#stopped.signal])
@@ -238,7 +241,7 @@ class PageStreamState<P extends PageLike> {
     const slots = this.#slots?.claim(number, onOutcome);
     const stop = new AbortController();
     if (this.#signal.aborted) stop.abort(this.#signal.reason);
-    const settled = this.#fetchPage(number, stop.signal, slots).then(
+    const settled = this.#source.fetchPage(number, stop.signal, slots).then(
       (page) => this.#settle(task, { page }),
       (error: unknown) => this.#settle(task, { error }),
     );

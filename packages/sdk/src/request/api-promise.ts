@@ -1,5 +1,5 @@
 import type { WithResponse } from '../core/response-info.js';
-import type { AnsweredCall } from './request-core.js';
+import type { AnsweredCall } from './call-request.js';
 
 /**
  * What every SDK method returns: a promise of the parsed result (the request starts at once, like any

@@ -16,7 +16,7 @@ export class DeadlinePassed extends Error {}
 
 /**
  * An abort source as the transport's dispatch reads one (`aborted`, `reason` and one `abort` listener; see
- * `AbortSource` in `dispatch.ts`), made without an AbortController: a plain object that costs next
+ * `AbortSignalLike` in `dispatch.ts`), made without an AbortController: a plain object that costs next
  * to nothing per attempt.
  */
 export class AttemptSignal {

@@ -11,7 +11,7 @@ import type { Dispatcher } from 'undici';
  * What can end a dispatched request early: an AbortSignal, or anything with its `aborted`, `reason` and one `abort`
  * listener (the transport's `AttemptSignal`).
  */
-export interface AbortSource {
+export interface AbortSignalLike {
   readonly aborted: boolean;
   readonly reason: unknown;
   addEventListener(type: 'abort', listener: () => void): void;
@@ -47,7 +47,7 @@ export interface WireResponse {
 export function dispatchRequest(
   dispatcher: Dispatcher,
   request: WireRequest,
-  abort: AbortSource,
+  abort: AbortSignalLike,
   poolTimeout?: number,
 ): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
@@ -79,7 +79,7 @@ export function dispatchRequest(
 class ResponseCollector implements Dispatcher.DispatchHandler {
   readonly #resolve: (response: WireResponse) => void;
   readonly #reject: (error: unknown) => void;
-  readonly #abort: AbortSource;
+  readonly #abort: AbortSignalLike;
   readonly #onAbort: () => void;
   #controller: Dispatcher.DispatchController | undefined;
   #status = 0;
@@ -89,7 +89,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   constructor(
     resolve: (response: WireResponse) => void,
     reject: (error: unknown) => void,
-    abort: AbortSource,
+    abort: AbortSignalLike,
   ) {
     this.#resolve = resolve;
     this.#reject = reject;

@@ -9,6 +9,8 @@ import {
   type ResponseHeaders,
   ServerError,
 } from '../core/errors.js';
+import { checkTheBaseURL } from './base-url-hint.js';
+import type { CallEndpoint } from './call-request.js';
 
 /** An HTTP response that was not a success, as the transport read it. */
 export interface ErrorResponse {
@@ -119,4 +121,25 @@ export function errorFromResponse(
   if (status === 429) return new RateLimitError(message, retryAfterSeconds, init);
   if (status >= 500) return new ServerError(message, init);
   return new CompanyDataError('unexpected_status', message, init);
+}
+
+/**
+ * Why a 404 may mean a wrong base URL, for its message: a list never answers 404 (a page past the last is
+ * an empty page), and the API's 404 of an unknown id is its own JSON error; a 404 of anything else under
+ * the base URL (a gateway's or another server's page) most likely comes from a path that is not the API's,
+ * such as `/api/v1` for `/v1`. The API's JSON 404 on a by-id call says nothing: the id may be unknown.
+ *
+ * @param endpoint - the operation called: under which address, and of which kind.
+ * @param response - the error response.
+ * @param baseURLSource - where the base URL came from, in words; none, no hint.
+ */
+export function notFoundHint(
+  endpoint: Pick<CallEndpoint, 'base' | 'kind'>,
+  response: ErrorResponse,
+  baseURLSource: string | undefined,
+): string | undefined {
+  if (response.status !== 404 || endpoint.base !== 'baseURL' || baseURLSource === undefined) return undefined;
+  if (endpoint.kind === 'list') return `a list never answers 404: ${checkTheBaseURL('path', baseURLSource)}`;
+  if (isApiErrorBody(response)) return undefined;
+  return `not the API's own error: ${checkTheBaseURL('path', baseURLSource)}`;
 }

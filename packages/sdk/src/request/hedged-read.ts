@@ -1,7 +1,7 @@
 import type { OperationMeta } from '@company-data/contract/runtime';
 import { ConnectionError } from '../core/errors.js';
-import type { RateGateLike } from '../core/gate.js';
 import type { HedgeOptions, HedgeOutcome, Sleep } from '../core/options.js';
+import type { RateGateLike } from '../core/rate-gate-interface.js';
 import type { SdkLogger } from '../core/scrubbed-logger.js';
 import type { HedgeBudget } from './hedge-budget.js';
 import type { ResponseTimes } from './response-times.js';

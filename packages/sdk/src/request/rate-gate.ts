@@ -1,8 +1,13 @@
-import { checkOptions } from '../checks/refusals.js';
-import { OPTION_CHECKS } from '../checks/schemas.generated.js';
+import { checkOptions } from '../core/checks/refusals.js';
+import { OPTION_CHECKS } from '../core/checks/schemas.generated.js';
 import type { ConfigurationError } from '../core/errors.js';
-import { DEFAULT_QUOTA_MARGIN_MS, type QuotaSlots, type RateGateLike, type RateQuota } from '../core/gate.js';
 import type { Sleep } from '../core/options.js';
+import {
+  DEFAULT_QUOTA_MARGIN_MS,
+  type QuotaSlots,
+  type RateGateLike,
+  type RateQuota,
+} from '../core/rate-gate-interface.js';
 import { raceAbort, realSleep } from './sleep.js';
 
 /** What {@link RateGate.wait} answers when the gate is open: one settled promise for every call. */

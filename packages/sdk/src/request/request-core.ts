@@ -1,133 +1,65 @@
-import { type OperationId, type OperationMeta, RESPONSE_CHECKS } from '@company-data/contract/runtime';
-import { toValidationIssues } from '../checks/issues.js';
-import { endpointWithSchemas, loadZod } from '../checks/zod-on-demand.js';
+import type { OperationMeta } from '@company-data/contract/runtime';
 import { ENVIRONMENT_VARIABLES } from '../core/environment.js';
 import {
-  ClientClosedError,
   type CompanyDataError,
   ConfigurationError,
   ConnectionError,
-  InvalidResponseError,
   RateLimitError,
-  RequestAbortedError,
 } from '../core/errors.js';
-import type { RateGateLike } from '../core/gate.js';
 import type { Logger } from '../core/logger-interface.js';
-import type {
-  HedgeOptions,
-  HedgeOutcome,
-  RateLimitEvent,
-  RequestOptions,
-  RetryEvent,
-  RetryHook,
-  Sleep,
-} from '../core/options.js';
-import type { ResponseInfo, WithResponse } from '../core/response-info.js';
-import type { SdkLogger } from '../core/scrubbed-logger.js';
-import { type CallTelemetry, errorType, TELEMETRY } from '../telemetry/telemetry.js';
-import { subscribed, WorkTrace } from '../telemetry/traced-work.js';
-import type { AttemptContext, CallContext, PageContext } from '../telemetry/tracing-channels.js';
-import { attemptContext, type Settable } from '../telemetry/tracing-contexts.js';
-import { checkTheBaseURL } from './base-url-hint.js';
-import { errorDetail, errorFromResponse, isApiErrorBody } from './error-from-response.js';
-import type { HedgeBudget } from './hedge-budget.js';
-import { type HedgedRead, hedgedRead } from './hedged-read.js';
-import type { AttemptSlots } from './request-slots.js';
-import type { ResponseTimes } from './response-times.js';
+import type { RateLimitEvent, RequestOptions } from '../core/options.js';
+import type { WithResponse } from '../core/response-info.js';
+import { endedWith, requestAttributes, serverAttributes, spanName } from '../core/telemetry/call-spans.js';
+import type { Iteration } from '../core/telemetry/iteration.js';
+import { type CallTelemetry, errorType, TELEMETRY, telemetrySink } from '../core/telemetry/sink.js';
+import {
+  subscribed,
+  type TracingChannelLike,
+  traced,
+  type WorkTrace,
+} from '../core/telemetry/traced-work.js';
+import type { AttemptContext, CallContext, PageContext } from '../core/telemetry/tracing-channels.js';
+import { callContext, type Settable } from '../core/telemetry/tracing-contexts.js';
+import {
+  answeredAttempt,
+  attemptTrace,
+  gateWaited,
+  hedged,
+  isPaused,
+  recordAttempts,
+} from './attempt-telemetry.js';
+import { CallHeaders } from './call-headers.js';
+import type { AnsweredCall, CallRequest } from './call-request.js';
+import { errorDetail, errorFromResponse } from './error-from-response.js';
+import {
+  type CoreConfig,
+  errorOf,
+  type Flight,
+  type Pipeline,
+  retriesLeft,
+  takeOff,
+  throwIfClosed,
+} from './flight.js';
+import type { AttemptSlots, ReleaseSlot } from './request-slots.js';
+import { readResponse } from './response-body.js';
 import { backoffDelayMs, classifyStatus, rateLimitWaitMs } from './retry.js';
 import { raceAbort } from './sleep.js';
-import type { AttemptRequest, AttemptResponse, Transport } from './transport.js';
+import type { AttemptResponse } from './transport.js';
 
-/** Everything the core needs, resolved from the client options. */
-export interface CoreConfig {
-  apiKey: string | undefined;
-  /** Where the key came from, in words (`the COMPANY_DATA_API_KEY environment variable`), for a 401's hint. */
-  apiKeySource: string | undefined;
-  /** Where the base URL came from, in words, for the hints of an unknown host and of a 404 on a list. */
-  baseURLSource: string | undefined;
-  baseURL: string | undefined;
-  apiRoot: string | undefined;
-  timeout: number;
-  maxRetries: number;
-  maxRetryWait: number;
-  defaultHeaders: Record<string, string>;
-  userAgent: string;
-  validate: boolean;
-  onRateLimit: RetryHook<RateLimitEvent> | undefined;
-  onRetry: RetryHook<RetryEvent> | undefined;
-  sleep: Sleep;
-  now: () => number;
-  random: () => number;
-  logger: SdkLogger;
-  transport: Transport;
-  gate: RateGateLike;
-  /** The client's `hedge` option (a call's own overrides it). */
-  hedge: boolean | HedgeOptions;
-  /** Recent response times, shared with derived clients: the adaptive hedge threshold. */
-  responseTimes: ResponseTimes;
-  /** The hedges the client (and its derived clients) may still send. */
-  hedgeBudget: HedgeBudget;
-}
+// The one request pipeline every call goes through. `RequestCore.send` reads top-down, a function per step:
+//
+// 1. telemetry (`observe`): the call's span, and its event on its tracing channel, when anything observes;
+// 2. the attempts (`sendAttempts`), until one is answered with success or the call fails; each attempt
+//    - takes a request slot when the call is a page of a list read ahead,
+//    - passes the rate gate (`passGate`): a 429's pause, a quota's slot,
+//    - is sent (`attempt`): through the hedge when the call is hedged (`sendAttempt`, `request/hedged-read.ts`),
+//      else to the transport, which keeps the attempt's deadline (`request/transport.ts`);
+//    - and its answer decides: a success is the call's; a 429 pauses the gate (`pauseForRateLimit`); a
+//      failure that is retried waits its backoff (`backoff`); any other failure is the call's error.
+// The body is read afterwards, when the caller asks (`RequestCore.parse`, `request/response-body.ts`).
 
-/**
- * What the pipeline needs of an operation: a row of the contract's `OPERATIONS` (or of its endpoint
- * table, whose `operationId` is typed as a plain string).
- */
-export type CallEndpoint = Pick<
-  OperationMeta,
-  'method' | 'path' | 'base' | 'auth' | 'kind' | 'successStatuses'
-> & {
-  readonly operationId: string;
-};
-
-// A request on its way down: an operation asks for a `CallRequest` (the endpoint, the URL, the body as a
-// value); each attempt of it goes to the transport as an `AttemptRequest` (request/transport.ts: headers,
-// the body as text, the time limit, the signal), which is the `WireRequest` that undici's `dispatch` sends
-// (request/dispatch.ts), with those limits added. What comes back is an `AnsweredCall`: the call, with the
-// attempt's response.
-
-/** One call, ready to send. */
-export interface CallRequest {
-  endpoint: CallEndpoint;
-  url: string;
-  /** The URL as messages and logs show it: a webhook token in it is redacted. */
-  shownUrl: string;
-  body?: unknown;
-  /** The page of a list it reads, for its attempts' tracing contexts. */
-  page?: number | undefined;
-}
-
-/** A call with the response it got: what `core.send()` gives, before the body is read. */
-export interface AnsweredCall {
-  call: CallRequest;
-  response: AttemptResponse;
-  /** Which copy answered, when the last attempt was hedged. */
-  hedge?: HedgeOutcome | undefined;
-}
-
-/** A call's method and URL (tokens redacted), as messages name it, e.g. `GET https://…/v1/users/`. */
-function describe(call: CallRequest): string {
-  return `${call.endpoint.method} ${call.shownUrl}`;
-}
-
-/** Makes the error of a call its caller aborted, when asked. */
-function abortedError(request: string, signal: AbortSignal | undefined): () => RequestAbortedError {
-  return () => new RequestAbortedError(`Request aborted (${request})`, { cause: signal?.reason });
-}
-
-/** Names one attempt of a call in events, messages and logs. */
-interface Attempt {
-  /** The operation by its path template, e.g. `GET /users/{id}/`, as events name it. */
-  operation: string;
-  /** Method and URL, as messages and logs name it. */
-  request: string;
-  /** 1 for the first. */
-  attempt: number;
-  /** The call's telemetry, when an instrumentation is registered. */
-  telemetry: CallTelemetry | undefined;
-  /** Its events on the `attempt` tracing channel, when something listens to it. */
-  trace: WorkTrace<AttemptContext> | undefined;
-}
+/** The operation a call reads or writes, as its span and its tracing contexts name it. */
+type SentOperation = Pick<OperationMeta, 'operationId' | 'method' | 'path'>;
 
 /**
  * The one request pipeline every resource method goes through: addresses and auth from the endpoint
@@ -135,11 +67,12 @@ interface Attempt {
  */
 export class RequestCore {
   readonly #config: CoreConfig;
-  #keyedHeaders: Record<string, string> | undefined;
+  readonly #pipeline: Pipeline;
 
   /** @param config - the resolved client configuration. */
   constructor(config: CoreConfig) {
     this.#config = config;
+    this.#pipeline = { config, headers: new CallHeaders(config) };
   }
 
   /** The client's logger (already filtered and scrubbed). */
@@ -165,381 +98,317 @@ export class RequestCore {
   }
 
   /**
-   * Sends a prepared call, with the retries and rate-limit pauses it needs, and returns the success
-   * response, its body not yet read.
+   * Sends a call, with the retries and rate-limit pauses it needs, and gives its success response, its body
+   * not yet read: the steps at the top of this file, each a function below.
    *
+   * @param operation - the operation: its span and its tracing context name it, even before the call is ready.
+   * @param call - the call, or its preparation under way (one that rejects, a refusal of the caller's input,
+   * ends the call with that error: nothing is sent).
    * @param slots - a list's shared request slots: each attempt waits for one (see {@link AttemptSlots}).
-   * @param telemetry - the call's span and metrics: every attempt, retry and pause is recorded there, and
-   * each attempt is sent with the span active. The caller ends it.
-   * @param traced - the context of the call's or page's events on its tracing channel, when something
-   * listens to it: its attempts and last status are set there. Each attempt is published on the `attempt`
-   * channel when something listens to it.
+   * @param parent - the list iterated or the sync run the call is a page of: its span is a child of theirs,
+   * its events go on the `page` channel, in their store. Without one, the call is a call of its own.
    * @throws CompanyDataError (a subclass) for every failure.
    */
-  async send(
-    call: CallRequest,
+  send(
+    operation: SentOperation,
+    call: CallRequest | Promise<CallRequest>,
     options: RequestOptions = {},
     slots?: AttemptSlots,
-    telemetry?: CallTelemetry,
-    traced?: Settable<CallContext | PageContext>,
+    parent?: Iteration,
   ): Promise<AnsweredCall> {
-    const config = this.#config;
-    const { endpoint } = call;
-    const operation = `${endpoint.method} ${endpoint.path}`;
-    const request = describe(call);
-    const headers = this.#headers(call, options);
-    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-    const maxRetries = options.maxRetries ?? config.maxRetries;
-    const hedge = hedgedRead(endpoint, options.hedge ?? config.hedge, config);
-    // Made by a function, not an arrow in a const here: the build's keepNames would rename that arrow on
-    // every call (an Object.defineProperty), and bind() names its function too.
-    const aborted = abortedError(request, options.signal);
-
-    let attempt = 0;
-    let status: number | undefined;
-    /** This call met a 429 on its last attempt: the gate's next wait is its own pause. */
-    let pausedHere = false;
-    try {
-      for (attempt = 1; ; attempt++) {
-        // A list fetching pages ahead shares a few request slots between its pages: one per attempt, given
-        // back before any backoff, so a page that waits to retry does not keep the others from going ahead.
-        const release = slots === undefined ? undefined : await slots.acquire(aborted);
-        // A pause the attempt meets at the gate: its own 429's, or one another request met (the SDK's own gate
-        // says when it is paused; another gate, only this call's own pause is known).
-        const held = telemetry !== undefined && (pausedHere || isPaused(config.gate));
-        const waitFrom = held ? config.now() : 0;
-        try {
-          await config.gate.wait(options.signal, aborted);
-        } catch (error) {
-          release?.('failed');
-          throw error;
-        }
-        if (held) gateWaited(telemetry, config.now() - waitFrom, attempt, pausedHere);
-        pausedHere = false;
-        this.#throwIfClosed(request);
-        const trace = attemptTrace(call, attempt);
-        const current: Attempt = { operation, request, attempt, telemetry, trace };
-        const retriesLeft = attempt <= maxRetries;
-        const debug = config.logger.debugEnabled;
-        if (debug)
-          config.logger.debug(`company-data request ${request}`, { operation, url: call.shownUrl, attempt });
-        const started = debug || telemetry !== undefined ? performance.now() : 0;
-        const sent = {
-          method: endpoint.method,
-          url: call.url,
-          headers,
-          body,
-          timeout: options.timeout ?? config.timeout,
-          signal: options.signal,
-          label: request,
-          baseURLSource: endpoint.base === 'baseURL' ? config.baseURLSource : undefined,
-        };
-        let response: AttemptResponse;
-        try {
-          // No arrow in a const on this path: the build's keepNames would rename it on every attempt.
-          response = await (telemetry === undefined && trace === undefined
-            ? this.#sendAttempt(sent, hedge, aborted, attempt)
-            : this.#sendObserved(sent, hedge, aborted, current));
-          if (hedge?.outcome !== undefined) hedged(telemetry, hedge.outcome, attempt);
-        } catch (error) {
-          trace?.settle(error);
-          telemetry?.recordAttempt(performance.now() - started, { 'error.type': errorType(error) });
-          release?.('failed');
-          this.#throwIfClosed(request, error);
-          if (!(error instanceof ConnectionError) || !retriesLeft) throw error;
-          await this.#backoff(error, current, options.signal, aborted);
-          continue;
-        }
-        status = response.status;
-        if (trace !== undefined) answeredAttempt(trace.context, status, hedge?.outcome);
-        telemetry?.recordAttempt(performance.now() - started, { 'http.response.status_code': status });
-        if (debug) {
-          const durationMs = Math.round(performance.now() - started);
-          config.logger.debug(`company-data response ${response.status} ${request} in ${durationMs} ms`, {
-            operation,
-            url: call.shownUrl,
-            attempt,
-            status: response.status,
-            durationMs,
-          });
-        }
-        if (endpoint.successStatuses.includes(response.status)) {
-          release?.('answered');
-          trace?.settle();
-          return hedge?.outcome === undefined ? { call, response } : { call, response, hedge: hedge.outcome };
-        }
-
-        const retryClass = classifyStatus(response.status);
-        release?.(retryClass === 'rate_limit' ? 'rate_limited' : 'failed');
-        if (retryClass === 'rate_limit') {
-          await this.#pauseForRateLimit(response, current, retriesLeft);
-          pausedHere = true;
-          continue;
-        }
-        const error = errorFromResponse(
-          response,
-          request,
-          undefined,
-          this.#keySource(headers),
-          this.#notFoundHint(endpoint, response),
-        );
-        trace?.settle(error);
-        if (retryClass === 'never' || !retriesLeft) throw error;
-        await this.#backoff(error, current, options.signal, aborted);
-      }
-    } finally {
-      telemetry?.setAttributes({
-        [TELEMETRY.attempts]: attempt,
-        'http.request.resend_count': attempt > 1 ? attempt - 1 : undefined,
-        'http.response.status_code': status,
-      });
-      if (traced !== undefined) {
-        traced.attempts = attempt;
-        traced.status = status;
-      }
-    }
+    return observe(this.#pipeline, operation, call, options, slots, parent);
   }
 
   /**
-   * Sends one attempt with the call's span active, and published on the `attempt` channel: `start`, the
-   * attempt's request with the stores bound to it active, `end`; the core settles it once it judged the answer.
-   */
-  #sendObserved(
-    sent: AttemptRequest,
-    hedge: HedgedRead | undefined,
-    aborted: () => Error,
-    current: Attempt,
-  ): Promise<AttemptResponse> {
-    const { telemetry, trace, attempt } = current;
-    if (trace === undefined) {
-      return (telemetry as CallTelemetry).run(() => this.#sendAttempt(sent, hedge, aborted, attempt));
-    }
-    return trace.begin(() =>
-      telemetry === undefined
-        ? this.#sendAttempt(sent, hedge, aborted, attempt)
-        : telemetry.run(() => this.#sendAttempt(sent, hedge, aborted, attempt)),
-    );
-  }
-
-  /** Sends one attempt: through the hedge when the call is hedged, else straight through the transport. */
-  #sendAttempt(
-    sent: AttemptRequest,
-    hedge: HedgedRead | undefined,
-    aborted: () => Error,
-    attempt: number,
-  ): Promise<AttemptResponse> {
-    return hedge === undefined ? this.#config.transport.send(sent) : hedge.send(sent, aborted, attempt);
-  }
-
-  /**
-   * Reads a success response: JSON, checked against the endpoint's schema unless validation is off. The
-   * compiled check decides (a few µs for a page), and a body it accepts is returned as it is, with no
-   * promise: a call's result is one step nearer. zod, the source of truth, is loaded only to describe a body
-   * the check refused.
+   * Reads a success response: see {@link readResponse}.
    *
-   * @returns the result, or (for a body the check refused) a promise that rejects with the description.
+   * @returns the result, or (for a body the compiled check refused) a promise that rejects with the description.
    * @throws InvalidResponseError when the body is not JSON or does not match the schema.
    */
   parse(answered: AnsweredCall): WithResponse<unknown> | Promise<WithResponse<unknown>> {
-    const { call, response } = answered;
-    const info: ResponseInfo = { status: response.status, headers: response.headers };
-    if (answered.hedge !== undefined) info.hedge = answered.hedge;
-    let json: unknown;
-    try {
-      json = JSON.parse(response.body);
-    } catch (cause) {
-      throw new InvalidResponseError(`Response body is not JSON (${describe(call)})`, [], {
-        ...info,
-        body: response.body,
-        cause,
-      });
-    }
-    if (!this.#config.validate || RESPONSE_CHECKS[call.endpoint.operationId as OperationId]?.(json)) {
-      return { data: json, response: info };
-    }
-    return this.#describeRefusal(call, json, info);
+    return readResponse(answered, this.#config.validate);
   }
+}
 
-  /** A body the compiled check refused, as zod describes it (zod may yet accept it: then its output). */
-  async #describeRefusal(
-    call: CallRequest,
-    json: unknown,
-    info: ResponseInfo,
-  ): Promise<WithResponse<unknown>> {
-    const [{ response: schema }, { z }] = await Promise.all([
-      endpointWithSchemas(call.endpoint.operationId as OperationId),
-      loadZod(),
-    ]);
-    const result = schema.safeParse(json);
-    if (!result.success) {
-      throw new InvalidResponseError(
-        `Response does not match the schema (${describe(call)}): ${z.prettifyError(result.error)}`,
-        toValidationIssues(result.error.issues),
-        { ...info, body: json },
-      );
-    }
-    return { data: result.data, response: info };
+/**
+ * Step 1, telemetry: opens the call's span (a page of `parent`: a child of its span) and publishes the call
+ * on its tracing channel (a page of `parent`: on the `page` channel, in its store) when anything observes,
+ * sends the call, and ends both once its response is in. With nothing observing: a property read and a
+ * `hasSubscribers` read.
+ */
+function observe(
+  pipeline: Pipeline,
+  operation: SentOperation,
+  call: CallRequest | Promise<CallRequest>,
+  options: RequestOptions,
+  slots: AttemptSlots | undefined,
+  parent: Iteration | undefined,
+): Promise<AnsweredCall> {
+  const page = call instanceof Promise ? undefined : call.page;
+  const telemetry =
+    parent === undefined
+      ? telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation, page))
+      : parent.telemetry?.child(`${spanName(operation)} page`, 'page', requestAttributes(operation, page));
+  const channel = subscribed(parent === undefined ? 'call' : 'page');
+  if (channel === undefined && parent?.traced !== true) {
+    return endedWith(telemetry, whenReady(pipeline, call, options, slots, telemetry, undefined));
   }
+  const published: Published = { pipeline, operation, call, options, slots, telemetry, channel, page };
+  return endedWith(
+    telemetry,
+    parent === undefined ? publish(published) : parent.run(() => publish(published)),
+  );
+}
 
-  /**
-   * A 429: pauses every request that goes through the client's gate (the client's own, or one shared with
-   * other clients or processes) for the server's wait, or a backoff when it names none.
-   *
-   * @throws RateLimitError when the wait is over `maxRetryWait`, no retry is left, or `onRateLimit` vetoes.
-   */
-  async #pauseForRateLimit(response: AttemptResponse, current: Attempt, retriesLeft: boolean): Promise<void> {
-    const config = this.#config;
-    const { operation, request, attempt } = current;
-    const waitMs = rateLimitWaitMs(response.headers, errorDetail(response.body), config.now());
-    const retryAfter = waitMs === undefined ? undefined : waitMs / 1000;
-    const error = errorFromResponse(response, request, retryAfter) as RateLimitError;
-    current.trace?.settle(error);
-    if (waitMs !== undefined && waitMs > config.maxRetryWait) {
-      throw new RateLimitError(
-        `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
-        retryAfter,
-        { status: error.status, detail: error.detail, headers: error.headers, body: error.body },
-      );
-    }
-    if (!retriesLeft) throw error;
-    const delay = waitMs ?? backoffDelayMs(attempt - 1, config.random);
-    const event: RateLimitEvent = { operation, attempt, waitMs: delay, retryAfter, error };
-    if ((await config.onRateLimit?.(event)) === false) throw error;
-    current.telemetry?.recordPause(delay, {
-      [TELEMETRY.attempt]: attempt,
-      [TELEMETRY.retryAfter]: retryAfter,
-    });
-    // With a shared gate the pause reaches every client that shares it, not only this one.
-    config.logger.warn(
-      `company-data rate limited: pausing every request through the rate gate for ${delay} ms`,
-      {
-        operation,
-        attempt,
-        waitMs: delay,
-      },
-    );
-    config.gate.pause(delay);
-  }
+/** A call observed on a tracing channel: what {@link publish} sends, and where. */
+interface Published {
+  readonly pipeline: Pipeline;
+  readonly operation: SentOperation;
+  readonly call: CallRequest | Promise<CallRequest>;
+  readonly options: RequestOptions;
+  readonly slots: AttemptSlots | undefined;
+  readonly telemetry: CallTelemetry | undefined;
+  /** The `call` channel (a call of its own) or the `page` channel, when something listens to it. */
+  readonly channel: TracingChannelLike | undefined;
+  readonly page: number | undefined;
+}
 
-  /** After `close()`: a distinct error, so that retry logic never takes it for a network failure. */
-  #throwIfClosed(request: string, cause?: unknown): void {
-    if (!this.#config.transport.closed) return;
-    throw new ClientClosedError(
-      `The client is closed: close() was called before ${request} could complete. Create a new CompanyData for more calls.`,
-      { cause },
-    );
-  }
+/** Sends a call, published on its channel when something listens to it (else only in its iteration's store). */
+function publish(published: Published): Promise<AnsweredCall> {
+  const { pipeline, call, options, slots, telemetry, channel } = published;
+  if (channel === undefined) return whenReady(pipeline, call, options, slots, telemetry, undefined);
+  const context = callContext(published.operation, published.page);
+  return traced<CallContext | PageContext, AnsweredCall>(channel, context, (settable) =>
+    whenReady(pipeline, call, options, slots, telemetry, settable),
+  );
+}
 
-  #headers(call: CallRequest, options: RequestOptions): Readonly<Record<string, string>> {
-    const plain = call.body === undefined && options.headers === undefined;
-    // Most calls send the client's headers unchanged: built once and shared (the transport never changes them).
-    if (!plain || call.endpoint.auth !== 'apiKey') return this.#buildHeaders(call, options);
-    this.#keyedHeaders ??= this.#buildHeaders(call, options);
-    return this.#keyedHeaders;
-  }
+/** Sends a call once it is ready (a refusal of its input rejects here, nothing sent). */
+function whenReady(
+  pipeline: Pipeline,
+  call: CallRequest | Promise<CallRequest>,
+  options: RequestOptions,
+  slots: AttemptSlots | undefined,
+  telemetry: CallTelemetry | undefined,
+  context: Settable<CallContext | PageContext> | undefined,
+): Promise<AnsweredCall> {
+  if (!(call instanceof Promise)) return sendAttempts(pipeline, call, options, slots, telemetry, context);
+  return call.then((ready) => sendAttempts(pipeline, ready, options, slots, telemetry, context));
+}
 
-  /**
-   * Why a 404 may mean a wrong base URL, for its message: a list never answers 404 (a page past the last is
-   * an empty page), and the API's 404 of an unknown id is its own JSON error; a 404 of anything else under
-   * the base URL (a gateway's or another server's page) most likely comes from a path that is not the API's,
-   * such as `/api/v1` for `/v1`. The API's JSON 404 on a by-id call says nothing: the id may be unknown.
-   */
-  #notFoundHint(endpoint: CallEndpoint, response: AttemptResponse): string | undefined {
-    const source = this.#config.baseURLSource;
-    if (response.status !== 404 || endpoint.base !== 'baseURL' || source === undefined) return undefined;
-    if (endpoint.kind === 'list') return `a list never answers 404: ${checkTheBaseURL('path', source)}`;
-    if (isApiErrorBody(response)) return undefined;
-    return `not the API's own error: ${checkTheBaseURL('path', source)}`;
-  }
-
-  /** Where the key a request sent came from, in words: the client's setting, or a header the caller set. */
-  #keySource(headers: Readonly<Record<string, string>>): string | undefined {
-    const sent = headers.authorization;
-    if (sent === undefined) return undefined;
-    return sent === `Bearer ${this.#config.apiKey}`
-      ? this.#config.apiKeySource
-      : 'the `authorization` header you set';
-  }
-
-  #buildHeaders(call: CallRequest, options: RequestOptions): Record<string, string> {
-    const config = this.#config;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': config.userAgent };
-    if (call.body !== undefined) headers['content-type'] = 'application/json';
-    if (call.endpoint.auth === 'apiKey') {
-      if (!config.apiKey) {
-        throw new ConfigurationError(
-          'missing_api_key',
-          `No API key: pass \`apiKey\` to new CompanyData() or set the ${ENVIRONMENT_VARIABLES.apiKey} environment variable.`,
-        );
+/**
+ * Step 2, the attempts of a ready call: a request slot (a list's), the rate gate, the attempt, and what its
+ * answer decides, until an attempt is answered with success or the call fails.
+ *
+ * @param context - the call's context on its tracing channel: its attempts and last status are set there.
+ */
+async function sendAttempts(
+  pipeline: Pipeline,
+  call: CallRequest,
+  options: RequestOptions,
+  slots: AttemptSlots | undefined,
+  telemetry: CallTelemetry | undefined,
+  context: Settable<CallContext | PageContext> | undefined,
+): Promise<AnsweredCall> {
+  telemetry?.setAttributes(serverAttributes(call.url));
+  const flight = takeOff(pipeline, call, options, slots, telemetry);
+  try {
+    for (;;) {
+      flight.attempt++;
+      // A list fetching pages ahead shares a few request slots between its pages: one per attempt, given
+      // back before any backoff, so a page that waits to retry does not keep the others from going ahead.
+      const release = slots === undefined ? undefined : await slots.acquire(flight.aborted);
+      await passGate(flight, release);
+      const trace = attemptTrace(call, flight.attempt);
+      let response: AttemptResponse;
+      try {
+        response = await attempt(flight, trace);
+      } catch (error) {
+        release?.('failed');
+        throwIfClosed(flight, error);
+        if (!(error instanceof ConnectionError) || !retriesLeft(flight)) throw error;
+        await backoff(flight, error);
+        continue;
       }
-      headers.authorization = `Bearer ${config.apiKey}`;
+      if (call.endpoint.successStatuses.includes(response.status)) {
+        release?.('answered');
+        trace?.settle();
+        const outcome = flight.hedge?.outcome;
+        return outcome === undefined ? { call, response } : { call, response, hedge: outcome };
+      }
+      const retryClass = classifyStatus(response.status);
+      release?.(retryClass === 'rate_limit' ? 'rate_limited' : 'failed');
+      if (retryClass === 'rate_limit') {
+        await pauseForRateLimit(flight, response, trace);
+        continue;
+      }
+      const error = errorOf(flight, response);
+      trace?.settle(error);
+      if (retryClass === 'never' || !retriesLeft(flight)) throw error;
+      await backoff(flight, error);
     }
-    return { ...headers, ...lowerCaseKeys(config.defaultHeaders), ...lowerCaseKeys(options.headers) };
+  } finally {
+    recordAttempts(flight, context);
   }
+}
 
-  async #backoff(
-    error: CompanyDataError,
-    current: Attempt,
-    signal: AbortSignal | undefined,
-    aborted: () => Error,
-  ): Promise<void> {
-    const config = this.#config;
-    const { operation, attempt } = current;
-    const delayMs = backoffDelayMs(attempt - 1, config.random);
-    if ((await config.onRetry?.({ operation, attempt, delayMs, error })) === false) throw error;
-    current.telemetry?.recordRetry(error.code, {
-      [TELEMETRY.attempt]: attempt,
-      [TELEMETRY.waitMs]: delayMs,
-      'http.response.status_code': error.status,
+/**
+ * Step: the rate gate. Waits until no pause is in force and, with a quota, a slot came (the slot of the
+ * attempt is given back when the wait fails); a wait for a 429's pause is an event of the call's span.
+ *
+ * @throws ClientClosedError once the client is closed, and what the gate's wait throws (the caller's abort).
+ */
+async function passGate(flight: Flight, release: ReleaseSlot | undefined): Promise<void> {
+  const { config, telemetry } = flight;
+  // A pause the attempt meets at the gate: its own 429's, or one another request met (the SDK's own gate
+  // says when it is paused; another gate, only this call's own pause is known).
+  const held = telemetry !== undefined && (flight.pausedHere || isPaused(config.gate));
+  const waitFrom = held ? config.now() : 0;
+  try {
+    await config.gate.wait(flight.options.signal, flight.aborted);
+  } catch (error) {
+    release?.('failed');
+    throw error;
+  }
+  if (held) gateWaited(telemetry, config.now() - waitFrom, flight.attempt, flight.pausedHere);
+  flight.pausedHere = false;
+  throwIfClosed(flight);
+}
+
+/**
+ * Step: one attempt, with the call's span active and published on the `attempt` channel when anything
+ * observes; its duration is recorded, its answer or its failure set on its trace (the answer is judged by
+ * the caller, which settles the trace then).
+ *
+ * @param trace - the attempt's events on the `attempt` channel, when something listens to it.
+ * @returns the answer, whatever its status.
+ * @throws what the transport threw (a connection failure, the deadline, the caller's abort).
+ */
+async function attempt(
+  flight: Flight,
+  trace: WorkTrace<AttemptContext> | undefined,
+): Promise<AttemptResponse> {
+  const { config, telemetry, call, hedge } = flight;
+  const debug = config.logger.debugEnabled;
+  if (debug) {
+    const fields = { operation: flight.operation, url: call.shownUrl, attempt: flight.attempt };
+    config.logger.debug(`company-data request ${flight.request.label}`, fields);
+  }
+  const started = debug || telemetry !== undefined ? performance.now() : 0;
+  let response: AttemptResponse;
+  try {
+    // No arrow in a const on this path: the build's keepNames would rename it on every attempt.
+    response = await (telemetry === undefined && trace === undefined
+      ? sendAttempt(flight)
+      : sendObserved(flight, trace));
+  } catch (error) {
+    trace?.settle(error);
+    telemetry?.recordAttempt(performance.now() - started, { 'error.type': errorType(error) });
+    throw error;
+  }
+  if (hedge?.outcome !== undefined) hedged(telemetry, hedge.outcome, flight.attempt);
+  const { status } = response;
+  flight.status = status;
+  if (trace !== undefined) answeredAttempt(trace.context, status, hedge?.outcome);
+  telemetry?.recordAttempt(performance.now() - started, { 'http.response.status_code': status });
+  if (debug) {
+    const durationMs = Math.round(performance.now() - started);
+    config.logger.debug(`company-data response ${status} ${flight.request.label} in ${durationMs} ms`, {
+      operation: flight.operation,
+      url: call.shownUrl,
+      attempt: flight.attempt,
+      status,
+      durationMs,
     });
-    config.logger.info(`company-data retrying after ${error.code} in ${delayMs} ms`, { operation, attempt });
-    await raceAbort(config.sleep(delayMs, signal), signal, aborted);
   }
+  return response;
 }
 
-/** The attempt's events on the `attempt` tracing channel, when something listens to it. */
-function attemptTrace(call: CallRequest, attempt: number): WorkTrace<AttemptContext> | undefined {
-  const channel = subscribed('attempt');
-  if (channel === undefined) return undefined;
-  return new WorkTrace<AttemptContext>(channel, attemptContext(call.endpoint, attempt, call.page));
+/**
+ * Step: the hedge. Sends one attempt through the call's hedge when it is hedged (a second copy past the
+ * threshold, `request/hedged-read.ts`), else straight through the transport, which keeps its deadline.
+ */
+function sendAttempt(flight: Flight): Promise<AttemptResponse> {
+  const { hedge, request } = flight;
+  return hedge === undefined
+    ? flight.config.transport.send(request)
+    : hedge.send(request, flight.aborted, flight.attempt);
 }
 
-/** An attempt was answered: its status, and which copy decided it when it was hedged. */
-function answeredAttempt(
-  context: Settable<AttemptContext>,
-  status: number,
-  hedge: HedgeOutcome | undefined,
-): void {
-  context.status = status;
-  if (hedge !== undefined) context.hedge = hedge.winner;
+/**
+ * {@link sendAttempt} with the call's span active, and published on the `attempt` channel: `start`, the
+ * attempt's request with the stores bound to it active, `end`; the caller settles it once it judged the answer.
+ */
+function sendObserved(
+  flight: Flight,
+  trace: WorkTrace<AttemptContext> | undefined,
+): Promise<AttemptResponse> {
+  const { telemetry } = flight;
+  if (trace === undefined) return (telemetry as CallTelemetry).run(() => sendAttempt(flight));
+  return trace.begin(() =>
+    telemetry === undefined ? sendAttempt(flight) : telemetry.run(() => sendAttempt(flight)),
+  );
 }
 
-/** Whether a gate says it is paused for a 429 (the SDK's `RateGate` does; the interface does not ask it). */
-function isPaused(gate: RateGateLike): boolean {
-  return (gate as { readonly paused?: unknown }).paused === true;
-}
-
-/** An attempt waited at the rate gate for a 429's pause: this call's own, or one another request met. */
-function gateWaited(telemetry: CallTelemetry, waitedMs: number, attempt: number, pausedHere: boolean): void {
-  if (!(waitedMs > 0)) return;
-  telemetry.recordEvent(TELEMETRY.gateWaitEvent, {
+/**
+ * Step: a 429. Pauses every request that goes through the client's gate (the client's own, or one shared
+ * with other clients or processes) for the server's wait, or a backoff when it names none.
+ *
+ * @throws RateLimitError when the wait is over `maxRetryWait`, no retry is left, or `onRateLimit` vetoes.
+ */
+async function pauseForRateLimit(
+  flight: Flight,
+  response: AttemptResponse,
+  trace: WorkTrace<AttemptContext> | undefined,
+): Promise<void> {
+  const { config, operation, attempt } = flight;
+  const waitMs = rateLimitWaitMs(response.headers, errorDetail(response.body), config.now());
+  const retryAfter = waitMs === undefined ? undefined : waitMs / 1000;
+  const error = errorFromResponse(response, flight.request.label, retryAfter) as RateLimitError;
+  trace?.settle(error);
+  if (waitMs !== undefined && waitMs > config.maxRetryWait) {
+    throw new RateLimitError(
+      `${error.message}: the server asks to wait ${retryAfter} s, more than maxRetryWait (${config.maxRetryWait / 1000} s)`,
+      retryAfter,
+      { status: error.status, detail: error.detail, headers: error.headers, body: error.body },
+    );
+  }
+  if (!retriesLeft(flight)) throw error;
+  const delay = waitMs ?? backoffDelayMs(attempt - 1, config.random);
+  const event: RateLimitEvent = { operation, attempt, waitMs: delay, retryAfter, error };
+  if ((await config.onRateLimit?.(event)) === false) throw error;
+  flight.telemetry?.recordPause(delay, {
     [TELEMETRY.attempt]: attempt,
-    [TELEMETRY.waitMs]: waitedMs,
-    [TELEMETRY.waitCause]: pausedHere ? 'this_call' : 'other',
+    [TELEMETRY.retryAfter]: retryAfter,
   });
+  // With a shared gate the pause reaches every client that shares it, not only this one.
+  config.logger.warn(
+    `company-data rate limited: pausing every request through the rate gate for ${delay} ms`,
+    {
+      operation,
+      attempt,
+      waitMs: delay,
+    },
+  );
+  config.gate.pause(delay);
+  flight.pausedHere = true;
 }
 
-/** A hedged read's second copy went out: an event saying which copy answered the attempt. */
-function hedged(telemetry: CallTelemetry | undefined, outcome: HedgeOutcome, attempt: number): void {
-  telemetry?.recordEvent(TELEMETRY.hedgeEvent, {
+/**
+ * Step: a retry. Waits the backoff of a failed attempt (exponential, with full jitter) before the next one.
+ *
+ * @throws `error` when `onRetry` vetoes the retry; the caller's abort, when it comes during the wait.
+ */
+async function backoff(flight: Flight, error: CompanyDataError): Promise<void> {
+  const { config, operation, attempt } = flight;
+  const delayMs = backoffDelayMs(attempt - 1, config.random);
+  if ((await config.onRetry?.({ operation, attempt, delayMs, error })) === false) throw error;
+  flight.telemetry?.recordRetry(error.code, {
     [TELEMETRY.attempt]: attempt,
-    [TELEMETRY.hedgeWinner]: outcome.winner,
-    [TELEMETRY.hedgeAfterMs]: outcome.afterMs,
+    [TELEMETRY.waitMs]: delayMs,
+    'http.response.status_code': error.status,
   });
-}
-
-function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) result[name.toLowerCase()] = value;
-  return result;
+  config.logger.info(`company-data retrying after ${error.code} in ${delayMs} ms`, { operation, attempt });
+  const { signal } = flight.options;
+  await raceAbort(config.sleep(delayMs, signal), signal, flight.aborted);
 }

@@ -75,38 +75,16 @@ export class Transport {
         : undefined);
   }
 
-  /** Sends one request and reads the whole body. */
-  async send(input: AttemptRequest): Promise<AttemptResponse> {
-    if (!this.#ownsDispatcher || input.timeout < POOL_TIMED_FROM_MS) return this.#sendWithDeadline(input);
-    const signal = this.#deadlines.watch(input.timeout, input.signal);
-    try {
-      return received(await dispatchRequest(this.#dispatcher as Dispatcher, input, signal, input.timeout));
-    } catch (error) {
-      const code = errorCode(error);
-      const timedOut =
-        signal.reason instanceof DeadlinePassed || (code !== undefined && POOL_TIMEOUTS.has(code));
-      throw failure(error, input, timedOut);
-    } finally {
-      this.#deadlines.release(signal);
+  /**
+   * Sends one attempt and reads the whole body, within its deadline: kept in the pool this transport owns
+   * for a limit of {@link POOL_TIMED_FROM_MS} or more ({@link sendInPool}), else by a timer of its own
+   * ({@link sendWithDeadline}).
+   */
+  send(input: AttemptRequest): Promise<AttemptResponse> {
+    if (!this.#ownsDispatcher || input.timeout < POOL_TIMED_FROM_MS) {
+      return sendWithDeadline(input, this.#dispatcher, this.#fetch);
     }
-  }
-
-  /** {@link send} through the caller's dispatcher or `fetch`: one deadline for the whole attempt. */
-  async #sendWithDeadline(input: AttemptRequest): Promise<AttemptResponse> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DeadlinePassed()), input.timeout);
-    const forwardAbort = () => controller.abort(input.signal?.reason);
-    input.signal?.addEventListener('abort', forwardAbort, { once: true });
-    try {
-      if (input.signal?.aborted) forwardAbort();
-      if (this.#fetch) return await sendWithFetch(this.#fetch, input, controller.signal);
-      return received(await dispatchRequest(this.#dispatcher as Dispatcher, input, controller.signal));
-    } catch (error) {
-      throw failure(error, input, controller.signal.reason instanceof DeadlinePassed);
-    } finally {
-      clearTimeout(timer);
-      input.signal?.removeEventListener('abort', forwardAbort);
-    }
+    return sendInPool(input, this.#dispatcher as Dispatcher, this.#deadlines);
   }
 
   /** Whether `close()` was called. */
@@ -118,6 +96,53 @@ export class Transport {
   async close(): Promise<void> {
     this.#closing ??= this.#ownsDispatcher ? (this.#dispatcher as Dispatcher).close() : Promise.resolve();
     await this.#closing;
+  }
+}
+
+/**
+ * Sends an attempt through the pool the transport owns, its deadline kept by the shared coarse ticker and
+ * by undici's own `headersTimeout` and `bodyTimeout` (no timer and no AbortController of its own).
+ */
+async function sendInPool(
+  input: AttemptRequest,
+  dispatcher: Dispatcher,
+  deadlines: DeadlineTicker,
+): Promise<AttemptResponse> {
+  const signal = deadlines.watch(input.timeout, input.signal);
+  try {
+    return received(await dispatchRequest(dispatcher, input, signal, input.timeout));
+  } catch (error) {
+    const code = errorCode(error);
+    const timedOut =
+      signal.reason instanceof DeadlinePassed || (code !== undefined && POOL_TIMEOUTS.has(code));
+    throw failure(error, input, timedOut);
+  } finally {
+    deadlines.release(signal);
+  }
+}
+
+/**
+ * Sends an attempt through the caller's dispatcher or `fetch` (or a short limit through the pool): one
+ * exact deadline for the whole attempt, a timer and an AbortController of its own.
+ */
+async function sendWithDeadline(
+  input: AttemptRequest,
+  dispatcher: Dispatcher | undefined,
+  fetchImpl: FetchLike | undefined,
+): Promise<AttemptResponse> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DeadlinePassed()), input.timeout);
+  const forwardAbort = () => controller.abort(input.signal?.reason);
+  input.signal?.addEventListener('abort', forwardAbort, { once: true });
+  try {
+    if (input.signal?.aborted) forwardAbort();
+    if (fetchImpl) return await sendWithFetch(fetchImpl, input, controller.signal);
+    return received(await dispatchRequest(dispatcher as Dispatcher, input, controller.signal));
+  } catch (error) {
+    throw failure(error, input, controller.signal.reason instanceof DeadlinePassed);
+  } finally {
+    clearTimeout(timer);
+    input.signal?.removeEventListener('abort', forwardAbort);
   }
 }
 

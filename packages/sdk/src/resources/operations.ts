@@ -8,14 +8,14 @@ import {
   PATH_CHECKS,
 } from '@company-data/contract/runtime';
 import type { z } from 'zod';
-import { checkOptions, parseInput } from '../checks/refusals.js';
-import { belongsIn, checkListBudgets, refuseKnown } from '../checks/rules.js';
-import { OPTION_CHECKS, OPTION_HINTS } from '../checks/schemas.generated.js';
-import { endpointWithSchemas } from '../checks/zod-on-demand.js';
+import { belongsIn, checkListBudgets, refuseKnown } from '../core/checks/argument-rules.js';
+import { checkOptions, parseInput } from '../core/checks/refusals.js';
+import { OPTION_CHECKS, OPTION_HINTS } from '../core/checks/schemas.generated.js';
+import { endpointWithSchemas } from '../core/checks/zod-on-demand.js';
 import { ValidationError } from '../core/errors.js';
 import { methodName, SDK_METHODS } from '../core/methods.js';
 import {
-  DEFAULT_CONCURRENCY,
+  DEFAULT_LIST_CONCURRENCY,
   DEFAULT_LOOK_BACK,
   DEFAULT_SYNC_PAGE_SIZE,
   defaultReadAhead,
@@ -25,21 +25,18 @@ import {
 } from '../core/options.js';
 import type { WithResponse } from '../core/response-info.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import { ListPages, type PageRequest, pageRequest } from '../pagination/list-pages.js';
-import { PagePromise } from '../pagination/pagination.js';
+import { startIteration } from '../core/telemetry/iteration.js';
+import { ListPages } from '../pagination/list-pages.js';
+import { PagePromise } from '../pagination/page-promise.js';
 import { APIPromise } from '../request/api-promise.js';
+import type { CallRequest } from '../request/call-request.js';
 import { queryString } from '../request/query-string.js';
-import type { AnsweredCall, CallRequest, RequestCore } from '../request/request-core.js';
-import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/sync-checkpoint.js';
-import type { FetchSyncPage, SyncPage } from '../sync/sync-pages.js';
-import { SyncRun } from '../sync/sync-run.js';
-import { SyncWalk } from '../sync/sync-walk.js';
-import { endedWith, requestAttributes, serverAttributes, spanName } from '../telemetry/call-telemetry.js';
-import { startSync } from '../telemetry/iteration.js';
-import { type CallTelemetry, telemetrySink } from '../telemetry/telemetry.js';
-import { subscribed, traced } from '../telemetry/traced-work.js';
-import type { CallContext } from '../telemetry/tracing-channels.js';
-import { callContext, type Settable } from '../telemetry/tracing-contexts.js';
+import type { RequestCore } from '../request/request-core.js';
+import { decodeCheckpoint, emptyState, encodeCheckpoint } from '../sync/checkpoint.js';
+import type { FetchSyncPage } from '../sync/page-reader.js';
+import { SyncRun } from '../sync/run.js';
+import { SyncScan } from '../sync/scan.js';
+import { checkedList } from './list-request.js';
 import { resolveWebhookUrl } from './webhook-target.js';
 
 // Each operation is sent from its schema-free row of the endpoint table (`OPERATIONS`); the row with its
@@ -59,13 +56,14 @@ export type OperationIdOf<Kind extends EndpointDefinition['kind']> = {
 /** The item type of a list endpoint. */
 export type ItemOf<Endpoint extends EndpointDefinition> =
   z.output<Endpoint['response']> extends { data: Array<infer Item> } ? Item : never;
-/** The record type of a retrieve endpoint. */
-export type RecordOf<Endpoint extends EndpointDefinition> =
+/** The record a retrieve endpoint answers with, out of its response's `data`. */
+export type RetrievedRecord<Endpoint extends EndpointDefinition> =
   z.output<Endpoint['response']> extends { data: infer Data } ? Data : never;
 
 /**
  * A list method, read off the endpoint table: checks the parameters and options (nothing is sent when
- * they fail), then returns a {@link PagePromise} whose pages are fetched through the core.
+ * they fail: see `list-request.ts`), then returns a {@link PagePromise} whose pages are sent through the
+ * core (`pagination/list-pages.ts`).
  *
  * @typeParam Id - the operation: its row of the endpoint table types the method.
  */
@@ -77,12 +75,13 @@ export function listOperation<Id extends OperationIdOf<'list'>>(
 ): PagePromise<ItemOf<Endpoints[Id]>> {
   const operation: OperationMeta = OPERATIONS[id];
   const given = (params ?? {}) as Record<string, unknown>;
-  return new PagePromise(new ListPages<ItemOf<Endpoints[Id]>>(core, operation, given, options));
+  const request = checkedList(core, operation, given, options, methodName(operation));
+  return new PagePromise(new ListPages<ItemOf<Endpoints[Id]>>(core, operation, given, options, request));
 }
 
 /**
- * A sync method, read off the endpoint table of its list: a {@link SyncRun} whose walk reads the list
- * newest first from the checkpoint given (see `sync/sync-walk.ts`). Its input is checked when the run
+ * A sync method, read off the endpoint table of its list: a {@link SyncRun} whose scan reads the list
+ * newest first from the checkpoint given (see `sync/scan.ts`). Its input is checked when the run
  * is iterated: a refusal rejects the first step, nothing sent.
  *
  * @typeParam Id - the list operation: its row of the endpoint table types the method.
@@ -113,7 +112,7 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
   } catch (error) {
     refusal = error;
   }
-  const walk = () => {
+  const scan = () => {
     if (refusal !== undefined) throw refusal;
     const params = { ...(given as Record<string, unknown>) };
     for (const name of SYNC_OWN_PARAMETERS) {
@@ -124,26 +123,20 @@ export function syncOperation<Id extends OperationIdOf<'list'>>(
     }
     const pageSize = typeof params.page_size === 'number' ? params.page_size : DEFAULT_SYNC_PAGE_SIZE;
     const query = { ...params, ordering: DEFAULT_ORDERING, page_size: pageSize };
-    let request: PageRequest;
-    try {
-      request = pageRequest(core, operation, query, requestOptions, method);
-    } catch (error) {
-      request = () => Promise.reject(error);
-    }
-    const { concurrency = DEFAULT_CONCURRENCY, signal } = requestOptions;
+    const request = checkedList(core, operation, query, requestOptions, method);
+    const pages = new ListPages<Item>(core, operation, query, requestOptions, request);
+    const { concurrency = DEFAULT_LIST_CONCURRENCY, signal } = requestOptions;
     const readAhead = requestOptions.readAhead ?? defaultReadAhead(concurrency);
-    const iteration = startSync(operation, { concurrency, readAhead });
-    const fetch: FetchSyncPage<Item> = async (page, signal, slots) => {
-      const { data } = await core.parse(await request(page, signal, slots, iteration));
-      return data as SyncPage<Item>;
-    };
+    const iteration = startIteration('sync', operation, { concurrency, readAhead });
+    const fetch: FetchSyncPage<Item> = async (page, signal, slots) =>
+      (await pages.fetch(page, signal, slots, iteration)).data;
     const lookBack = typeof input.lookBack === 'number' ? input.lookBack : DEFAULT_LOOK_BACK;
     const { telemetry } = iteration;
     const source = { fetch, pageSize, lookBack, concurrency, readAhead, signal, telemetry, iteration };
-    return new SyncWalk<Item>(state, source);
+    return new SyncScan<Item>(state, source);
   };
   const initial = typeof input.checkpoint === 'string' ? input.checkpoint : encodeCheckpoint(state);
-  return new SyncRun<Item>({ initial, walk, method });
+  return new SyncRun<Item>({ initial, scan, method });
 }
 
 /** The parameters a sync sets itself. */
@@ -171,20 +164,22 @@ export function retrieveOperation<Id extends OperationIdOf<'retrieve'>>(
   operationId: Id,
   id: string,
   options: RequestOptions = {},
-): APIPromise<RecordOf<Endpoints[Id]>> {
+): APIPromise<RetrievedRecord<Endpoints[Id]>> {
   const operation: OperationMeta = OPERATIONS[operationId];
-  return start(
-    core,
-    operation,
-    () => retrieveCall(core, operation, id, options),
-    options,
-    recordOf as (data: unknown) => RecordOf<Endpoints[Id]>,
-  );
+  let call: CallRequest | Promise<CallRequest>;
+  try {
+    call = retrieveCall(core, operation, id, options);
+  } catch (error) {
+    call = Promise.reject(error);
+  }
+  return start(core, operation, call, options, recordOf as (data: unknown) => RetrievedRecord<Endpoints[Id]>);
 }
 
 /**
  * The call of a retrieve method, its id and options checked. When the compiled check refuses the id, zod
  * (loaded for it) says why: only then is the call a promise.
+ *
+ * @throws ConfigurationError for a refused option or a missing base URL.
  */
 function retrieveCall(
   core: RequestCore,
@@ -236,90 +231,58 @@ export function webhookOperation<Id extends OperationIdOf<'webhook'>>(
 ): APIPromise<z.output<Endpoints[Id]['response']>> {
   type Endpoint = Endpoints[Id];
   const operation: OperationMeta = OPERATIONS[id];
-  return start(
-    core,
-    operation,
-    async () => {
-      const method = methodName(operation);
-      const fields = operation.bodyNames;
-      checkOptions(OPTION_CHECKS.webhook, options, method, () => ({
-        ...belongsIn(fields, 'a body field', 'the second argument'),
-        ...OPTION_HINTS.webhook,
-      }));
-      const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
-      // The body is parsed, not only checked: zod's output (trimmed phone numbers) is what is sent.
-      const { body: schema } = await endpointWithSchemas(operation.operationId);
-      const body = await parseInput(schema as z.ZodObject, input, {
-        noun: 'field',
-        of: method,
-        elsewhere: belongsIn(OPTION_CHECKS.webhook.names, 'an option', 'the third argument'),
-        escapeHatch:
-          'Free-form data the API keeps for you goes in `custom_fields`; to send a field the SDK does not know yet, pass it in the `body` option.',
-      });
-      const extra = refuseKnown(options.body, fields, 'body', method);
-      return { endpoint: operation, ...target, body: { ...body, ...extra } };
-    },
-    options,
-    (data) => data as z.output<Endpoint['response']>,
-  );
+  const call = webhookCall(core, operation, tokenOrUrl, input, options);
+  return start(core, operation, call, options, (data) => data as z.output<Endpoint['response']>);
 }
 
 /**
- * Starts a call: prepares it (a refusal rejects the promise, nothing sent), sends it, reads it when asked.
- * A call prepared without waiting (the usual case) goes out at once, and a body read without waiting is
- * the result with no promise in between.
+ * The call of a webhook method: the token or URL resolved, the options checked, the body parsed by the
+ * contract's schema (zod's output, trimmed phone numbers, is what is sent; an undeclared field is refused).
+ */
+async function webhookCall(
+  core: RequestCore,
+  operation: OperationMeta,
+  tokenOrUrl: string,
+  input: unknown,
+  options: WebhookOptions,
+): Promise<CallRequest> {
+  const method = methodName(operation);
+  const fields = operation.bodyNames;
+  checkOptions(OPTION_CHECKS.webhook, options, method, () => ({
+    ...belongsIn(fields, 'a body field', 'the second argument'),
+    ...OPTION_HINTS.webhook,
+  }));
+  const target = resolveWebhookUrl(operation, tokenOrUrl, () => core.base(operation));
+  const { body: schema } = await endpointWithSchemas(operation.operationId);
+  const body = await parseInput(schema as z.ZodObject, input, {
+    noun: 'field',
+    of: method,
+    elsewhere: belongsIn(OPTION_CHECKS.webhook.names, 'an option', 'the third argument'),
+    escapeHatch:
+      'Free-form data the API keeps for you goes in `custom_fields`; to send a field the SDK does not know yet, pass it in the `body` option.',
+  });
+  const extra = refuseKnown(options.body, fields, 'body', method);
+  return { endpoint: operation, ...target, body: { ...body, ...extra } };
+}
+
+/**
+ * Starts a call: sends it through the core once it is ready (a refusal rejects the promise, nothing sent),
+ * and reads it when asked. A call prepared without waiting (the usual case) goes out at once, and a body
+ * read without waiting is the result with no promise in between.
  */
 function start<T>(
   core: RequestCore,
   operation: OperationMeta,
-  prepare: () => CallRequest | Promise<CallRequest>,
+  call: CallRequest | Promise<CallRequest>,
   options: RequestOptions,
   unwrap: (data: unknown) => T,
 ): APIPromise<T> {
-  const telemetry = telemetrySink()?.start(spanName(operation), 'call', requestAttributes(operation));
-  const channel = subscribed('call');
-  const answered =
-    channel === undefined
-      ? prepareAndSend(core, prepare, options, telemetry, undefined)
-      : traced<CallContext, AnsweredCall>(channel, callContext(operation, undefined), (context) =>
-          prepareAndSend(core, prepare, options, telemetry, context),
-        );
-  return new APIPromise(endedWith(telemetry, answered), (sent) => {
+  return new APIPromise(core.send(operation, call, options), (sent) => {
     const read = core.parse(sent);
     return read instanceof Promise
       ? read.then((result) => unwrapped(result, unwrap))
       : unwrapped(read, unwrap);
   });
-}
-
-/** Prepares a call (a refusal rejects, nothing sent) and sends it. */
-function prepareAndSend(
-  core: RequestCore,
-  prepare: () => CallRequest | Promise<CallRequest>,
-  options: RequestOptions,
-  telemetry: CallTelemetry | undefined,
-  traced: Settable<CallContext> | undefined,
-): Promise<AnsweredCall> {
-  try {
-    const call = prepare();
-    return call instanceof Promise
-      ? call.then((ready) => sendObserved(core, ready, options, telemetry, traced))
-      : sendObserved(core, call, options, telemetry, traced);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/** Sends a prepared call, its address on the call's span when there is one. */
-function sendObserved(
-  core: RequestCore,
-  call: CallRequest,
-  options: RequestOptions,
-  telemetry: CallTelemetry | undefined,
-  traced: Settable<CallContext> | undefined,
-): Promise<AnsweredCall> {
-  telemetry?.setAttributes(serverAttributes(call.url));
-  return core.send(call, options, undefined, telemetry, traced);
 }
 
 function unwrapped<T>(

@@ -1,10 +1,10 @@
 import type { ListQuery, Recording, RecordingDetail, RecordingTranscript } from '@company-data/contract';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { SyncOptions, SyncRequestOptions } from '../core/sync-changes.js';
-import type { PagePromise } from '../pagination/pagination.js';
+import type { PagePromise } from '../pagination/page-promise.js';
 import type { APIPromise } from '../request/api-promise.js';
 import type { RequestCore } from '../request/request-core.js';
-import type { SyncRun } from '../sync/sync-run.js';
+import type { SyncRun } from '../sync/run.js';
 import { listOperation, retrieveOperation, syncOperation } from './operations.js';
 
 /**

@@ -7,6 +7,7 @@ import {
 import { Agent, type Dispatcher } from 'undici';
 import { expect, vi } from 'vitest';
 import { type ClientOptions, CompanyData, CompanyDataError, type Logger } from '../../src/index.js';
+import { turn, until } from './turns.js';
 
 /** How a test reaches the mock: in-process through its undici dispatcher, or over a loopback socket. */
 export interface Target {
@@ -112,8 +113,11 @@ export function clientFor(
 /**
  * Runs a call with `setTimeout` faked, moving that fake time in small steps (real I/O runs between them)
  * until the call settles: a client timeout, or a mock's injected delay, passes without real waiting.
+ *
+ * @param maxSteps - the most steps: past them (`maxSteps × stepMs` of fake time), the call never settled
+ * and the test fails, saying so.
  */
-export async function inFakeTime<T>(call: () => PromiseLike<T>, stepMs = 10): Promise<T> {
+export async function inFakeTime<T>(call: () => PromiseLike<T>, stepMs = 10, maxSteps = 10_000): Promise<T> {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   try {
     let settled = false;
@@ -126,8 +130,10 @@ export async function inFakeTime<T>(call: () => PromiseLike<T>, stepMs = 10): Pr
         settled = true;
       },
     );
-    while (!settled) {
-      await new Promise((resolve) => setImmediate(resolve));
+    for (let step = 0; !settled; step++) {
+      if (step === maxSteps)
+        throw new Error(`the call did not settle in ${maxSteps * stepMs} ms of fake time`);
+      await turn();
       await vi.advanceTimersByTimeAsync(stepMs);
     }
     return await promise;
@@ -208,9 +214,13 @@ export function lateSecondPageAfterArrivals(mock: MockServer): RequestHook {
   return ({ path, page }) => {
     if (path !== '/v1/calls/' || page !== 2 || callPagesRead(mock).includes(2)) return undefined;
     return (async () => {
-      while (![3, 4].every((number) => callPagesRead(mock).includes(number)))
-        await new Promise((resolve) => setImmediate(resolve));
+      await untilCallPagesRead(mock, [3, 4]);
       for (let n = 0; n < 3; n++) mock.records.create('calls');
     })();
   };
+}
+
+/** Waits, a bounded number of turns, until the mock received a request for each of `pages` of the calls list. */
+export async function untilCallPagesRead(mock: MockServer, pages: readonly number[]): Promise<void> {
+  await until(() => pages.every((page) => callPagesRead(mock).includes(page)));
 }
