@@ -5,7 +5,7 @@ import { applyActivityEvent } from './activity/apply-event.js';
 import type { ActivityOptions, ResolvedActivity } from './activity/options.js';
 import { ActivityRunner } from './activity/runner.js';
 import { createInProcessDispatcher } from './adapters/dispatcher.js';
-import { listenErrorMessage } from './adapters/listen-error.js';
+import { DEFAULT_HOST, listenErrorMessage } from './adapters/listen-error.js';
 import { listen } from './adapters/listener.js';
 import { adminRoute } from './admin/api.js';
 import { MockClock } from './clock.js';
@@ -41,7 +41,6 @@ import type { MockJournals, MockServer, MockSession, MockSessions } from './mock
 import { openApiRoute } from './openapi.js';
 import { checkOptionNames } from './option-names.js';
 import {
-  DEFAULT_HOST,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_ORIGIN,
   DEFAULT_SEED,

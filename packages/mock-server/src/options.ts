@@ -147,8 +147,6 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** The seed of the generated data when none is given. */
 export const DEFAULT_SEED = 1;
-/** The interface a listener binds when none is given: loopback, never the network by surprise. */
-export const DEFAULT_HOST = '127.0.0.1';
 /** The largest record count of a size, and the largest seed: both are unsigned 32-bit integers. */
 export const MAX_SIZE = 0xffffffff;
 

@@ -1,10 +1,11 @@
-import { DEFAULT_HOST } from '../options.js';
+/** The interface a listener binds when none is given: loopback, never the network by surprise. */
+export const DEFAULT_HOST = '127.0.0.1';
 
 /** Where a listener was asked to listen: the port and host of `startMockServer` and of the CLI. */
 export interface ListenAddress {
   /** Port; 0 (default) picks a free one. */
   readonly port?: number | undefined;
-  /** Interface to bind (default `127.0.0.1`). */
+  /** Interface to bind (default {@link DEFAULT_HOST}, `127.0.0.1`). */
   readonly host?: string | undefined;
 }
 

@@ -1,11 +1,15 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
-import type { BodyDelivery } from '../engine/engine.js';
-import type { MockServer } from '../mock-server.js';
+import type { BodyDelivery, MockEngine } from '../engine/engine.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 
-/** What the msw adapter needs from a server. */
-export type MswTarget = Pick<MockServer, 'apiRoot' | 'maxBodyBytes' | 'handle'>;
+/** What the msw adapter needs from a server: where it answers, its body limit, and what answers a request. */
+export interface MswTarget extends Pick<MockEngine, 'handle'> {
+  /** The origin the handlers answer. */
+  readonly apiRoot: string;
+  /** Largest accepted request body in bytes. */
+  readonly maxBodyBytes: number;
+}
 
 /**
  * msw request handlers for a user's own `setupServer`/`setupWorker`: one catch-all handler for the

@@ -1,19 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ACTIVITY_PRESET, activityUsage, parseActivitySpec } from '../activity/spec.js';
+import { DEFAULT_HOST } from '../adapters/listen-error.js';
 import { DEFAULT_NOW, toEpochMs } from '../clock.js';
 import type { StartMockServerOptions } from '../create-mock-server.js';
 import { DEFAULT_FAULT_MIX, type FaultRateSpec, faultMixText, parseFaultMix } from '../engine/faults.js';
 import { parseLatency } from '../engine/latency.js';
 import { DEFAULT_SIZES } from '../fake/seeded-store.js';
 import { DEFAULT_JOURNAL_LIMIT, parseJournalLimit } from '../journal/rules.js';
-import {
-  DEFAULT_HOST,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_SEED,
-  MAX_SIZE,
-  SIZE_RULE,
-  sizesProblem,
-} from '../options.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SEED, MAX_SIZE, SIZE_RULE, sizesProblem } from '../options.js';
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_IDLE_MS,
