@@ -41,29 +41,10 @@ const LAYOUTS: Record<string, Layout> = {
     ],
   },
   'mock-server': {
-    layers: [
-      ['http', 'random', 'journal', 'clock.ts', 'version.ts', 'deprecation.ts'],
-      ['store'],
-      ['fake'],
-      ['fixture', 'record-controls'],
-      ['resolvers', 'activity'],
-      ['engine'],
-      ['openapi.ts', 'request-log.ts', 'inventory.ts'],
-      // Verification: request patterns, near misses and unmatched requests, over the journal's entries.
-      ['verify'],
-      ['options.ts'],
-      // The names of those options, each call's, that a misspelt one is checked against.
-      ['option-names.ts'],
-      // Sessions (the routes to each world) and saved states (a world as JSON): peers over the options.
-      ['sessions', 'state'],
-      ['mock-server.ts'],
-      ['admin', 'adapters'],
-      // The composition root: it wires the engine, the admin API and the adapters.
-      ['create-mock-server.ts'],
-      // The CLI; the HTTP client of a shared mock's sessions, for the test runners' entries.
-      ['cli', 'shared-mock'],
-      ['bin.ts', 'index.ts', 'msw.ts', 'vitest.ts', 'vitest-global-setup.ts'],
-    ],
+    // By what each part does, lowest first: the data a world holds and how it changes; serving a request
+    // (the ways in, the engine, the resolvers); inspecting what was served; a server, its sessions and its
+    // admin API, wired; the entries (the CLI, msw, vitest) beside the package's main entry.
+    layers: [['data'], ['serve'], ['inspect'], ['server'], ['entries', 'index.ts']],
   },
   sdk: {
     // By feature, lowest first: the vocabulary every feature shares (options, errors, the logger, the
@@ -283,7 +264,7 @@ describe('the structure test itself', () => {
 describe('the mock server’s engine', () => {
   it('imports only the types of the resolvers: the composition root hands it their table', () => {
     const edges = edgesOf('mock-server').filter(
-      (edge) => edge.from.startsWith('engine/') && edge.to.startsWith('resolvers/'),
+      (edge) => edge.from.startsWith('serve/engine/') && edge.to.startsWith('serve/resolvers/'),
     );
     expect(edges.length).toBeGreaterThan(0);
     expect(edges.filter((edge) => !edge.typeOnly).map(show)).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BlockList } from '../src/data/store/block-list.js';
 import { Prng } from '../src/index.js';
-import { BlockList } from '../src/store/block-list.js';
 
 // The block list against a plain array, across block splits and emptied blocks.
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { DEFAULT_CLI_PORT, parseCliArgs } from '../src/cli/args.js';
-import { MAX_LISTED_ISSUES } from '../src/cli/json-files.js';
-import { type CliOutcome, runCli } from '../src/cli/run.js';
+import { DEFAULT_CLI_PORT, parseCliArgs } from '../src/entries/cli/args.js';
+import { MAX_LISTED_ISSUES } from '../src/entries/cli/json-files.js';
+import { type CliOutcome, runCli } from '../src/entries/cli/run.js';
 import {
   createMockServer,
   DEFAULT_ACTIVITY,

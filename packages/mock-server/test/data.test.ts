@@ -10,10 +10,10 @@ import {
 import fc from 'fast-check';
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
-import { generateStore } from '../src/fake/seeded-store.js';
+import { generateStore } from '../src/data/fake/seeded-store.js';
+import { RecordIdCodec } from '../src/data/random/record-ids.js';
+import { GeneratedTable } from '../src/data/store/table.js';
 import { createMockServer, type MockServer } from '../src/index.js';
-import { RecordIdCodec } from '../src/random/record-ids.js';
-import { GeneratedTable } from '../src/store/table.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely.
 type Loose = any;

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MockClock } from '../src/clock.js';
-import { MockEngine, type SideRoute } from '../src/engine/engine.js';
-import { FaultQueue } from '../src/engine/faults.js';
-import { requestJournal } from '../src/engine/request-journal.js';
-import { RouteTable } from '../src/engine/routes.js';
-import { DEFAULT_SIZES, generateStore } from '../src/fake/seeded-store.js';
-import { jsonText } from '../src/http/responses.js';
-import type { MockRequest } from '../src/http/types.js';
-import { RESOLVERS } from '../src/resolvers/resolver-table.js';
-import { Throttle } from '../src/store/quota.js';
+import { MockClock } from '../src/data/clock.js';
+import { DEFAULT_SIZES, generateStore } from '../src/data/fake/seeded-store.js';
+import { Throttle } from '../src/data/store/quota.js';
+import { MockEngine, type SideRoute } from '../src/serve/engine/engine.js';
+import { FaultQueue } from '../src/serve/engine/faults.js';
+import { requestJournal } from '../src/serve/engine/request-journal.js';
+import { RouteTable } from '../src/serve/engine/routes.js';
+import { jsonText } from '../src/serve/http/responses.js';
+import type { MockRequest } from '../src/serve/http/types.js';
+import { RESOLVERS } from '../src/serve/resolvers/resolver-table.js';
 
 /** An engine over `routes`, on a frozen clock, with no server around it. */
 function engineWith(routes: RouteTable, sideRoutes: readonly SideRoute[] = []) {

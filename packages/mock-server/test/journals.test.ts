@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { BoundedJournal, objectStore } from '../src/data/journal/bounded-journal.js';
+import { changeJournal, type RecordedChange } from '../src/data/record-controls/change-journal.js';
 import { createMockServer, type MockServer } from '../src/index.js';
-import { BoundedJournal, objectStore } from '../src/journal/bounded-journal.js';
-import { changeJournal, type RecordedChange } from '../src/record-controls/change-journal.js';
 import { type EngineHarness, engineHarness } from './support/engine.js';
 
 // Both journals keep at most `journalLimit` entries, the newest, count those they dropped, and are read in

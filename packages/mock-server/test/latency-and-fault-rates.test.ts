@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FAULT_MIX, FaultRateTable, parseFaultMix } from '../src/engine/faults.js';
-import { LatencyTable, parseLatency } from '../src/engine/latency.js';
+import { DEFAULT_FAULT_MIX, FaultRateTable, parseFaultMix } from '../src/serve/engine/faults.js';
+import { LatencyTable, parseLatency } from '../src/serve/engine/latency.js';
 
 const draws = (table: LatencyTable, count: number) =>
   Array.from({ length: count }, () => table.draw('GET', '/v1/calls/'));

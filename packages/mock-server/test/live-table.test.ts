@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ArrivalSource } from '../src/store/arrivals.js';
-import { type ListFilter, LiveTable } from '../src/store/live-table.js';
-import { compareRecords, MaterializedTable, type RecordView } from '../src/store/table.js';
+import type { ArrivalSource } from '../src/data/store/arrivals.js';
+import { type ListFilter, LiveTable } from '../src/data/store/live-table.js';
+import { compareRecords, MaterializedTable, type RecordView } from '../src/data/store/table.js';
 
 // The overlay against a plain sorted array: every page of every list, in both orders, after each batch of
 // seeded random inserts, updates (moving records between filter values) and deletes.

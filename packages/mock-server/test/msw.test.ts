@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mswHandlers } from '../src/entries/msw.js';
 import { createMockServer } from '../src/index.js';
-import { mswHandlers } from '../src/msw.js';
 import { mswAdapter } from './support/adapters.js';
 import { describeConformance } from './support/conformance.js';
 

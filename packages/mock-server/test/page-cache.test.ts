@@ -1,8 +1,8 @@
 import { CALL_SOURCES } from '@company-data/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { wireForm } from '../src/http/wire.js';
 import { createMockServer, type MockRequest, type MockResponse, type MockServer } from '../src/index.js';
-import { PageCache, setPageCacheLimits } from '../src/resolvers/page-cache.js';
+import { wireForm } from '../src/serve/http/wire.js';
+import { PageCache, setPageCacheLimits } from '../src/serve/resolvers/page-cache.js';
 import { sampleFixture } from './support/fixture-sample.js';
 
 const OFF = { entries: 0, bytes: 0 };

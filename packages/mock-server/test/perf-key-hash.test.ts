@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashKey } from '../src/store/keys.js';
+import { hashKey } from '../src/data/store/keys.js';
 
 describe('hashKey', () => {
   it('is the SHA-256 of the value, repeated or not, also past the number of hashes it remembers', () => {

@@ -1,7 +1,7 @@
 import type { Endpoints } from '@company-data/contract';
 import { expectTypeOf, test } from 'vitest';
-import { RESOLVERS } from '../src/resolvers/resolver-table.js';
-import type { DataResolver, ResolverTable, WebhookResolver } from '../src/resolvers/types.js';
+import { RESOLVERS } from '../src/serve/resolvers/resolver-table.js';
+import type { DataResolver, ResolverTable, WebhookResolver } from '../src/serve/resolvers/types.js';
 
 test('every row of the endpoint table has a resolver of the kind its auth calls for', () => {
   expectTypeOf(RESOLVERS).toEqualTypeOf<ResolverTable<Endpoints>>();

@@ -8,14 +8,14 @@ import {
   rootPath,
 } from '@company-data/contract';
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/cli/args.js';
-import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/engine/faults.js';
-import { parseFixture } from '../src/fixture/validate.js';
-import { MISSING_SLASH_HINT } from '../src/http/responses.js';
+import { parseFixture } from '../src/data/fixture/validate.js';
+import { JOURNAL_LIMIT_FLAG_RULE, JOURNAL_LIMIT_RULE } from '../src/data/journal/rules.js';
+import { quotaProblem } from '../src/data/store/quota.js';
+import { parseCliArgs } from '../src/entries/cli/args.js';
 import { createMockServer, LIVE_KEY_PREFIX, type MockServer, redactTokens } from '../src/index.js';
-import { JOURNAL_LIMIT_FLAG_RULE, JOURNAL_LIMIT_RULE } from '../src/journal/rules.js';
-import { MAX_SIZE, SIZE_RULE } from '../src/options.js';
-import { quotaProblem } from '../src/store/quota.js';
+import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/serve/engine/faults.js';
+import { MISSING_SLASH_HINT } from '../src/serve/http/responses.js';
+import { MAX_SIZE, SIZE_RULE } from '../src/server/options.js';
 
 // Each rule has one home; these tests make a second, disagreeing copy fail. They call the engine through
 // `server.handle` (no socket) on a frozen clock.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateCompany } from '../src/fake/generate-records.js';
-import { sharedTable } from '../src/fake/shared-tables.js';
+import { generateCompany } from '../src/data/fake/generate-records.js';
+import { sharedTable } from '../src/data/fake/shared-tables.js';
 import { createMockServer } from '../src/index.js';
 
 // Worlds of one spec share its generated tables (sessions of one seed, servers of one test file): the

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoSeconds, Timeline } from '../src/fake/time.js';
+import { isoSeconds, Timeline } from '../src/data/fake/time.js';
 
 describe('generated times', () => {
   it('formats like Date#toISOString at whole seconds', () => {

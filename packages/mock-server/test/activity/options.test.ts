@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ACTIVITY, resolveActivity } from '../../src/activity/options.js';
-import { activitySpecText, activityUsage, parseActivitySpec } from '../../src/activity/spec.js';
+import { DEFAULT_ACTIVITY, resolveActivity } from '../../src/data/activity/options.js';
+import { activitySpecText, activityUsage, parseActivitySpec } from '../../src/data/activity/spec.js';
 
 describe('activity options', () => {
   it('fills in the defaults and keeps what is given, 0 included', () => {

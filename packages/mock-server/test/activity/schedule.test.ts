@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ACTIVITY, resolveActivity } from '../../src/activity/options.js';
-import { ActivitySchedule, activityEvents } from '../../src/activity/schedule.js';
+import { DEFAULT_ACTIVITY, resolveActivity } from '../../src/data/activity/options.js';
+import { ActivitySchedule, activityEvents } from '../../src/data/activity/schedule.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const MINUTE = 60_000;

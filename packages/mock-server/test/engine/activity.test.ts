@@ -1,7 +1,7 @@
 import { CallList, CallResponse } from '@company-data/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveActivity } from '../../src/activity/options.js';
-import { activityEvents } from '../../src/activity/schedule.js';
+import { resolveActivity } from '../../src/data/activity/options.js';
+import { activityEvents } from '../../src/data/activity/schedule.js';
 import { type ActivityOptions, DEFAULT_NOW, type MockServer } from '../../src/index.js';
 import { type EngineHarness, engineHarness } from '../support/engine.js';
 

@@ -7,7 +7,7 @@ import {
   SessionRefusedError,
   startMockServer,
 } from '../../src/index.js';
-import { unmatchedLine } from '../../src/verify/unmatched.js';
+import { unmatchedLine } from '../../src/inspect/verify/unmatched.js';
 import { call, type Loose } from './support.js';
 
 // Sessions: isolated worlds in one server, reached by their keys, tokens and admin tokens.

@@ -1,5 +1,6 @@
-import '../../src/vitest.js';
+import '../../src/entries/vitest.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockServerMatchers } from '../../src/entries/vitest.js';
 import {
   createMockServer,
   type MockServer,
@@ -7,7 +8,6 @@ import {
   VerificationError,
   VerifyPatternError,
 } from '../../src/index.js';
-import { mockServerMatchers } from '../../src/vitest.js';
 import { toMockRequest } from '../support/engine.js';
 
 // The vitest matchers of `@company-data/mock-server/vitest`: importing the entry extends vitest's expect

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MockAdminError, openMockSession, type SharedMockServer } from '../../src/entries/vitest.js';
+import setup, { provideMockServer, SHARED_MOCK_KEY } from '../../src/entries/vitest-global-setup.js';
 import { VerificationError } from '../../src/index.js';
-import { MockAdminError, openMockSession, type SharedMockServer } from '../../src/vitest.js';
-import setup, { provideMockServer, SHARED_MOCK_KEY } from '../../src/vitest-global-setup.js';
 
 // The one mock of a vitest run, in parts: the global setup's server and what it provides, and the sessions a
 // test file makes in it over HTTP (openMockSession, under useMockSession). useMockSession itself, with
