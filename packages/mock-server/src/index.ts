@@ -18,7 +18,7 @@ export type { MockKeys, MockTokens } from './data/fake/seeded-store.js';
 export { FixtureError, type FixtureIssue } from './data/fixture/error.js';
 export { type Fixture, FixtureSchema, fixtureJsonSchema } from './data/fixture/schema.js';
 export type { JournalPage, JournalReader, JournalStats } from './data/journal/bounded-journal.js';
-export { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './data/journal/rules.js';
+export { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './data/journal/limits.js';
 export { Prng } from './data/random/prng.js';
 export {
   CHANGE_JOURNAL_LIMIT,
@@ -29,7 +29,7 @@ export {
 export type { RecordControls, RecordOptions, UpdateFields } from './data/record-controls/controls.js';
 export type { CreateFields } from './data/record-controls/editor.js';
 export { RecordNotFoundError } from './data/record-controls/errors.js';
-export { MUTABLE_FIELDS, type RecordOf } from './data/record-controls/rules.js';
+export { MUTABLE_FIELDS, type RecordOf } from './data/record-controls/fields.js';
 export type { Conversation, Lead } from './data/store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './data/store/mock-store.js';
 export {
@@ -47,7 +47,7 @@ export type {
   MockWebhooks,
   RecordCounts,
   WebhookInfo,
-} from './inspect/inventory.js';
+} from './inspect/keys-and-webhooks.js';
 export {
   formatRequestJson,
   formatRequestText,
@@ -64,13 +64,13 @@ export {
   type ValueMatcher,
   VerifyPatternError,
 } from './inspect/verify/pattern.js';
+export { VerificationError, type VerifyResult } from './inspect/verify/recorded-requests.js';
 export {
   type OnUnmatchedRequest,
   UNMATCHED_LIMIT,
   type UnmatchedRequest,
   UnmatchedRequestError,
 } from './inspect/verify/unmatched.js';
-export { VerificationError, type VerifyResult } from './inspect/verify/verify.js';
 export type { AbortSource, BodyDelivery, EngineResult } from './serve/engine/engine.js';
 export {
   DEFAULT_FAULT_MIX,

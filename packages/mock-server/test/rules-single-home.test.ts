@@ -9,7 +9,7 @@ import {
 } from '@company-data/contract';
 import { describe, expect, it } from 'vitest';
 import { parseFixture } from '../src/data/fixture/validate.js';
-import { JOURNAL_LIMIT_FLAG_RULE, JOURNAL_LIMIT_RULE } from '../src/data/journal/rules.js';
+import { JOURNAL_LIMIT_FLAG_RULE, JOURNAL_LIMIT_RULE } from '../src/data/journal/limits.js';
 import { quotaProblem } from '../src/data/store/quota.js';
 import { parseCliArgs } from '../src/entries/cli/args.js';
 import { createMockServer, LIVE_KEY_PREFIX, type MockServer, redactTokens } from '../src/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateCompany } from '../src/data/fake/generate-records.js';
+import { generateCompany } from '../src/data/fake/generate-company.js';
 import { sharedTable } from '../src/data/fake/shared-tables.js';
 import { createMockServer } from '../src/index.js';
 

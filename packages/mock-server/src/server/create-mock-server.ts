@@ -6,7 +6,7 @@ import type { ActivityOptions, ResolvedActivity } from '../data/activity/options
 import { ActivityRunner } from '../data/activity/runner.js';
 import { MockClock } from '../data/clock.js';
 import { warnDeprecated } from '../data/deprecation.js';
-import type { CompanySizes } from '../data/fake/generate-records.js';
+import type { CompanySizes } from '../data/fake/generate-company.js';
 import {
   DEFAULT_SIZES,
   generateStore,
@@ -18,7 +18,7 @@ import { buildFixtureStore } from '../data/fixture/build.js';
 import type { ParsedFixture } from '../data/fixture/schema.js';
 import { parseFixture } from '../data/fixture/validate.js';
 import type { JournalReader } from '../data/journal/bounded-journal.js';
-import { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from '../data/journal/rules.js';
+import { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from '../data/journal/limits.js';
 import {
   type ChangeJournal,
   changeJournal,
@@ -37,18 +37,18 @@ import {
   listWebhooks,
   type MockWebhooks,
   type RecordCounts,
-} from '../inspect/inventory.js';
+} from '../inspect/keys-and-webhooks.js';
 import { requestEvent } from '../inspect/request-log.js';
 import { checkPattern, type KeyDirectory, type RequestPattern } from '../inspect/verify/pattern.js';
-import { UnmatchedLog, type UnmatchedRequest } from '../inspect/verify/unmatched.js';
 import {
   JOURNAL_OFF,
   VerificationError,
   type VerifyResult,
   verifyRequests,
-} from '../inspect/verify/verify.js';
+} from '../inspect/verify/recorded-requests.js';
+import { UnmatchedLog, type UnmatchedRequest } from '../inspect/verify/unmatched.js';
 import { createInProcessDispatcher } from '../serve/adapters/dispatcher.js';
-import { DEFAULT_HOST, listenErrorMessage } from '../serve/adapters/listen-error.js';
+import { DEFAULT_HOST, listenErrorMessage } from '../serve/adapters/listen-address.js';
 import { listen } from '../serve/adapters/listener.js';
 import {
   type AbortSource,

@@ -4,7 +4,7 @@ import { type SecretDraws, secretDraws } from '../random/secret-draws.js';
 import { createAudience } from '../store/audiences.js';
 import { MockStore } from '../store/mock-store.js';
 import { THROTTLED_KEY_QUOTA } from '../store/quota.js';
-import { type CompanySizes, generateCompany } from './generate-records.js';
+import { type CompanySizes, generateCompany } from './generate-company.js';
 
 /** The default record counts of the primary company. */
 export const DEFAULT_SIZES: CompanySizes = { users: 12, teams: 4, recordings: 60, calls: 240 };

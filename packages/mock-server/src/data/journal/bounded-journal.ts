@@ -1,4 +1,4 @@
-import { checkJournalLimit, checkReadOptions, type JournalReadOptions } from './rules.js';
+import { checkJournalLimit, checkReadOptions, type JournalReadOptions } from './limits.js';
 
 /**
  * What a journal holds and has let go, e.g. for a long run to watch: what `server.journals.requests.stats()`

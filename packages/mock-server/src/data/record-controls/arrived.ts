@@ -1,5 +1,5 @@
 import type { UserRef } from '@company-data/contract';
-import type { UserPicker } from '../fake/generate-records.js';
+import type { UserPicker } from '../fake/generate-company.js';
 import { isoSeconds } from '../fake/time.js';
 import { hashString, Prng } from '../random/prng.js';
 import type { ArrivalSource } from '../store/arrivals.js';

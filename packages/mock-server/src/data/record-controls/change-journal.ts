@@ -1,6 +1,6 @@
 import { DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { BoundedJournal, type JournalStore } from '../journal/bounded-journal.js';
-import { DEFAULT_JOURNAL_LIMIT } from '../journal/rules.js';
+import { DEFAULT_JOURNAL_LIMIT } from '../journal/limits.js';
 import { Chunked } from '../store/chunked.js';
 
 /** How a record changed. */

@@ -1,6 +1,6 @@
 import type { DataResource } from '@company-data/contract';
 import type { CreateFields, RecordEditor } from './editor.js';
-import type { MUTABLE_FIELDS, RecordOf } from './rules.js';
+import type { MUTABLE_FIELDS, RecordOf } from './fields.js';
 
 /** The fields an update may change, per resource (see `docs/spec-gaps.md`). */
 export type UpdateFields<Resource extends DataResource> = Partial<

@@ -1,5 +1,5 @@
 import type { Call, DataResource, User, UserRef } from '@company-data/contract';
-import { fullName, type UserPicker } from '../fake/generate-records.js';
+import { fullName, type UserPicker } from '../fake/generate-company.js';
 import { Prng } from '../random/prng.js';
 import type { CompanyRecords } from '../store/company-records.js';
 import { idKey } from '../store/id-key.js';
@@ -9,6 +9,7 @@ import { type Arriving, arrivedRecords } from './arrived.js';
 import { settleCall } from './call-rules.js';
 import type { ChangeJournal, DataChangeOrigin } from './change-journal.js';
 import { RecordNotFoundError } from './errors.js';
+import { checkFields, checkRecord, type RecordOf, SINGULAR } from './fields.js';
 import {
   type AnyRecord,
   type Companion,
@@ -18,7 +19,6 @@ import {
   type Recipe,
   recipeMaker,
 } from './make.js';
-import { checkFields, checkRecord, type RecordOf, SINGULAR } from './rules.js';
 
 /** A change of one record, as the record controls and the mock's activity ask for it. */
 export type RecordChange =

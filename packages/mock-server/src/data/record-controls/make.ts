@@ -18,7 +18,7 @@ import {
   teamFields,
   type UserPicker,
   userFields,
-} from '../fake/generate-records.js';
+} from '../fake/generate-company.js';
 import { isoSeconds } from '../fake/time.js';
 import { Prng } from '../random/prng.js';
 import type { RecordMaker } from '../store/live-table.js';

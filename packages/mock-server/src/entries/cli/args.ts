@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import { ACTIVITY_PRESET, activityUsage, parseActivitySpec } from '../../data/activity/spec.js';
 import { DEFAULT_NOW, toEpochMs } from '../../data/clock.js';
 import { DEFAULT_SIZES } from '../../data/fake/seeded-store.js';
-import { DEFAULT_JOURNAL_LIMIT, parseJournalLimit } from '../../data/journal/rules.js';
+import { DEFAULT_JOURNAL_LIMIT, parseJournalLimit } from '../../data/journal/limits.js';
 import { type Quota, quotaProblem } from '../../data/store/quota.js';
 import { UNMATCHED_MODES } from '../../inspect/verify/unmatched.js';
-import { DEFAULT_HOST } from '../../serve/adapters/listen-error.js';
+import { DEFAULT_HOST } from '../../serve/adapters/listen-address.js';
 import {
   DEFAULT_FAULT_MIX,
   type FaultRateSpec,

@@ -3,7 +3,7 @@ import { toQuota } from '../../data/fixture/build.js';
 import { type Fixture, fixtureJsonSchema } from '../../data/fixture/schema.js';
 import { DEFAULT_QUOTA, type Quota, THROTTLED_KEY_QUOTA } from '../../data/store/quota.js';
 import { formatRequestJson, formatRequestText, type RequestEvent } from '../../inspect/request-log.js';
-import { listenErrorMessage } from '../../serve/adapters/listen-error.js';
+import { listenErrorMessage } from '../../serve/adapters/listen-address.js';
 import type { FaultRateSpec } from '../../serve/engine/faults.js';
 import type { LatencyDistribution } from '../../serve/engine/latency.js';
 import { describeServer, type ServerSummary } from '../../server/admin/summary.js';

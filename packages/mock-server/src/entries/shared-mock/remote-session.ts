@@ -1,7 +1,7 @@
 import type { MockKeys, MockTokens } from '../../data/fake/seeded-store.js';
-import type { MockWebhooks } from '../../inspect/inventory.js';
+import type { MockWebhooks } from '../../inspect/keys-and-webhooks.js';
 import type { RequestPattern } from '../../inspect/verify/pattern.js';
-import { VerificationError, type VerifyResult } from '../../inspect/verify/verify.js';
+import { VerificationError, type VerifyResult } from '../../inspect/verify/recorded-requests.js';
 import type { RouteMatch } from '../../serve/engine/route-match.js';
 import type { ServerSummary } from '../../server/admin/summary.js';
 import type { MockSessionOptions } from '../../server/sessions/session-rules.js';

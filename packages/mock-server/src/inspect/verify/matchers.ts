@@ -1,5 +1,5 @@
 import { type RequestPattern, VerifyPatternError } from './pattern.js';
-import { negatedMessage, VerificationError, type VerifyResult } from './verify.js';
+import { negatedMessage, VerificationError, type VerifyResult } from './recorded-requests.js';
 
 /**
  * What the matchers read of the `this` vitest (or jest) hands a matcher: whether it runs under `.not`.

@@ -1,5 +1,5 @@
 import { BoundedJournal, objectStore } from '../../data/journal/bounded-journal.js';
-import { DEFAULT_JOURNAL_LIMIT } from '../../data/journal/rules.js';
+import { DEFAULT_JOURNAL_LIMIT } from '../../data/journal/limits.js';
 import type { JournalOutcome, MockRequest } from '../http/types.js';
 import type { FaultAction, InjectedFault } from './faults.js';
 

@@ -1,7 +1,7 @@
 import type { Endpoints } from '@company-data/contract';
 import { addAudienceMember } from './audience.js';
-import { DATA_RESOLVERS } from './data.js';
 import { submitLead } from './lead.js';
+import { DATA_RESOLVERS } from './record-reads.js';
 import type { ResolverTable } from './types.js';
 
 /** The resolver of every operation of the contract's endpoint table. */

@@ -3,10 +3,10 @@ import { closestName, DATA_RESOURCES, type DataResource } from '@company-data/co
 import { z } from 'zod';
 import { warnDeprecated } from '../../data/deprecation.js';
 import { FixtureError } from '../../data/fixture/error.js';
-import { readOptionsFromQuery } from '../../data/journal/rules.js';
+import { readOptionsFromQuery } from '../../data/journal/limits.js';
 import { RecordNotFoundError } from '../../data/record-controls/errors.js';
 import { QuotaOrNoneSchema } from '../../data/store/quota.js';
-import { VerificationError, type VerifyResult } from '../../inspect/verify/verify.js';
+import { VerificationError, type VerifyResult } from '../../inspect/verify/recorded-requests.js';
 import type { SideRoute } from '../../serve/engine/engine.js';
 import { FAULT_ACTION_FIELDS, FAULT_TIMES, faultRateFields } from '../../serve/engine/faults.js';
 import { LatencyDistributionSchema } from '../../serve/engine/latency.js';

@@ -1,7 +1,7 @@
 import { DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { type Arriving, arrivedRecords } from '../../data/record-controls/arrived.js';
+import { checkRecord } from '../../data/record-controls/fields.js';
 import { type AnyRecord, type Companion, type Recipe, recipeMaker } from '../../data/record-controls/make.js';
-import { checkRecord } from '../../data/record-controls/rules.js';
 import type { CompanyRecords } from '../../data/store/company-records.js';
 import { idKey } from '../../data/store/id-key.js';
 import type { LiveTable } from '../../data/store/live-table.js';

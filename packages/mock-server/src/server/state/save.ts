@@ -1,4 +1,4 @@
-import { DEFAULT_JOURNAL_LIMIT } from '../../data/journal/rules.js';
+import { DEFAULT_JOURNAL_LIMIT } from '../../data/journal/limits.js';
 import type { ApiKeyRecord } from '../../data/store/keys.js';
 import { checkQuota, DEFAULT_QUOTA } from '../../data/store/quota.js';
 import { faultRatesToJson, latencyToJson } from './routes.js';

@@ -1,6 +1,6 @@
 import type { ActivityRunner } from '../../data/activity/runner.js';
 import type { MockClock } from '../../data/clock.js';
-import type { CompanySizes } from '../../data/fake/generate-records.js';
+import type { CompanySizes } from '../../data/fake/generate-company.js';
 import type { SeededStore } from '../../data/fake/seeded-store.js';
 import type { ParsedFixture } from '../../data/fixture/schema.js';
 import type { Throttle } from '../../data/store/quota.js';
