@@ -45,9 +45,9 @@ export type {
   AudienceInfo,
   LeadSourceInfo,
   MockWebhooks,
-  RecordCounts,
   WebhookInfo,
 } from './inspect/keys-and-webhooks.js';
+export type { RecordCounts } from './inspect/record-counts.js';
 export {
   formatRequestJson,
   formatRequestText,

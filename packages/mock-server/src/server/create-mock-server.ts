@@ -32,12 +32,11 @@ import type { KeyOptions, MockStore } from '../data/store/mock-store.js';
 import { checkQuota, DEFAULT_QUOTA, type Quota, type QuotaInput, Throttle } from '../data/store/quota.js';
 import {
   type ApiKeyInfo,
-  countRecords,
   listApiKeys,
   listWebhooks,
   type MockWebhooks,
-  type RecordCounts,
 } from '../inspect/keys-and-webhooks.js';
+import { countRecords, type RecordCounts } from '../inspect/record-counts.js';
 import { requestEvent } from '../inspect/request-log.js';
 import { checkPattern, type KeyDirectory, type RequestPattern } from '../inspect/verify/pattern.js';
 import {

@@ -1,5 +1,5 @@
 import type { JournalStats } from '../../data/journal/bounded-journal.js';
-import type { RecordCounts } from '../../inspect/keys-and-webhooks.js';
+import type { RecordCounts } from '../../inspect/record-counts.js';
 import { ADMIN_PREFIX } from '../../serve/http/reserved-paths.js';
 import { OPENAPI_PATH } from '../../serve/openapi.js';
 import type { MockServer } from '../mock-server.js';
