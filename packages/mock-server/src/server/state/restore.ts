@@ -59,10 +59,10 @@ export function restoreState(world: World, state: MockState): void {
   world.throttle.restoreWindows(state.quota.windows);
 
   const { latency, faultRate } = state;
-  world.latency = atPath('latency', () =>
+  world.chaos.latency = atPath('latency', () =>
     latency === false ? undefined : new LatencyTable(latencyFromJson(latency.profile), seed, latency.stream),
   );
-  world.faultRates = atPath('faultRate', () =>
+  world.chaos.faultRates = atPath('faultRate', () =>
     faultRate === false
       ? undefined
       : new FaultRateTable(faultRatesFromJson(faultRate.rates), seed, {
@@ -73,7 +73,7 @@ export function restoreState(world: World, state: MockState): void {
 
   restoreCompanies(store, state.companies, arrivingOf(world));
   restoreWebhooks(world, state);
-  world.leadFailures = state.leadFailures;
+  world.chaos.leadFailures = state.leadFailures;
 }
 
 /** The clock at the saved time, frozen or running (a running clock runs on from it, from now). */

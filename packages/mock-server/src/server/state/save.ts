@@ -27,16 +27,19 @@ export function saveState(world: World): MockState {
         ? false
         : { activity: runner.activity, startMs: schedule.startMs, reachedMs: schedule.reachedMs },
     latency:
-      world.latency === undefined
-        ? false
-        : { profile: latencyToJson(world.latency.profile) as never, stream: world.latency.stream },
-    faultRate:
-      world.faultRates === undefined
+      world.chaos.latency === undefined
         ? false
         : {
-            rates: faultRatesToJson(world.faultRates.rates) as never,
-            stream: world.faultRates.stream,
-            remaining: world.faultRates.remaining.map((left) => (Number.isFinite(left) ? left : null)),
+            profile: latencyToJson(world.chaos.latency.profile) as never,
+            stream: world.chaos.latency.stream,
+          },
+    faultRate:
+      world.chaos.faultRates === undefined
+        ? false
+        : {
+            rates: faultRatesToJson(world.chaos.faultRates.rates) as never,
+            stream: world.chaos.faultRates.stream,
+            remaining: world.chaos.faultRates.remaining.map((left) => (Number.isFinite(left) ? left : null)),
           },
     quota: { default: world.throttle.defaultQuota, windows: world.throttle.windows() },
     keys: { ...keys },
@@ -68,7 +71,7 @@ export function saveState(world: World): MockState {
       lastLeadAt: conversation.lastLeadAt,
       leads: conversation.leads.map((lead) => lead.id),
     })),
-    leadFailures: world.leadFailures,
+    leadFailures: world.chaos.leadFailures,
   };
   // One deep copy: members, bodies and fields are the world's own objects until here.
   return structuredClone(state);

@@ -26,6 +26,12 @@ export interface World {
   readonly seeded: SeededStore;
   readonly throttle: Throttle;
   readonly activity: ActivityRunner;
+  /** The trouble it makes on purpose: restoring a state replaces each part. */
+  readonly chaos: WorldChaos;
+}
+
+/** The parts of a world's chaos a state holds. */
+export interface WorldChaos {
   /** The latency profile in force, if any. */
   latency: LatencyTable | undefined;
   /** The fault rates in force, if any. */
