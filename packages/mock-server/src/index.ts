@@ -71,7 +71,8 @@ export {
   type UnmatchedRequest,
   UnmatchedRequestError,
 } from './inspect/verify/unmatched.js';
-export type { AbortSource, BodyDelivery, EngineResult } from './serve/engine/engine.js';
+export type { AbortSource, EngineResult } from './serve/engine/engine.js';
+export type { BodyDelivery } from './serve/engine/fault-answers.js';
 export {
   DEFAULT_FAULT_MIX,
   type Drip,

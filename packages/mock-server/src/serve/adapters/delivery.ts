@@ -1,4 +1,4 @@
-import type { BodyDelivery } from '../engine/engine.js';
+import type { BodyDelivery } from '../engine/fault-answers.js';
 import { sleep } from '../engine/sleep.js';
 
 /**

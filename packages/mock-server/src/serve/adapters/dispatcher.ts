@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, type Dispatcher, errors } from 'undici';
-import type { BodyDelivery, RequestAnswerer } from '../engine/engine.js';
+import type { RequestAnswerer } from '../engine/engine.js';
+import type { BodyDelivery } from '../engine/fault-answers.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
@@ -16,20 +17,20 @@ type Controller = Dispatcher.DispatchController;
  * listener. Built as an interceptor composed onto an (unused) Agent, so undici hands it handlers in
  * the current callback style whatever the caller uses (`request`, `fetch`, a Pool API...).
  *
- * @param engine - the transport-free core.
+ * @param answerer - the engine, or a server's sessions (which pass each request to its session's engine).
  * @param origin - the only origin it answers, e.g. `http://company-data.mock`.
  * @param maxBodyBytes - request bodies above this are answered 413.
  * @returns the dispatcher.
  */
 export function createInProcessDispatcher(
-  engine: RequestAnswerer,
+  answerer: RequestAnswerer,
   origin: string,
   maxBodyBytes: number,
 ): Dispatcher {
   const expected = new URL(origin).origin;
   const agent = new Agent();
   return agent.compose(() => (options: Dispatcher.DispatchOptions, handler: Handler): boolean => {
-    void drive(engine, expected, maxBodyBytes, options, handler);
+    void drive(answerer, expected, maxBodyBytes, options, handler);
     return true;
   });
 }
@@ -97,7 +98,7 @@ class InProcessController implements Controller {
 }
 
 async function drive(
-  engine: RequestAnswerer,
+  answerer: RequestAnswerer,
   origin: string,
   maxBodyBytes: number,
   options: Dispatcher.DispatchOptions,
@@ -116,10 +117,10 @@ async function drive(
     if (controller.aborted) return;
     const request = await readRequest(options, origin, maxBodyBytes);
     if (controller.aborted) {
-      engine.abandoned(request);
+      answerer.abandoned(request);
       return;
     }
-    const result = await engine.handle(request, controller);
+    const result = await answerer.handle(request, controller);
     // A real socket answers in a later macrotask. Without this turn a tight `for await` over many pages
     // never returns to the event loop, and undici's per-response cleanup (queued with setImmediate)
     // piles up: iterating a million calls grew the heap by ~580 MB.

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_REQUEST_HEAD_BYTES } from '@company-data/contract';
-import type { AbortSource, BodyDelivery, RequestAnswerer } from '../engine/engine.js';
+import type { AbortSource, RequestAnswerer } from '../engine/engine.js';
+import type { BodyDelivery } from '../engine/fault-answers.js';
 import { serverError } from '../http/responses.js';
 import type { MockRequest } from '../http/types.js';
 import { wireForm } from '../http/wire.js';
@@ -19,19 +20,20 @@ export interface Listener {
 }
 
 /**
- * Starts a node:http server answering every request through the engine.
+ * Starts a node:http server handing every request to the engine (or to a server's sessions, which pass it to
+ * the engine of its session).
  *
- * @param engine - the transport-free core.
+ * @param answerer - the engine, or a server's sessions.
  * @param options - port (0 = ephemeral), host and body limit.
  * @returns the running listener.
  */
 export async function listen(
-  engine: RequestAnswerer,
+  answerer: RequestAnswerer,
   options: { port: number; host: string; maxBodyBytes: number },
 ): Promise<Listener> {
   // Node answers a larger request head 431 itself; the limit is the contract's (its OpenAPI lists the 431).
   const server = createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, (req, res) => {
-    serve(engine, options.maxBodyBytes, req, res).catch((error: unknown) => {
+    serve(answerer, options.maxBodyBytes, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(serverError(error).body);
     });
@@ -66,8 +68,9 @@ function stop(server: Server): Promise<void> {
   });
 }
 
+/** Reads one request, hands it to the answerer, and writes what comes back (or drops the connection). */
 async function serve(
-  engine: RequestAnswerer,
+  answerer: RequestAnswerer,
   maxBodyBytes: number,
   req: IncomingMessage,
   res: ServerResponse,
@@ -94,7 +97,7 @@ async function serve(
       for await (const chunk of req) collector.push(chunk as Buffer);
     } catch {
       // The client went away mid-body: nobody to answer, but the journal still hears of it.
-      engine.abandoned(read());
+      answerer.abandoned(read());
       return;
     }
     request = read();
@@ -102,7 +105,7 @@ async function serve(
     request = { method, path, search, headers, body: undefined, bodyTooLarge: false };
   }
   const source = new LazyAbort(res);
-  const result = await engine.handle(request, source);
+  const result = await answerer.handle(request, source);
   if (result.drop) {
     req.socket.destroy();
     return;

@@ -1,5 +1,6 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
-import type { BodyDelivery, MockEngine } from '../engine/engine.js';
+import type { MockEngine } from '../engine/engine.js';
+import type { BodyDelivery } from '../engine/fault-answers.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 

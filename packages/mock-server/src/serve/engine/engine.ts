@@ -1,45 +1,16 @@
-import { STATUS_CODES } from 'node:http';
-import { throttleDetail } from '@company-data/contract';
 import type { MockClock } from '../../data/clock.js';
 import type { MockStore } from '../../data/store/mock-store.js';
 import type { Throttle } from '../../data/store/quota.js';
-import { bearerToken } from '../http/bearer.js';
-import {
-  errorBody,
-  errorResponse,
-  INJECTED_FAULT_DETAIL,
-  json,
-  methodNotAllowed,
-  notFound,
-  serverError,
-  unmatched,
-} from '../http/responses.js';
+import { serverError } from '../http/responses.js';
 import type { MockRequest, MockResponse, RequestOutcome, Resolved } from '../http/types.js';
-import { type Unmatched, unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
-import type { ResolveContext } from '../resolvers/context.js';
-import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
+import type { Unmatched } from '../http/unmatched.js';
+import { type BodyDelivery, faultedAnswer } from './fault-answers.js';
+import type { FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
 import type { LatencyTable } from './latency.js';
 import type { RequestJournal } from './request-journal.js';
-import type { DataHandler, Route, RouteTable } from './routes.js';
+import { type ResolveWorld, resolveRequest } from './resolve-request.js';
+import type { RouteTable } from './routes.js';
 import { sleep } from './sleep.js';
-
-/**
- * How an adapter must write a response's body when a body fault asks for it: a few bytes at a time,
- * and/or only its first bytes before the connection is destroyed (the headers keep the whole body's
- * `Content-Length`).
- *
- * @example
- * ```ts
- * const result = await server.handle(request);
- * if (!result.drop && result.delivery?.cutAfterBytes !== undefined) console.log('the body will be cut');
- * ```
- */
-export interface BodyDelivery {
-  /** Send the body in pieces of `bytes`, `everyMs` apart. */
-  readonly drip?: Drip | undefined;
-  /** Send this many bytes of the body (already at least one short of it), then destroy the connection. */
-  readonly cutAfterBytes?: number | undefined;
-}
 
 /**
  * What an adapter must do with a request: write a response (as `delivery` says, when given), or drop the
@@ -138,13 +109,12 @@ type Served = ServedRequest & { readonly result: EngineResult };
 
 const DROP: EngineResult = { drop: true };
 const NO_SIDE_ROUTES: readonly SideRoute[] = [];
-/** The page a proxy in front of an API answers with when the API fails (as the `htmlPage` fault sends it). */
-const HTML_HEADERS = Object.freeze({ 'content-type': 'text/html; charset=utf-8' });
 const ABANDONED: ServedRequest = { status: null, outcome: 'client_aborted', latencyMs: 0 };
 
 /**
- * What a way in (the listener, the in-process dispatcher) hands requests to: one engine, or a server that
- * routes each request to its session's engine.
+ * What a way in (the listener, the in-process dispatcher) hands requests to: a session's {@link MockEngine},
+ * or a server's sessions (`SessionFront`, in `server/session-front.ts`), which hand each request to the engine
+ * of the session it belongs to.
  */
 export type RequestAnswerer = Pick<MockEngine, 'handle' | 'abandoned'>;
 
@@ -156,7 +126,8 @@ export class MockEngine {
   readonly #routes: RouteTable;
   readonly #state: EngineState;
   readonly #sides: readonly SideRoute[];
-  readonly #context: ResolveContext;
+  /** What resolving a request reads: the store, clock and quota, and what webhooks are given. */
+  readonly #world: ResolveWorld;
 
   /**
    * @param routes - the route table (as msw's `getResponse` is handed its handlers): the engine imports no resolver.
@@ -166,13 +137,20 @@ export class MockEngine {
     this.#routes = routes;
     this.#state = state;
     this.#sides = state.sideRoutes ?? NO_SIDE_ROUTES;
-    this.#context = {
+    this.#world = {
       get store() {
         return state.store;
       },
       clock: state.clock,
-      maxBodyBytes: state.maxBodyBytes,
-      takeLeadFailure: () => state.takeLeadFailure(),
+      throttle: state.throttle,
+      context: {
+        get store() {
+          return state.store;
+        },
+        clock: state.clock,
+        maxBodyBytes: state.maxBodyBytes,
+        takeLeadFailure: () => state.takeLeadFailure(),
+      },
     };
   }
 
@@ -212,6 +190,11 @@ export class MockEngine {
     this.#state.onServed?.(request, atMs, ABANDONED, 0);
   }
 
+  /**
+   * Serves a request: a side route (the admin API, the OpenAPI document) answers it at once; any other meets
+   * the chaos in force (an armed fault, the fault rates, the latency profile), waits what they say, and is
+   * answered ({@link MockEngine.resolve}, or what the fault makes of it).
+   */
   #serve(request: MockRequest, abort: AbortSource | undefined): Served | Promise<Served> {
     const state = this.#state;
     const sides = this.#sides;
@@ -256,152 +239,29 @@ export class MockEngine {
       return { result: { response }, status: response.status, outcome, keyName, latencyMs, unmatched };
     }
     if (fault.drop) return { result: DROP, status: null, outcome: 'fault_injected', fault, latencyMs };
-    let response: MockResponse;
-    let outcome: RequestOutcome = 'fault_injected';
-    let keyName: string | undefined;
-    let unmatched: Unmatched | undefined;
-    if (fault.htmlPage) response = htmlPage(fault);
-    else if (fault.status !== undefined && !fault.malformedJson) response = faultResponse(fault);
-    else {
-      const resolved = this.resolve(request);
-      keyName = resolved.keyName;
-      unmatched = resolved.unmatched;
-      response = fault.malformedJson
-        ? malformed(resolved.response, fault)
-        : decorated(resolved.response, fault);
-      // A fault with headers only decorates the real answer (e.g. a Retry-After on a 200): its real outcome stands.
-      if (!fault.malformedJson && fault.drip === undefined && fault.cutAfterBytes === undefined)
-        outcome = resolved.outcome;
-    }
-    const delivery = bodyDelivery(fault, Buffer.byteLength(response.body));
+    const { response, outcome, keyName, unmatched, delivery } = faultedAnswer(fault, () =>
+      this.resolve(request),
+    );
     const result: EngineResult = delivery === undefined ? { response } : { response, delivery };
     return { result, status: response.status, outcome, keyName, fault, latencyMs, unmatched };
   }
 
   /**
-   * Resolves a request synchronously, without faults or journal: routing, authentication,
-   * permissions, throttling, validation and the operation itself.
+   * Resolves a request synchronously, without faults or journal: routing, authentication, permissions,
+   * quota, validation and the operation itself (see {@link resolveRequest}); a resolver that throws is a 500.
    *
    * @param request - the request.
    * @returns the response and its outcome.
    */
   resolve(request: MockRequest): Resolved {
     try {
-      return this.#resolve(request);
+      return resolveRequest(this.#routes, this.#world, request);
     } catch (error) {
       return { response: serverError(error), outcome: 'invalid_request' };
     }
   }
-
-  #resolve(request: MockRequest): Resolved {
-    const found = this.#routes.find(request.method, request.path);
-    if (found.kind === 'none') {
-      const { path } = request;
-      const why = found.missingSlash
-        ? unmatchedPath(`${path}/`, undefined)
-        : unmatchedPath(undefined, this.#routes.closestPath(path));
-      return unmatched(notFound(found.shape, found.missingSlash), why);
-    }
-    if (found.kind === 'method')
-      return unmatched(
-        methodNotAllowed(found.shape, request.method, found.allow),
-        unmatchedMethod(request.method, found.allow),
-      );
-    const { row: route, params } = found;
-    const { handler } = route;
-    if (handler.auth === 'pathToken')
-      return handler.resolve(this.#context, request, params.webhook_token ?? '', route.endpoint.errorShape);
-    return this.#data(request, route, handler, params);
-  }
-
-  /** A data endpoint: key (401), permission (403), quota (429), query (400), then the resolver (404). */
-  #data(request: MockRequest, route: Route, handler: DataHandler, params: Record<string, string>): Resolved {
-    const state = this.#state;
-    const token = bearerToken(request.headers.authorization);
-    if (token === undefined) return handler.missingKey;
-    const nowMs = state.clock.nowMs();
-    const key = state.store.keys.authenticate(token, nowMs);
-    if (key === 'invalid') return handler.invalidKey;
-    if (key === 'expired') return handler.expiredKey;
-    const keyName = key.name;
-    if (!key.permissions.has(handler.resource)) return withKey(handler.forbidden, keyName);
-    const shape = route.endpoint.errorShape;
-    const wait = state.throttle.take(key.id, nowMs, key.quota);
-    if (wait > 0) {
-      const throttled = errorResponse(shape, 429, throttleDetail(wait), { 'retry-after': String(wait) });
-      return withKey(throttled, keyName);
-    }
-    const query = handler.query.parse(request.search);
-    if (!query.ok) return withKey(errorResponse(shape, 400, query.detail), keyName);
-    const company = state.store.companyById(key.companyId);
-    const resolved = handler.resolve(company, params, query.values, handler.filters);
-    return withKey(resolved ?? handler.notFound, keyName);
-  }
-}
-
-/** A resolved answer with the key that asked for it (an object literal: this runs per request). */
-function withKey({ response, outcome }: Resolved, keyName: string): Resolved {
-  return { response, outcome, keyName };
 }
 
 function answered(response: MockResponse, outcome: RequestOutcome): Served {
   return { result: { response }, status: response.status, outcome, latencyMs: 0 };
-}
-
-function faultResponse(fault: InjectedFault): MockResponse {
-  const headers = lower(fault.headers ?? {});
-  if (typeof fault.body === 'string') {
-    return {
-      status: fault.status ?? 500,
-      headers: { 'content-type': 'text/plain', ...headers },
-      body: fault.body,
-    };
-  }
-  const body = fault.body === undefined ? errorBody('nested', INJECTED_FAULT_DETAIL) : fault.body;
-  return json(fault.status ?? 500, body, headers);
-}
-
-/** The real answer with the fault's headers added (none: as it is). */
-function decorated(response: MockResponse, fault: InjectedFault): MockResponse {
-  if (!fault.headers) return response;
-  return {
-    status: response.status,
-    headers: { ...response.headers, ...lower(fault.headers) },
-    body: response.body,
-  };
-}
-
-/** The real answer's first half under a 200 (or the fault's status): complete, but not JSON any more. */
-function malformed(response: MockResponse, fault: InjectedFault): MockResponse {
-  const body = response.body.slice(0, Math.max(1, Math.floor(response.body.length / 2)));
-  return {
-    status: fault.status ?? 200,
-    headers: { ...response.headers, ...lower(fault.headers ?? {}) },
-    body,
-  };
-}
-
-/** An HTML error page, as a proxy in front of an API answers when the API behind it fails. */
-function htmlPage(fault: InjectedFault): MockResponse {
-  const status = fault.status ?? 502;
-  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
-  const body =
-    typeof fault.body === 'string'
-      ? fault.body
-      : `<!DOCTYPE html>\n<html>\n<head><title>${title}</title></head>\n<body>\n<center><h1>${title}</h1></center>\n<hr><center>mock-proxy</center>\n</body>\n</html>\n`;
-  return { status, headers: { ...HTML_HEADERS, ...lower(fault.headers ?? {}) }, body };
-}
-
-/** How the body must be written, when a body fault asks; the cut always falls at least one byte short. */
-function bodyDelivery(fault: InjectedFault, length: number): BodyDelivery | undefined {
-  const { drip, cutAfterBytes } = fault;
-  if (drip === undefined && cutAfterBytes === undefined) return undefined;
-  if (cutAfterBytes === undefined) return { drip };
-  return { drip, cutAfterBytes: Math.max(0, Math.min(cutAfterBytes, length - 1)) };
-}
-
-function lower(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
-  return out;
 }
