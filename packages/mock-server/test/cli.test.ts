@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { DEFAULT_CLI_PORT, parseCliArgs } from '../src/entries/cli/args.js';
+import { DEFAULT_CLI_PORT, parseMockCliArgs } from '../src/entries/cli/args.js';
 import { MAX_LISTED_ISSUES } from '../src/entries/cli/json-files.js';
-import { type CliOutcome, runCli } from '../src/entries/cli/run.js';
+import { type MockCliOutcome, runMockCli } from '../src/entries/cli/run.js';
 import {
   createMockServer,
   DEFAULT_ACTIVITY,
@@ -23,7 +23,7 @@ function capture() {
   return { out, err, io: { out: (text: string) => out.push(text), err: (text: string) => err.push(text) } };
 }
 
-function serving(outcome: CliOutcome): MockServer {
+function serving(outcome: MockCliOutcome): MockServer {
   if (outcome.kind !== 'serving') throw new Error(`expected a running server, got exit ${outcome.code}`);
   return outcome.server;
 }
@@ -44,7 +44,7 @@ function tempDir(): string {
 
 describe('CLI arguments', () => {
   it('has defaults', () => {
-    expect(parseCliArgs([])).toEqual({
+    expect(parseMockCliArgs([])).toEqual({
       options: { port: DEFAULT_CLI_PORT, host: '127.0.0.1', sizes: {} },
       fixturePath: undefined,
       keyQuotas: [],
@@ -60,7 +60,7 @@ describe('CLI arguments', () => {
   });
 
   it('reads every option', () => {
-    const request = parseCliArgs([
+    const request = parseMockCliArgs([
       '--port=0',
       '--host',
       '0.0.0.0',
@@ -121,40 +121,40 @@ describe('CLI arguments', () => {
         { key: 'svc_live_x=y', quota: false },
       ],
     });
-    expect(parseCliArgs(['--throttle', 'off']).options.quota).toBe(false);
-    expect(parseCliArgs(['--journal-limit', 'all']).options.journalLimit).toBe(Number.POSITIVE_INFINITY);
-    expect(parseCliArgs(['--journal-limit', '0']).options.journalLimit).toBe(0);
-    expect(parseCliArgs(['--max-sessions', '8']).options.maxSessions).toBe(8);
-    expect(parseCliArgs(['--session-idle', '90s']).options.sessionIdleMs).toBe(90_000);
-    expect(parseCliArgs(['--session-idle', '2h']).options.sessionIdleMs).toBe(7_200_000);
-    expect(parseCliArgs(['--session-idle', 'never']).options.sessionIdleMs).toBe(false);
-    expect(parseCliArgs(['-h']).help).toBe(true);
-    expect(parseCliArgs(['-v']).version).toBe(true);
-    expect(parseCliArgs(['--fixture-schema']).fixtureSchema).toBe(true);
+    expect(parseMockCliArgs(['--throttle', 'off']).options.quota).toBe(false);
+    expect(parseMockCliArgs(['--journal-limit', 'all']).options.journalLimit).toBe(Number.POSITIVE_INFINITY);
+    expect(parseMockCliArgs(['--journal-limit', '0']).options.journalLimit).toBe(0);
+    expect(parseMockCliArgs(['--max-sessions', '8']).options.maxSessions).toBe(8);
+    expect(parseMockCliArgs(['--session-idle', '90s']).options.sessionIdleMs).toBe(90_000);
+    expect(parseMockCliArgs(['--session-idle', '2h']).options.sessionIdleMs).toBe(7_200_000);
+    expect(parseMockCliArgs(['--session-idle', 'never']).options.sessionIdleMs).toBe(false);
+    expect(parseMockCliArgs(['-h']).help).toBe(true);
+    expect(parseMockCliArgs(['-v']).version).toBe(true);
+    expect(parseMockCliArgs(['--fixture-schema']).fixtureSchema).toBe(true);
   });
 
   it('reads the activity: a bare --activity is the preset, off is none, keys go over the defaults', () => {
-    expect(parseCliArgs(['--activity']).options.activity).toEqual(DEFAULT_ACTIVITY);
-    expect(parseCliArgs(['--activity', '--freeze']).options).toMatchObject({
+    expect(parseMockCliArgs(['--activity']).options.activity).toEqual(DEFAULT_ACTIVITY);
+    expect(parseMockCliArgs(['--activity', '--freeze']).options).toMatchObject({
       activity: DEFAULT_ACTIVITY,
       clock: 'frozen',
     });
-    expect(parseCliArgs(['--activity', 'off']).options.activity).toBe(false);
-    expect(parseCliArgs(['--activity=calls=20/s,deletions=0']).options.activity).toEqual({
+    expect(parseMockCliArgs(['--activity', 'off']).options.activity).toBe(false);
+    expect(parseMockCliArgs(['--activity=calls=20/s,deletions=0']).options.activity).toEqual({
       ...DEFAULT_ACTIVITY,
       callsPerMinute: 1200,
       callDeletionsPerHour: 0,
     });
-    expect(() => parseCliArgs(['--activity', 'calls=fast'])).toThrow(
+    expect(() => parseMockCliArgs(['--activity', 'calls=fast'])).toThrow(
       '--activity expects calls=<n>/<unit> with a unit of s, m, h or d (e.g. calls=20/s, or 0 for none), got "fast"',
     );
-    expect(() => parseCliArgs(['--activity', 'call=1/s'])).toThrow(
+    expect(() => parseMockCliArgs(['--activity', 'call=1/s'])).toThrow(
       '--activity has no key "call" (did you mean "calls"?)',
     );
   });
 
   it('reads the latency profile and the fault rate', () => {
-    const request = parseCliArgs([
+    const request = parseMockCliArgs([
       '--latency',
       'lognormal:median=30,p99=400',
       '--fault-rate',
@@ -170,7 +170,7 @@ describe('CLI arguments', () => {
       mix: [{ status: 503, weight: 2 }, { cutAfterBytes: 10 }],
       max: 9,
     });
-    expect(parseCliArgs(['--latency', '10..80', '--fault-rate', '1']).options).toMatchObject({
+    expect(parseMockCliArgs(['--latency', '10..80', '--fault-rate', '1']).options).toMatchObject({
       latency: { minMs: 10, maxMs: 80 },
       faultRate: { rate: 1 },
     });
@@ -212,14 +212,14 @@ describe('CLI arguments', () => {
     [['--nope'], /Unknown option/],
     [['positional'], /positional/],
   ])('rejects %j with how to fix it', (argv, message) => {
-    expect(() => parseCliArgs(argv)).toThrow(message);
+    expect(() => parseMockCliArgs(argv)).toThrow(message);
   });
 });
 
-describe('runCli', () => {
+describe('runMockCli', () => {
   it('prints one JSON line with everything a harness needs', async () => {
     const { out, io } = capture();
-    const server = serving(await runCli(['--port', '0', '--json', '--seed', '3'], io));
+    const server = serving(await runMockCli(['--port', '0', '--json', '--seed', '3'], io));
     try {
       expect(out).toHaveLength(1);
       const printed = JSON.parse(out[0] as string);
@@ -276,7 +276,7 @@ describe('runCli', () => {
 
   it('prints the addresses, keys, webhooks and clock in words', async () => {
     const { out, io } = capture();
-    const server = serving(await runCli(['--port', '0', '--host', '0.0.0.0', '--freeze'], io));
+    const server = serving(await runMockCli(['--port', '0', '--host', '0.0.0.0', '--freeze'], io));
     try {
       const text = out.join('');
       for (const value of [
@@ -314,14 +314,14 @@ describe('runCli', () => {
   it('shows the activity in force in the banner and in --json, as --activity reads it back', async () => {
     const spec = 'calls=20/s,excused=25%,excused-after=1..30,recordings=4/h,deactivations=2/d,deletions=1/m';
     const words = capture();
-    const server = serving(await runCli(['--port', '0', '--freeze', '--activity', spec], words.io));
+    const server = serving(await runMockCli(['--port', '0', '--freeze', '--activity', spec], words.io));
     const json = capture();
-    const other = serving(await runCli(['--port', '0', '--json', '--activity'], json.io));
+    const other = serving(await runMockCli(['--port', '0', '--json', '--activity'], json.io));
     try {
       expect(words.out.join('')).toContain(
         `  Activity   ${spec} (seeded by --seed; comes as the clock is moved)\n`,
       );
-      expect(server.activity()).toEqual(parseCliArgs(['--activity', spec]).options.activity);
+      expect(server.activity()).toEqual(parseMockCliArgs(['--activity', spec]).options.activity);
       expect(JSON.parse(json.out[0] as string).activity).toEqual(DEFAULT_ACTIVITY);
     } finally {
       await server.close();
@@ -332,7 +332,7 @@ describe('runCli', () => {
   it('gives the keys named by --throttle-key their own quota, and refuses an unknown key', async () => {
     const { out, io } = capture();
     const server = serving(
-      await runCli(
+      await runMockCli(
         [
           '--port',
           '0',
@@ -362,7 +362,10 @@ describe('runCli', () => {
     // The same quotas in the --json line.
     const json = capture();
     const jsonServer = serving(
-      await runCli(['--port', '0', '--json', '--throttle', '9/9', '--throttle-key', 'valid=1/30'], json.io),
+      await runMockCli(
+        ['--port', '0', '--json', '--throttle', '9/9', '--throttle-key', 'valid=1/30'],
+        json.io,
+      ),
     );
     await jsonServer.close();
     expect(JSON.parse(json.out.join('')).quota).toEqual({
@@ -370,7 +373,7 @@ describe('runCli', () => {
       keys: { throttled: THROTTLED_KEY_QUOTA, valid: { requests: 1, perSeconds: 30 } },
     });
     const failed = capture();
-    expect(await runCli(['--port', '0', '--throttle-key', 'nobody=1/1'], failed.io)).toEqual({
+    expect(await runMockCli(['--port', '0', '--throttle-key', 'nobody=1/1'], failed.io)).toEqual({
       kind: 'exit',
       code: 2,
     });
@@ -387,7 +390,7 @@ describe('runCli', () => {
     });
     for (const format of ['text', 'json'] as const) {
       const { err, io } = capture();
-      const server = serving(await runCli(['--port', '0', '--log', format], io));
+      const server = serving(await runMockCli(['--port', '0', '--log', format], io));
       try {
         await firstPage(server.baseURL, server.keys.valid);
         await request(`${server.apiRoot}/messaging-agent/webhook/${server.tokens.lead}/`, {
@@ -450,7 +453,7 @@ describe('runCli', () => {
       '--fault-mix',
       '503',
     ];
-    const server = serving(await runCli([...args, '--fault-max', '1'], io));
+    const server = serving(await runMockCli([...args, '--fault-max', '1'], io));
     try {
       expect(out.join('')).toMatch(
         /Trouble +latency 20 ms; 100% of requests fail \(at most 1\) \(seeded by --seed\)\n/,
@@ -469,24 +472,24 @@ describe('runCli', () => {
 
   it('prints the version, the usage and the fixture JSON Schema', async () => {
     const version = capture();
-    expect(await runCli(['--version'], version.io)).toEqual({ kind: 'exit', code: 0 });
+    expect(await runMockCli(['--version'], version.io)).toEqual({ kind: 'exit', code: 0 });
     expect(version.out.join('')).toBe(`${MOCK_SERVER_VERSION}\n`);
     const help = capture();
-    expect(await runCli(['--help'], help.io)).toEqual({ kind: 'exit', code: 0 });
+    expect(await runMockCli(['--help'], help.io)).toEqual({ kind: 'exit', code: 0 });
     expect(help.out.join('')).toMatch(/Usage: company-data-mock/);
     const schema = capture();
-    expect(await runCli(['--fixture-schema'], schema.io)).toEqual({ kind: 'exit', code: 0 });
+    expect(await runMockCli(['--fixture-schema'], schema.io)).toEqual({ kind: 'exit', code: 0 });
     expect(JSON.parse(schema.out.join(''))).toEqual(fixtureJsonSchema());
     const bad = capture();
-    expect(await runCli(['--port', 'x'], bad.io)).toEqual({ kind: 'exit', code: 2 });
+    expect(await runMockCli(['--port', 'x'], bad.io)).toEqual({ kind: 'exit', code: 2 });
     expect(bad.err.join('')).not.toContain('Usage:');
   });
 });
 
-describe('runCli with a fixture file', () => {
+describe('runMockCli with a fixture file', () => {
   async function fails(args: string[], cwd?: string): Promise<string> {
     const failed = capture();
-    expect(await runCli(['--port', '0', ...args], failed.io, cwd)).toEqual({ kind: 'exit', code: 1 });
+    expect(await runMockCli(['--port', '0', ...args], failed.io, cwd)).toEqual({ kind: 'exit', code: 1 });
     return failed.err.join('');
   }
 
@@ -494,7 +497,7 @@ describe('runCli with a fixture file', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'good.json'), JSON.stringify(sampleFixture()));
     const { out, io } = capture();
-    const server = serving(await runCli(['--port', '0', '--fixture', 'good.json'], io, dir));
+    const server = serving(await runMockCli(['--port', '0', '--fixture', 'good.json'], io, dir));
     try {
       expect((await firstPage(server.baseURL, 'svc_live_fixture_key')).json.data).toHaveLength(2);
       // The banner lists the fixture's own keys, which a test copies from it.
@@ -519,7 +522,7 @@ describe('runCli with a fixture file', () => {
     writeFileSync(join(dir, 'quotas.json'), JSON.stringify(fixture));
     const args = ['--port', '0', '--fixture', 'quotas.json', '--throttle-key', 'svc_live_overridden=7/7'];
     const { out, io } = capture();
-    const server = serving(await runCli(args, io, dir));
+    const server = serving(await runMockCli(args, io, dir));
     try {
       expect(out.join('')).toMatch(
         /Quota +none per key by default; own quotas: throttled 5\/5 s, svc_live_slow 2\/10 s, svc_live_unlimited off, svc_live_overridden 7\/7 s\n/,
@@ -529,7 +532,7 @@ describe('runCli with a fixture file', () => {
       await server.close();
     }
     const json = capture();
-    await serving(await runCli([...args, '--json'], json.io, dir)).close();
+    await serving(await runMockCli([...args, '--json'], json.io, dir)).close();
     expect(JSON.parse(json.out.join('')).quota.keys).toEqual({
       throttled: THROTTLED_KEY_QUOTA,
       svc_live_slow: { requests: 2, perSeconds: 10 },
@@ -593,7 +596,7 @@ describe('runCli with a fixture file', () => {
   });
 });
 
-describe('runCli refusing a command line', () => {
+describe('runMockCli refusing a command line', () => {
   it.each([
     [['--prot', '4010'], 'unknown option --prot (did you mean --port?)'],
     [['--fixtures=test/fixture.json'], 'unknown option --fixtures (did you mean --fixture?)'],
@@ -603,7 +606,7 @@ describe('runCli refusing a command line', () => {
     '%j: one line saying what is wrong, then where the help is (not the whole usage)',
     async (argv, problem) => {
       const failed = capture();
-      expect(await runCli(argv, failed.io)).toEqual({ kind: 'exit', code: 2 });
+      expect(await runMockCli(argv, failed.io)).toEqual({ kind: 'exit', code: 2 });
       expect(failed.err.join('')).toBe(
         `company-data-mock: ${problem}\nRun company-data-mock --help for every option.\n`,
       );
@@ -612,14 +615,14 @@ describe('runCli refusing a command line', () => {
   );
 });
 
-describe('runCli listen errors', () => {
+describe('runMockCli listen errors', () => {
   it('says the port is busy and how to choose another', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
       const failed = capture();
-      expect(await runCli(['--port', String(port)], failed.io)).toEqual({ kind: 'exit', code: 1 });
+      expect(await runMockCli(['--port', String(port)], failed.io)).toEqual({ kind: 'exit', code: 1 });
       expect(failed.err.join('')).toBe(
         `company-data-mock: port ${port} on 127.0.0.1 is already in use (another company-data-mock?). Stop that process, or choose another port: --port <n>, or --port 0 for any free one.\n`,
       );
@@ -630,7 +633,7 @@ describe('runCli listen errors', () => {
 
   it('says a host is not an address of this machine', async () => {
     const failed = capture();
-    expect(await runCli(['--port', '0', '--host', '192.0.2.1'], failed.io)).toEqual({
+    expect(await runMockCli(['--port', '0', '--host', '192.0.2.1'], failed.io)).toEqual({
       kind: 'exit',
       code: 1,
     });
@@ -640,7 +643,7 @@ describe('runCli listen errors', () => {
   });
 });
 
-describe('runCli --state', () => {
+describe('runMockCli --state', () => {
   /** A world with changes and activity on a frozen clock, saved into a file of the test's folder. */
   async function savedWorld(dir: string) {
     const world = createMockServer({ clock: 'frozen', activity: { callsPerMinute: 30 } });
@@ -655,7 +658,7 @@ describe('runCli --state', () => {
     const dir = tempDir();
     const { world, createdId } = await savedWorld(dir);
     const { out, io } = capture();
-    const server = serving(await runCli(['--port', '0', '--json', '--state', 'world.json'], io, dir));
+    const server = serving(await runMockCli(['--port', '0', '--json', '--state', 'world.json'], io, dir));
     try {
       const printed = JSON.parse(out[0] as string);
       expect(printed.now).toBe('2026-06-01T12:20:00.000Z');
@@ -682,7 +685,7 @@ describe('runCli --state', () => {
     delete bad.clock.nowMs;
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(bad, null, 2));
     const failed = capture();
-    expect(await runCli(['--port', '0', '--state', 'bad.json'], failed.io, dir)).toEqual({
+    expect(await runMockCli(['--port', '0', '--state', 'bad.json'], failed.io, dir)).toEqual({
       kind: 'exit',
       code: 1,
     });
@@ -692,14 +695,14 @@ describe('runCli --state', () => {
       ),
     );
     const missing = capture();
-    expect(await runCli(['--port', '0', '--state', 'gone.json'], missing.io, dir)).toEqual({
+    expect(await runMockCli(['--port', '0', '--state', 'gone.json'], missing.io, dir)).toEqual({
       kind: 'exit',
       code: 1,
     });
     expect(missing.err.join('')).toBe(
       `company-data-mock: State file not found: ${join(dir, 'gone.json')} ("gone.json" from ${dir}). Check the path, or leave out --state to start from the options.\n`,
     );
-    expect(() => parseCliArgs(['--state', 'world.json', '--seed', '3', '--freeze'])).toThrow(
+    expect(() => parseMockCliArgs(['--state', 'world.json', '--seed', '3', '--freeze'])).toThrow(
       "--state holds the data, the clock, the quota, the latency, the fault rate, the activity and the journals' limit: give it without --seed, --freeze",
     );
   });

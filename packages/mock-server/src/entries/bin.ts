@@ -3,12 +3,12 @@
 // the end of standard input or of a parent process when asked to. No top-level await: the single
 // executable bundles this file as one CommonJS script (scripts/sea/bundle.mjs), where there is none.
 import { watchLifetime } from './cli/lifetime.js';
-import { runCli } from './cli/run.js';
+import { runMockCli } from './cli/run.js';
 
 void main();
 
 async function main(): Promise<void> {
-  const outcome = await runCli(process.argv.slice(2), {
+  const outcome = await runMockCli(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
   });

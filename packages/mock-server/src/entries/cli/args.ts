@@ -39,7 +39,7 @@ export interface KeyQuotaRequest {
 }
 
 /** What the command line asked for. */
-export interface CliRequest {
+export interface MockCliRequest {
   /** Options for startMockServer (the fixture is still a file path here). */
   readonly options: StartMockServerOptions;
   /** Path of a fixture JSON file. */
@@ -70,7 +70,7 @@ export interface CliRequest {
 export const DEFAULT_CLI_PORT = 4010;
 
 /** The CLI usage text. */
-export const USAGE = `Usage: company-data-mock [options]
+export const MOCK_USAGE = `Usage: company-data-mock [options]
 
 Serves a stateful mock of the Company Data API on a local port.
 
@@ -153,7 +153,7 @@ const FLAGS_A_STATE_HOLDS = [
  * @returns what to start.
  * @throws Error with a readable message (saying how to fix it) for an unknown option or a bad value.
  */
-export function parseCliArgs(argv: readonly string[]): CliRequest {
+export function parseMockCliArgs(argv: readonly string[]): MockCliRequest {
   const { values } = parseArgs({
     args: withActivityValue(argv),
     strict: true,
@@ -240,7 +240,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     statePath: values.state,
     keyQuotas: values['throttle-key'].map(keyQuota),
     log: values.log as LogFormat,
-    onUnmatched: onUnmatched as CliRequest['onUnmatched'],
+    onUnmatched: onUnmatched as MockCliRequest['onUnmatched'],
     json: values.json,
     exitOnStdinClose: values['exit-on-stdin-close'],
     parentPid: integer('parent-pid', values['parent-pid'], 1, 0x7fffffff),

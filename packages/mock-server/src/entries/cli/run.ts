@@ -12,13 +12,13 @@ import type { MockServer } from '../../server/mock-server.js';
 import { idleText, sessionLimits } from '../../server/sessions/session-rules.js';
 import { MockStateError } from '../../server/state/error.js';
 import { MOCK_SERVER_VERSION } from '../../server/version.js';
-import { type CliRequest, type LogFormat, parseCliArgs, USAGE } from './args.js';
+import { type LogFormat, MOCK_USAGE, type MockCliRequest, parseMockCliArgs } from './args.js';
 import { readFixtureFile, readStateFile } from './json-files.js';
 import { unmatchedLog } from './unmatched-log.js';
 import { usageErrorMessage } from './usage-error.js';
 
 /** Where the CLI writes. */
-export interface CliOutput {
+export interface MockCliOutput {
   /** Normal output. */
   out(text: string): void;
   /** Errors and the request log. */
@@ -26,9 +26,9 @@ export interface CliOutput {
 }
 
 /** What became of a CLI run: an exit code, or a server serving until something stops it. */
-export type CliOutcome =
+export type MockCliOutcome =
   | { readonly kind: 'exit'; readonly code: number }
-  | { readonly kind: 'serving'; readonly server: MockServer; readonly request: CliRequest };
+  | { readonly kind: 'serving'; readonly server: MockServer; readonly request: MockCliRequest };
 
 /**
  * Runs the CLI: parses the arguments, starts the server and prints how to reach it.
@@ -39,20 +39,20 @@ export type CliOutcome =
  * @returns the running server with what was asked, or an exit code (0 after --help, --version and
  * --fixture-schema; 2 for a bad argument; 1 when the fixture or the port fails).
  */
-export async function runCli(
+export async function runMockCli(
   argv: readonly string[],
-  output: CliOutput,
+  output: MockCliOutput,
   cwd: string = process.cwd(),
-): Promise<CliOutcome> {
-  const exit = (code: number): CliOutcome => ({ kind: 'exit', code });
-  let request: CliRequest;
+): Promise<MockCliOutcome> {
+  const exit = (code: number): MockCliOutcome => ({ kind: 'exit', code });
+  let request: MockCliRequest;
   try {
-    request = parseCliArgs(argv);
+    request = parseMockCliArgs(argv);
   } catch (error) {
     output.err(usageErrorMessage(error));
     return exit(2);
   }
-  if (request.help) output.out(USAGE);
+  if (request.help) output.out(MOCK_USAGE);
   else if (request.version) output.out(`${MOCK_SERVER_VERSION}\n`);
   else if (request.fixtureSchema) output.out(`${JSON.stringify(fixtureJsonSchema(), null, 2)}\n`);
   if (request.help || request.version || request.fixtureSchema) return exit(0);
@@ -102,7 +102,7 @@ export async function runCli(
   return { kind: 'serving', server, request };
 }
 
-function requestLog(format: LogFormat, output: CliOutput): ((event: RequestEvent) => void) | undefined {
+function requestLog(format: LogFormat, output: MockCliOutput): ((event: RequestEvent) => void) | undefined {
   if (format === 'off') return undefined;
   const line = format === 'json' ? formatRequestJson : formatRequestText;
   return (event) => output.err(`${line(event)}\n`);
@@ -121,7 +121,7 @@ function quotaText(quota: Quota | false | undefined): string {
  * fixture keys' (by value), and those set with --throttle-key (which win over the others).
  */
 function quotas(
-  request: CliRequest,
+  request: MockCliRequest,
   fixture: Fixture | undefined,
 ): {
   default: Quota | false;
@@ -140,7 +140,7 @@ function quotas(
 }
 
 /** The latency profile and fault rate asked for, as a banner line ('' for none). */
-function troubleLine({ options: { latency, faultRate } }: CliRequest): string {
+function troubleLine({ options: { latency, faultRate } }: MockCliRequest): string {
   const parts: string[] = [];
   if (latency !== undefined && !Array.isArray(latency)) {
     const wait = latency as LatencyDistribution;
@@ -161,7 +161,7 @@ function ownQuotaText(quota: Quota | false | undefined): string {
 }
 
 /** The default quota, then each key's own, in words. */
-function quotaLine(request: CliRequest, fixture: Fixture | undefined): string {
+function quotaLine(request: MockCliRequest, fixture: Fixture | undefined): string {
   const { default: quota, keys } = quotas(request, fixture);
   const own = Object.entries(keys)
     .map(([key, quota]) => `${key} ${ownQuotaText(quota)}`)
@@ -203,7 +203,7 @@ function journalLine({ requests, changes }: ServerSummary['journals']): string {
 }
 
 /** Where a parallel suite gets a world per worker, and the limits it runs into. */
-function sessionsLine({ maxSessions, sessionIdleMs }: CliRequest['options']): string {
+function sessionsLine({ maxSessions, sessionIdleMs }: MockCliRequest['options']): string {
   const { maxSessions: max, idleMs } = sessionLimits({ maxSessions, sessionIdleMs });
   const idle = idleMs === false ? 'never ending unused' : `each ending after ${idleText(idleMs)} unused`;
   return `a world of its own per test worker: POST /__admin/sessions, then its keys (up to ${max}, ${idle}; --max-sessions, --session-idle)`;
@@ -220,7 +220,7 @@ function memoryLine({ memory, records }: ServerSummary): string {
   return `rss ${mb(memory.rss)}, heap ${mb(memory.heapUsed)}${counts} (GET /__admin/: memory, records)`;
 }
 
-function banner(server: MockServer, request: CliRequest, fixture?: Fixture): string {
+function banner(server: MockServer, request: MockCliRequest, fixture?: Fixture): string {
   const summary = describeServer(server);
   const { keys, openapiURL, adminURL, webhooks } = summary;
   const { audiences, leadSources } = webhooks;

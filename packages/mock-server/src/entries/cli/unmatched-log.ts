@@ -1,6 +1,6 @@
 import type { OnUnmatchedRequest } from '../../inspect/verify/unmatched.js';
 import { UnmatchedRequestError, unmatchedLine } from '../../inspect/verify/unmatched.js';
-import type { CliRequest } from './args.js';
+import type { MockCliRequest } from './args.js';
 
 /**
  * What `--on-unmatched` does, on the CLI's own stderr: `warn` writes a line per request the mock cannot
@@ -11,7 +11,7 @@ import type { CliRequest } from './args.js';
  * @param output - where the line goes.
  */
 export function unmatchedLog(
-  mode: CliRequest['onUnmatched'],
+  mode: MockCliRequest['onUnmatched'],
   output: { err(text: string): void },
 ): OnUnmatchedRequest {
   if (mode === 'ignore') return mode;
