@@ -29,7 +29,7 @@ export {
 export type { RecordControls, RecordOptions, UpdateFields } from './data/record-controls/controls.js';
 export type { CreateFields } from './data/record-controls/editor.js';
 export { RecordNotFoundError } from './data/record-controls/errors.js';
-export { MUTABLE_FIELDS, type RecordOf } from './data/record-controls/fields.js';
+export { MUTABLE_FIELDS, type RecordByResource, type RecordOf } from './data/record-controls/fields.js';
 export type { Conversation, Lead } from './data/store/leads.js';
 export { type KeyOptions, LIVE_KEY_PREFIX } from './data/store/mock-store.js';
 export {
@@ -71,7 +71,7 @@ export {
   type UnmatchedRequest,
   UnmatchedRequestError,
 } from './inspect/verify/unmatched.js';
-export type { AbortSource, EngineResult } from './serve/engine/engine.js';
+export type { AbortSource, ClientAbort, EngineResult } from './serve/engine/engine.js';
 export type { BodyDelivery } from './serve/engine/fault-answers.js';
 export {
   DEFAULT_FAULT_MIX,

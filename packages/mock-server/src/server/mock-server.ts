@@ -15,7 +15,7 @@ import type { RecordCounts } from '../inspect/record-counts.js';
 import type { RequestPattern } from '../inspect/verify/pattern.js';
 import type { VerifyResult } from '../inspect/verify/recorded-requests.js';
 import type { UnmatchedRequest } from '../inspect/verify/unmatched.js';
-import type { AbortSource, EngineResult } from '../serve/engine/engine.js';
+import type { ClientAbort, EngineResult } from '../serve/engine/engine.js';
 import type { FaultRates, FaultSpec } from '../serve/engine/faults.js';
 import type { LatencyProfile } from '../serve/engine/latency.js';
 import type { JournalEntry } from '../serve/engine/request-journal.js';
@@ -89,7 +89,7 @@ export interface MockServer {
    * if (!result.drop) console.log(result.response.status, JSON.parse(result.response.body));
    * ```
    */
-  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult>;
+  handle(request: MockRequest, abort?: ClientAbort): Promise<EngineResult>;
   /**
    * Back to the initial data (every record change undone), keys, quotas and clock (its initial time, running
    * or frozen); no armed faults, empty request and change journals and list of unmatched requests (those

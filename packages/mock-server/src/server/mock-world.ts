@@ -18,7 +18,7 @@ import { countRecords, type RecordCounts } from '../inspect/record-counts.js';
 import type { RequestPattern } from '../inspect/verify/pattern.js';
 import type { VerifyResult } from '../inspect/verify/recorded-requests.js';
 import type { UnmatchedRequest } from '../inspect/verify/unmatched.js';
-import type { AbortSource, EngineResult, MockEngine, RequestAnswerer } from '../serve/engine/engine.js';
+import type { ClientAbort, EngineResult, MockEngine, RequestAnswerer } from '../serve/engine/engine.js';
 import type { FaultRates, FaultSpec } from '../serve/engine/faults.js';
 import type { LatencyProfile } from '../serve/engine/latency.js';
 import type { JournalEntry } from '../serve/engine/request-journal.js';
@@ -132,7 +132,7 @@ export class MockWorld implements MockServer, MockSession, FrontWorld {
     return this.#doors.listen(port, host);
   }
 
-  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
+  handle(request: MockRequest, abort?: ClientAbort): Promise<EngineResult> {
     return this.#answerer.handle(request, abort);
   }
 

@@ -1,4 +1,4 @@
-import type { AbortSource, EngineResult, RequestAnswerer } from '../serve/engine/engine.js';
+import type { ClientAbort, EngineResult, RequestAnswerer } from '../serve/engine/engine.js';
 import type { MockRequest } from '../serve/http/types.js';
 import type { MockSession, MockSessions } from './mock-server.js';
 import { checkOptionNames } from './option-names.js';
@@ -78,7 +78,7 @@ export class SessionFront<World extends FrontWorld> implements RequestAnswerer {
   }
 
   /** Answers a request with the engine of its session (an ended session's admin token gets a 410). */
-  handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
+  handle(request: MockRequest, abort?: ClientAbort): Promise<EngineResult> {
     const ended = this.#registry?.endedAnswer(request);
     if (ended !== undefined) return Promise.resolve({ response: ended });
     return this.#engineFor(request).handle(request, abort);

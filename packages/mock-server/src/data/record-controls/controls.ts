@@ -1,10 +1,13 @@
 import type { DataResource } from '@company-data/contract';
 import type { CreateFields, RecordEditor } from './editor.js';
-import type { MUTABLE_FIELDS, RecordOf } from './fields.js';
+import type { MUTABLE_FIELDS, RecordByResource } from './fields.js';
 
 /** The fields an update may change, per resource (see `docs/spec-gaps.md`). */
 export type UpdateFields<Resource extends DataResource> = Partial<
-  Pick<RecordOf[Resource], Extract<(typeof MUTABLE_FIELDS)[Resource][number], keyof RecordOf[Resource]>>
+  Pick<
+    RecordByResource[Resource],
+    Extract<(typeof MUTABLE_FIELDS)[Resource][number], keyof RecordByResource[Resource]>
+  >
 >;
 
 /** Which company a record control works on. */
@@ -51,7 +54,7 @@ export interface RecordControls {
     resource: Resource,
     fields?: CreateFields<Resource>,
     options?: RecordOptions,
-  ): RecordOf[Resource];
+  ): RecordByResource[Resource];
   /**
    * Changes fields of a record: a user's `first_name`, `last_name` (`full_name` follows), `email`,
    * `is_active`, `permissions`; a team's `name`, `description`; a recording's `name`, `score`,
@@ -77,7 +80,7 @@ export interface RecordControls {
     id: string,
     fields: UpdateFields<Resource>,
     options?: RecordOptions,
-  ): RecordOf[Resource];
+  ): RecordByResource[Resource];
   /**
    * Deletes a record: its by-id endpoints answer 404 and it leaves every list. Records that embed a
    * deleted user keep their embedded copy.
@@ -107,7 +110,7 @@ export interface RecordControls {
     resource: Resource,
     id: string,
     options?: RecordOptions,
-  ): RecordOf[Resource] | undefined;
+  ): RecordByResource[Resource] | undefined;
 }
 
 /**

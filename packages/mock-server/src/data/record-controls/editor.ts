@@ -9,7 +9,7 @@ import { type Arriving, arrivedRecords } from './arrived.js';
 import { settleCall } from './call-rules.js';
 import type { ChangeJournal, DataChangeOrigin } from './change-journal.js';
 import { RecordNotFoundError } from './errors.js';
-import { checkFields, checkRecord, type RecordOf, SINGULAR } from './fields.js';
+import { checkFields, checkRecord, type RecordByResource, SINGULAR } from './fields.js';
 import {
   type AnyRecord,
   type Companion,
@@ -241,5 +241,5 @@ function pickUser(company: CompanyRecords, named: unknown): (random: Prng) => Us
 /**
  * The fields a created record may be given: any field of the record (the embedded `user` by its id alone).
  */
-export type CreateFields<Resource extends DataResource> = Partial<Omit<RecordOf[Resource], 'user'>> &
+export type CreateFields<Resource extends DataResource> = Partial<Omit<RecordByResource[Resource], 'user'>> &
   (Resource extends 'recordings' | 'calls' ? { user?: { id: string; full_name?: string } } : unknown);

@@ -45,13 +45,31 @@ export const RECORD_SCHEMAS = {
   calls: Call,
 } as const satisfies Record<DataResource, z.ZodObject>;
 
-/** A record of each resource, as stored. */
-export interface RecordOf {
+/**
+ * The record of each resource, as stored and as the record controls return it.
+ *
+ * @example
+ * ```ts
+ * const call: RecordByResource['calls'] = server.records.create('calls', { is_excused: false });
+ * ```
+ */
+export interface RecordByResource {
   users: User;
   teams: Team;
   recordings: RecordingDetail;
   calls: Call;
 }
+
+/**
+ * The old name of {@link RecordByResource}.
+ *
+ * @deprecated Use {@link RecordByResource}: the SDK's `RecordOf` is another type (the record of an operation).
+ * @example
+ * ```ts
+ * const user: RecordOf['users'] | undefined = server.records.get('users', id);
+ * ```
+ */
+export type RecordOf = RecordByResource;
 
 /** A record's name in messages: `user`, `team`, `recording`, `call`. */
 export const SINGULAR: Readonly<Record<DataResource, string>> = {

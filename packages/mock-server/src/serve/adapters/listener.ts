@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_REQUEST_HEAD_BYTES } from '@company-data/contract';
-import type { AbortSource, RequestAnswerer } from '../engine/engine.js';
+import type { ClientAbort, RequestAnswerer } from '../engine/engine.js';
 import type { BodyDelivery } from '../engine/fault-answers.js';
 import { serverError } from '../http/responses.js';
 import type { MockRequest } from '../http/types.js';
@@ -121,7 +121,7 @@ async function serve(
 /**
  * The abort signal of a request, built only if an injected delay asks for it: most requests never do.
  */
-class LazyAbort implements AbortSource {
+class LazyAbort implements ClientAbort {
   readonly #res: ServerResponse;
   #controller: AbortController | undefined;
 

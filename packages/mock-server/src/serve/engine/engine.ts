@@ -27,13 +27,33 @@ export type EngineResult =
   | { readonly drop: true };
 
 /**
- * Where an adapter's abort signal can be read. Read only when an injected delay needs it, so
- * adapters can create their AbortController lazily and keep it off the hot path.
+ * How an adapter tells the engine that the client gave up: the signal that aborts an injected delay. Read
+ * only when an injected delay needs it, so adapters can create their AbortController lazily and keep it off
+ * the hot path.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const abort: ClientAbort = controller; // an AbortController is one
+ * const pending = server.handle(request, abort);
+ * controller.abort(); // the client left: a delay still running ends, and nothing is answered
+ * ```
  */
-export interface AbortSource {
+export interface ClientAbort {
   /** Aborts an injected delay. */
   readonly signal: AbortSignal;
 }
+
+/**
+ * The old name of {@link ClientAbort}.
+ *
+ * @deprecated Use {@link ClientAbort}: the SDK has an `AbortSource` of its own.
+ * @example
+ * ```ts
+ * const abort: AbortSource = new AbortController();
+ * ```
+ */
+export type AbortSource = ClientAbort;
 
 /**
  * A path the engine hands to its owner before routing: never journaled, never faulted (the admin API,
@@ -162,7 +182,7 @@ export class MockEngine {
    * @param abort - aborts an injected delay.
    * @returns the response to write, or a request to drop the connection.
    */
-  async handle(request: MockRequest, abort?: AbortSource): Promise<EngineResult> {
+  async handle(request: MockRequest, abort?: ClientAbort): Promise<EngineResult> {
     const state = this.#state;
     const startedAt = state.onServed === undefined ? 0 : performance.now();
     state.beforeRequest?.();
@@ -195,7 +215,7 @@ export class MockEngine {
    * the chaos in force (an armed fault, the fault rates, the latency profile), waits what they say, and is
    * answered ({@link MockEngine.resolve}, or what the fault makes of it).
    */
-  #serve(request: MockRequest, abort: AbortSource | undefined): Served | Promise<Served> {
+  #serve(request: MockRequest, abort: ClientAbort | undefined): Served | Promise<Served> {
     const state = this.#state;
     const sides = this.#sides;
     for (let index = 0; index < sides.length; index++) {
@@ -221,7 +241,7 @@ export class MockEngine {
     fault: InjectedFault | undefined,
     delayMs: number,
     latencyMs: number,
-    abort: AbortSource | undefined,
+    abort: ClientAbort | undefined,
   ): Promise<Served> {
     try {
       await sleep(delayMs, abort?.signal);
