@@ -4,6 +4,14 @@ import { activitySpecText, activityUsage, parseActivitySpec } from '../../../src
 
 describe('activity options', () => {
   it('fills in the defaults and keeps what is given, 0 included', () => {
+    expect(resolveActivity({})).toEqual({
+      callsPerMinute: 6,
+      excusedShare: 0.1,
+      excusedAfterMinutes: { min: 5, max: 120 },
+      recordingsPerHour: 4,
+      deactivationsPerDay: 2,
+      callDeletionsPerHour: 1,
+    });
     expect(resolveActivity({})).toEqual(DEFAULT_ACTIVITY);
     expect(resolveActivity({ callsPerMinute: 0, excusedShare: 1 })).toEqual({
       ...DEFAULT_ACTIVITY,

@@ -178,11 +178,12 @@ describe('mock.unmatched(): why each request went unmatched', () => {
     strict.clearUnmatched();
   });
 
-  it('keeps the newest UNMATCHED_LIMIT; clearUnmatched and reset forget them', async () => {
+  it('keeps the newest 1,000 (UNMATCHED_LIMIT); clearUnmatched and reset forget them', async () => {
+    expect(UNMATCHED_LIMIT).toBe(1_000);
     const mock = server();
-    for (let sent = 0; sent <= UNMATCHED_LIMIT; sent++) await send(mock, 'GET', `/nowhere/${sent}/`);
+    for (let sent = 0; sent <= 1_000; sent++) await send(mock, 'GET', `/nowhere/${sent}/`);
     const kept = mock.unmatched();
-    expect(kept).toHaveLength(UNMATCHED_LIMIT);
+    expect(kept).toHaveLength(1_000);
     expect(kept[0]?.path).toBe('/nowhere/1/');
     mock.clearUnmatched();
     expect(mock.unmatched()).toEqual([]);

@@ -28,9 +28,12 @@ async function http(method, url, token, body) {
   return { status: response.status, json: text ? JSON.parse(text) : undefined };
 }
 
+/** The session's quota: this many requests an hour. */
+const quotaRequests = 40 + worker;
+
 const made = await http('POST', `${root}/__admin/sessions`, serverAdmin, {
   clock: 'frozen',
-  quota: { requests: 40 + worker, perSeconds: 3600 },
+  quota: { requests: quotaRequests, perSeconds: 3600 },
   activity: {
     callsPerMinute: (worker + 1) / 10,
     excusedShare: 0,
@@ -83,13 +86,15 @@ for (let page = 1; ; page++) {
 }
 const pages = Math.ceil(calls.length / 100);
 
-// The quota: requests until the first 429.
+// The quota: requests until the first 429, which comes within the quota's own count of requests.
 let beforeThrottle = 0;
 for (;;) {
   const answer = await api('/teams/');
   if (answer.status === 429) break;
   if (answer.status !== 200) throw new Error(`teams answered ${answer.status}`);
   beforeThrottle++;
+  if (beforeThrottle > quotaRequests)
+    throw new Error(`no 429 after ${beforeThrottle} requests, with a quota of ${quotaRequests} an hour`);
 }
 
 /** @type {{ keyName: string | null, status: number }[]} */

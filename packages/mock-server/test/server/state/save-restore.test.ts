@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ActivityOptions,
   createMockServer,
@@ -116,7 +116,13 @@ describe('a saved state, restored into a new server', () => {
 
   it('holds every kind of change the world went through', () => {
     const [primary] = state.companies;
-    expect(primary?.users?.changed).toBeDefined(); // the controls' updates and the deactivations
+    // The two users deactivated and the one the control renamed (its full name follows), each with the
+    // fields that changed.
+    expect(Object.values(primary?.users?.changed ?? {})).toEqual([
+      { is_active: false },
+      { is_active: false },
+      { last_name: 'Renamed', full_name: 'Zara Renamed' },
+    ]);
     expect(primary?.users?.created).toHaveLength(1);
     expect(primary?.teams?.deleted).toHaveLength(1);
     expect(primary?.calls?.created).toHaveLength(2);
@@ -230,19 +236,28 @@ describe('a world made from a fixture, or reseeded', () => {
 });
 
 describe('the clock of a restored state', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('runs on from the saved time when it was running', () => {
+    // Real time faked: a running clock moves exactly as far as the test moves real time.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2031-01-01T00:00:00Z') });
     const server = createMockServer({ clock: 'running', now: '2026-03-01T00:00:00Z' });
     server.clock.advance(90 * MINUTE);
     const state = server.saveState();
+    expect(new Date(state.clock.nowMs).toISOString()).toBe('2026-03-01T01:30:00.000Z');
+    vi.setSystemTime(Date.parse('2031-01-01T00:00:07Z')); // the state kept for seven real seconds
     const restored = createMockServer({ state: JSON.parse(JSON.stringify(state)) });
     expect(restored.clock.frozen).toBe(false);
-    // A running clock goes on from the saved time: never before it (a restore from the options' time would
-    // be 90 minutes before), and only by the test's own real seconds after it.
-    expect(restored.clock.nowMs() - state.clock.nowMs).toBeGreaterThanOrEqual(0);
-    expect(restored.clock.nowMs() - state.clock.nowMs).toBeLessThan(5_000);
+    // A running clock goes on from the saved time: not from the options' time (90 minutes before), nor by the
+    // real seconds the state was kept; then by the real seconds after the restore.
+    expect(restored.clock.now().toISOString()).toBe('2026-03-01T01:30:00.000Z');
+    vi.setSystemTime(Date.parse('2031-01-01T00:00:09Z'));
+    expect(restored.clock.now().toISOString()).toBe('2026-03-01T01:30:02.000Z');
     // reset() goes back to the options: the initial time.
     restored.reset();
-    expect(restored.clock.nowMs() - Date.parse('2026-03-01T00:00:00Z')).toBeLessThan(5_000);
+    expect(restored.clock.now().toISOString()).toBe('2026-03-01T00:00:00.000Z');
   });
 });
 
