@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { ActivityOptions, ResolvedActivity } from '../data/activity/options.js';
 import type { ActivityRunner } from '../data/activity/runner.js';
 import type { MockClock } from '../data/clock.js';
+import { warnDeprecated } from '../data/deprecation.js';
 import type { MockKeys, MockTokens } from '../data/fake/seeded-store.js';
 import { parseFixture } from '../data/fixture/validate.js';
 import type { JournalReadOptions } from '../data/journal/limits.js';
@@ -164,7 +165,8 @@ export class MockWorld implements MockServer, MockSession, FrontWorld {
   }
 
   setThrottle(quota: QuotaInput | false): void {
-    this.#parts.keys.setThrottle(quota);
+    warnDeprecated('setThrottle', 'setQuota');
+    this.setQuota(quota);
   }
 
   setKeyQuota(value: string, quota: QuotaInput | false | null): void {
@@ -172,7 +174,8 @@ export class MockWorld implements MockServer, MockSession, FrontWorld {
   }
 
   setKeyThrottle(value: string, quota: QuotaInput | false | null): void {
-    this.#parts.keys.setKeyThrottle(value, quota);
+    warnDeprecated('setKeyThrottle', 'setKeyQuota');
+    this.setKeyQuota(value, quota);
   }
 
   apiKeys(): readonly ApiKeyInfo[] {

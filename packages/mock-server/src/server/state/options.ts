@@ -66,22 +66,35 @@ function stateOptions({ options }: MockState): MockServerOptions {
     quota,
     ...(latency === false
       ? {}
-      : {
-          latency: atPath('options.latency', () => {
-            const profile = latencyFromJson(latency);
-            new LatencyTable(profile, seed);
-            return profile;
-          }),
-        }),
+      : { latency: chaosOption('options.latency', latency, latencyFromJson, LatencyTable, seed) }),
     ...(faultRate === false
       ? {}
-      : {
-          faultRate: atPath('options.faultRate', () => {
-            const rates = faultRatesFromJson(faultRate);
-            new FaultRateTable(rates, seed);
-            return rates;
-          }),
-        }),
+      : { faultRate: chaosOption('options.faultRate', faultRate, faultRatesFromJson, FaultRateTable, seed) }),
     journalLimit: options.journalLimit ?? Number.POSITIVE_INFINITY,
   };
+}
+
+/**
+ * A chaos option of a state (its latency profile, its fault rates) read back from its JSON and checked as the
+ * server checks it, by making the table the server makes of it; a refusal is named by its place in the state.
+ *
+ * @param path - its place in the state, e.g. `options.latency`.
+ * @param json - the option as the state holds it.
+ * @param fromJson - reads it from its JSON.
+ * @param Table - the table the server makes of it (which throws a RangeError for an option it refuses).
+ * @param seed - the state's seed.
+ * @throws MockStateError naming the place.
+ */
+function chaosOption<Option>(
+  path: string,
+  json: unknown,
+  fromJson: (json: unknown) => Option,
+  Table: new (option: Option, seed: number) => unknown,
+  seed: number,
+): Option {
+  return atPath(path, () => {
+    const option = fromJson(json);
+    new Table(option, seed);
+    return option;
+  });
 }

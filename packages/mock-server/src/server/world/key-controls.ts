@@ -58,20 +58,10 @@ export class KeyControls {
     this.throttle.configure(checkQuota(quota, 'setQuota'));
   }
 
-  setThrottle(quota: QuotaInput | false): void {
-    warnDeprecated('setThrottle', 'setQuota');
-    this.setQuota(quota);
-  }
-
   setKeyQuota(value: string, quota: QuotaInput | false | null): void {
     const key = this.#world.store().keys.require(value);
     key.quota = quota === null ? undefined : checkQuota(quota, 'setKeyQuota');
     this.throttle.forget(key.id);
-  }
-
-  setKeyThrottle(value: string, quota: QuotaInput | false | null): void {
-    warnDeprecated('setKeyThrottle', 'setKeyQuota');
-    this.setKeyQuota(value, quota);
   }
 
   apiKeys(): readonly ApiKeyInfo[] {
