@@ -1,3 +1,8 @@
+// One data structure in one class of about 500 lines, on purpose: the overlay's maps, its rows, the lists built
+// over them and the versions of those lists change together on every insert, update, removal and arrival (a
+// list holds a row by its `ref`; a change moves the version each cached page is keyed by). Split, each part
+// would reach into the others' fields. What stands alone is apart already: the arrivals (arrivals.ts), the
+// order-statistic lists (list-index.ts, block-list.ts, fenwick.ts) and the base tables (table.ts).
 import { type ArrivalEntry, type ArrivalSource, Arrivals, changedFields } from './arrivals.js';
 import { idKey } from './id-key.js';
 import { ListIndex, type ListOrder } from './list-index.js';
