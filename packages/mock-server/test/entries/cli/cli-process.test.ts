@@ -12,7 +12,7 @@ import { sampleFixture } from '../../support/fixture-sample.js';
 
 // Each test starts the real CLI in a child process (a harness in any language does the same) and talks
 // to it over a loopback socket. No test waits for time to pass: the child's clock is moved through the
-// admin API, as a harness would move it. The time rules themselves are the engine's (test/engine/).
+// admin API, as a harness would move it. The time rules themselves are the engine's (test/serve/engine/).
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely.
 type Loose = any;

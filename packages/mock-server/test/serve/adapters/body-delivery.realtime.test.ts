@@ -5,7 +5,7 @@ import { dispatcherAdapter, listenerAdapter, mswAdapter } from '../../support/ad
 // Real time on purpose: a drip's pace is real milliseconds between the pieces of a body (FaultAction.drip),
 // which each way in waits out itself; neither the mock's frozen clock nor fake timers can show that a
 // client really receives the body late. Bounded: two 40 ms gaps for each way in. Everything else about body
-// faults is tested without waiting (test/engine/, and the conformance suite with a 1 ms drip).
+// faults is tested without waiting (test/serve/engine/, and the conformance suite with a 1 ms drip).
 
 const msw = setupServer();
 beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }));
