@@ -43,7 +43,7 @@ const LAYOUTS: Record<string, Layout> = {
     ],
   },
   'mock-server': {
-    // Five wings by what each part does, lowest first, beside the package's main entry (docs/architecture.md
+    // Five wings by what each part does, lowest first, and the package's main entry (docs/architecture.md
     // draws them):
     // - data: what a world holds and how it changes: the store, fake data, fixtures, record changes, the
     //   activity, the clock;
@@ -52,8 +52,10 @@ const LAYOUTS: Record<string, Layout> = {
     // - inspect: what a test reads back of what was served: verification, the request log, keys, webhooks,
     //   record counts;
     // - server: a world's parts wired by the composition root, a server's sessions, saved states, the admin API;
+    // - index.ts, the main entry, under the entries: the vitest global setup imports the server from it by the
+    //   package's name (one copy of the server's code in a build);
     // - entries: the CLI and the msw and vitest entry points.
-    layers: [['data'], ['serve'], ['inspect'], ['server'], ['entries', 'index.ts']],
+    layers: [['data'], ['serve'], ['inspect'], ['server'], ['index.ts'], ['entries']],
     wings: {
       data: {
         // Shared pieces; the store; fake data drawn into it; fixtures and the one path of record changes;
