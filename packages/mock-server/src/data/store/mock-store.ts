@@ -63,7 +63,7 @@ export interface StoredKeyOptions extends KeyOptions {
 
 /**
  * Everything a mock server holds: companies and their records, API keys, audiences, lead sources,
- * leads and conversations. Records change through the record controls (`records/editor.ts`); webhooks and
+ * leads and conversations. Records change through the record controls (`record-controls/editor.ts`); webhooks and
  * controls mutate the rest.
  */
 export class MockStore {
