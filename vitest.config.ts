@@ -17,21 +17,21 @@ const ALL = [
 ];
 const OWN_MODULES = [
   // Module-wide state: the deprecation warnings (once per process), the page cache's limits, the clock's timers.
-  'packages/mock-server/test/quota-old-names.test.ts',
-  'packages/mock-server/test/page-cache.test.ts',
-  'packages/mock-server/test/clock.test.ts',
+  'packages/mock-server/test/server/quota-old-names.test.ts',
+  'packages/mock-server/test/serve/resolvers/page-cache.test.ts',
+  'packages/mock-server/test/data/clock.test.ts',
   // Importing the vitest matchers' entry extends expect for the whole worker.
-  'packages/mock-server/test/verify/matchers.test.ts',
-  'packages/mock-server/test/vitest/shared-mock.test.ts',
+  'packages/mock-server/test/inspect/verify/matchers.test.ts',
+  'packages/mock-server/test/entries/vitest/shared-mock.test.ts',
   // OpenTelemetry's global context manager, the SDK's telemetry sink (on globalThis) and undici's
   // instrumentation (subscribed to its diagnostics channels) are process-wide.
   'packages/sdk/test/core/telemetry/opentelemetry*.test.ts',
   'packages/sdk/test/core/telemetry/open-telemetry-sink.test.ts',
   'packages/sdk/test/core/telemetry/privacy.test.ts',
   // msw patches the global fetch while it listens.
-  'packages/mock-server/test/msw.test.ts',
-  'packages/mock-server/test/dispatcher.test.ts',
-  'packages/mock-server/test/listener.test.ts',
+  'packages/mock-server/test/entries/msw.test.ts',
+  'packages/mock-server/test/serve/adapters/dispatcher.test.ts',
+  'packages/mock-server/test/serve/adapters/listener.test.ts',
   'packages/sdk/test/request/fetch-option.test.ts',
 ];
 

@@ -55,24 +55,39 @@ function declarations(entries: string[]): Options['dts'] {
 }
 
 /**
+ * Each entry point under the name of its file: `src/entries/msw.ts` builds `dist/msw.js`, beside
+ * `dist/index.js`, wherever in `src/` it lies (a list would keep the folders under `src/` in `dist/`).
+ */
+function byName(entries: string[]): Record<string, string> {
+  return Object.fromEntries(entries.map((entry) => [path.basename(entry, '.ts'), entry]));
+}
+
+/**
  * A library: its entry points as ESM and CJS with declarations (the SDK, the Redis gate).
  *
  * @param entries - the library's entry points.
  */
 export function library(entries: string[] = ['src/index.ts']): Options {
-  return { ...shared, entry: entries, format: ['esm', 'cjs'], dts: declarations(entries), clean: true };
+  return {
+    ...shared,
+    entry: byName(entries),
+    format: ['esm', 'cjs'],
+    dts: declarations(entries),
+    clean: true,
+  };
 }
 
 /**
  * The library (its entry points, `src/index.ts` by default: ESM, CJS and declarations) and the command
- * (`src/bin.ts` as one ESM file, `dist/cli.js`, which keeps its shebang): the mock server, the CLI.
+ * (`src/bin.ts` by default, as one ESM file, `dist/cli.js`, which keeps its shebang): the mock server, the CLI.
  *
  * @param entries - the library's entry points.
+ * @param bin - the command's source.
  */
-export function libraryWithCli(entries: string[] = ['src/index.ts']): Options[] {
+export function libraryWithCli(entries: string[] = ['src/index.ts'], bin = 'src/bin.ts'): Options[] {
   return [
     // Both configs build in parallel: the library's clean must spare the command's output.
     { ...library(entries), clean: ['!cli.js', '!cli.js.map'] },
-    { ...shared, entry: { cli: 'src/bin.ts' }, format: ['esm'] },
+    { ...shared, entry: { cli: bin }, format: ['esm'] },
   ];
 }

@@ -100,8 +100,8 @@ const options = {
   moduleResolution: ts.ModuleResolutionKind.Bundler,
   paths: {
     '@company-data/contract/runtime': [path.join(DECLARATIONS, 'contract/src/runtime.d.ts')],
-    '@company-data/mock-server/msw': [path.join(DECLARATIONS, 'mock-server/src/msw.d.ts')],
-    '@company-data/mock-server/vitest': [path.join(DECLARATIONS, 'mock-server/src/vitest.d.ts')],
+    '@company-data/mock-server/msw': [path.join(DECLARATIONS, 'mock-server/src/entries/msw.d.ts')],
+    '@company-data/mock-server/vitest': [path.join(DECLARATIONS, 'mock-server/src/entries/vitest.d.ts')],
     '@company-data/sdk/opentelemetry': [path.join(DECLARATIONS, 'sdk/src/opentelemetry.d.ts')],
     '@company-data/cli/copy': [path.join(DECLARATIONS, 'cli/src/copy.d.ts')],
     '@company-data/*': [path.join(DECLARATIONS, '*/src/index.d.ts')],

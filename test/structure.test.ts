@@ -25,6 +25,8 @@ interface Layout {
   readonly layers: readonly (readonly string[])[];
   /** Imports known to run back up or close a circle, with the work that removes them: tolerated, never added to. */
   readonly known?: readonly string[];
+  /** The layers inside a room that is a folder (a wing), held as the package's are: its imports inside it. */
+  readonly wings?: Readonly<Record<string, Layout>>;
 }
 
 const LAYOUTS: Record<string, Layout> = {
@@ -41,29 +43,58 @@ const LAYOUTS: Record<string, Layout> = {
     ],
   },
   'mock-server': {
-    layers: [
-      ['http', 'random', 'journal', 'clock.ts', 'version.ts', 'deprecation.ts'],
-      ['store'],
-      ['fake'],
-      ['fixture', 'record-controls'],
-      ['resolvers', 'activity'],
-      ['engine'],
-      ['openapi.ts', 'request-log.ts', 'inventory.ts'],
-      // Verification: request patterns, near misses and unmatched requests, over the journal's entries.
-      ['verify'],
-      ['options.ts'],
-      // The names of those options, each call's, that a misspelt one is checked against.
-      ['option-names.ts'],
-      // Sessions (the routes to each world) and saved states (a world as JSON): peers over the options.
-      ['sessions', 'state'],
-      ['mock-server.ts'],
-      ['admin', 'adapters'],
-      // The composition root: it wires the engine, the admin API and the adapters.
-      ['create-mock-server.ts'],
-      // The CLI; the HTTP client of a shared mock's sessions, for the test runners' entries.
-      ['cli', 'shared-mock'],
-      ['bin.ts', 'index.ts', 'msw.ts', 'vitest.ts', 'vitest-global-setup.ts'],
-    ],
+    // Five wings by what each part does, lowest first, and the package's main entry (docs/architecture.md
+    // draws them):
+    // - data: what a world holds and how it changes: the store, fake data, fixtures, record changes, the
+    //   activity, the clock;
+    // - serve: a request in, a response out: the ways in, the engine, the routes and resolvers, the HTTP
+    //   vocabulary;
+    // - inspect: what a test reads back of what was served: verification, the request log, keys, webhooks,
+    //   record counts;
+    // - server: a world's parts wired by the composition root, a server's sessions, saved states, the admin API;
+    // - index.ts, the main entry, under the entries: the vitest global setup imports the server from it by the
+    //   package's name (one copy of the server's code in a build);
+    // - entries: the CLI and the msw and vitest entry points.
+    layers: [['data'], ['serve'], ['inspect'], ['server'], ['index.ts'], ['entries']],
+    wings: {
+      data: {
+        // Shared pieces; the store; fake data drawn into it; fixtures and the one path of record changes;
+        // the activity, which changes records as the clock runs.
+        layers: [
+          ['random', 'journal', 'clock.ts', 'deprecation.ts'],
+          ['store'],
+          ['fake'],
+          ['fixture', 'record-controls'],
+          ['activity'],
+        ],
+      },
+      // The HTTP vocabulary; the resolvers; the engine, handed the resolvers' table; the ways in and the
+      // OpenAPI route.
+      serve: { layers: [['http'], ['resolvers'], ['engine'], ['adapters', 'openapi.ts']] },
+      // What a server lists and logs; verification over the journal's entries.
+      inspect: { layers: [['request-log.ts', 'keys-and-webhooks.ts', 'record-counts.ts'], ['verify']] },
+      server: {
+        // The options and their names; sessions' rules and registry, saved states; the server interface; a
+        // world's parts and a server's sessions; the world a test holds and the admin API that drives it; the
+        // composition root.
+        layers: [
+          ['options.ts', 'version.ts'],
+          ['option-names.ts'],
+          ['sessions', 'state'],
+          ['mock-server.ts'],
+          ['world', 'session-front.ts'],
+          ['mock-world.ts', 'admin'],
+          ['create-mock-server.ts'],
+        ],
+      },
+      // The CLI, and the HTTP client of a shared mock's sessions for the test runners' entries; the entries.
+      entries: {
+        layers: [
+          ['cli', 'shared-mock'],
+          ['bin.ts', 'msw.ts', 'vitest.ts', 'vitest-global-setup.ts'],
+        ],
+      },
+    },
   },
   sdk: {
     // By feature, lowest first: what every feature shares (`core/`: the vocabulary of options, errors and the
@@ -208,19 +239,46 @@ function circles(edges: readonly Edge[]): string[][] {
   return found;
 }
 
-/** The imports that run back up a layout (or sideways between peers), and the rooms no layer names. */
-function backArrows(edges: readonly Edge[], layout: Layout): { up: string[]; unplaced: string[] } {
-  const room = (path: string) => (path.includes('/') ? (path.split('/')[0] as string) : path);
+/**
+ * The imports that run back up a layout (or sideways between peers), and the rooms no layer names; inside each
+ * wing, the imports between its rooms held to its own layers.
+ *
+ * @param base - the folder the layout is of (`''` for `src/`, `data/` for the data wing).
+ */
+function backArrows(edges: readonly Edge[], layout: Layout, base = ''): { up: string[]; unplaced: string[] } {
+  const room = (path: string) => {
+    const rest = path.slice(base.length);
+    return rest.includes('/') ? (rest.split('/')[0] as string) : rest;
+  };
+  const inside = edges.filter((edge) => edge.from.startsWith(base) && edge.to.startsWith(base));
   const level = new Map(layout.layers.flatMap((rooms, at) => rooms.map((name) => [name, at] as const)));
   const unplaced = new Set<string>();
   const up: string[] = [];
-  for (const edge of edges) {
+  for (const edge of inside) {
     const [from, to] = [room(edge.from), room(edge.to)];
-    for (const name of [from, to]) if (!level.has(name)) unplaced.add(name);
+    for (const name of [from, to]) if (!level.has(name)) unplaced.add(`${base}${name}`);
     if (from === to || !level.has(from) || !level.has(to)) continue;
     if ((level.get(from) as number) <= (level.get(to) as number)) up.push(show(edge));
   }
+  for (const [wing, inner] of Object.entries(layout.wings ?? {})) {
+    const found = backArrows(inside, inner, `${base}${wing}/`);
+    up.push(...found.up);
+    for (const name of found.unplaced) unplaced.add(name);
+  }
   return { up, unplaced: [...unplaced] };
+}
+
+/** The rooms a layout names that are neither a file nor a folder of the package's `src/`. */
+function missingRooms(pkg: string, layout: Layout, base = ''): string[] {
+  const dir = join(PACKAGES, pkg, 'src', base);
+  const present = new Set(readdirSync(dir));
+  const missing = layout.layers
+    .flat()
+    .filter((name) => !present.has(name))
+    .map((name) => `${base}${name}`);
+  for (const [wing, inner] of Object.entries(layout.wings ?? {}))
+    missing.push(...(present.has(wing) ? missingRooms(pkg, inner, `${base}${wing}/`) : []));
+  return missing;
 }
 
 describe.each(Object.keys(LAYOUTS))('the layers of %s', (pkg) => {
@@ -240,6 +298,10 @@ describe.each(Object.keys(LAYOUTS))('the layers of %s', (pkg) => {
   it('never imports up its declared layers, nor between peers, and places every room', () => {
     expect(backArrows(checked, layout)).toEqual({ up: [], unplaced: [] });
   });
+
+  it('names only rooms that are there', () => {
+    expect(missingRooms(pkg, layout)).toEqual([]);
+  });
 });
 
 describe('the structure test itself', () => {
@@ -252,6 +314,17 @@ describe('the structure test itself', () => {
     expect(backArrows(edges, { layers: [['a'], ['b']] }).up).toEqual(['a/x.ts -> b/y.ts']);
     expect(backArrows(edges, { layers: [['a', 'b']] }).up).toHaveLength(2);
     expect(backArrows(edges, { layers: [['a']] }).unplaced).toEqual(['b']);
+  });
+
+  it('holds the rooms inside a wing to the wing’s own layers', () => {
+    const down = { from: 'w/a/x.ts', to: 'w/b/y.ts', typeOnly: false };
+    const layout = { layers: [['w']], wings: { w: { layers: [['b'], ['a']] } } };
+    expect(backArrows([down], layout)).toEqual({ up: [], unplaced: [] });
+    const back = { from: 'w/b/y.ts', to: 'w/a/x.ts', typeOnly: false };
+    expect(backArrows([back], layout).up).toEqual(['w/b/y.ts -> w/a/x.ts']);
+    expect(backArrows([down], { layers: [['w']], wings: { w: { layers: [['b']] } } }).unplaced).toEqual([
+      'w/a',
+    ]);
   });
 
   it('fails on an import back up or a circle in a real package, not only in a made-up one', () => {
@@ -282,7 +355,7 @@ describe('the structure test itself', () => {
 describe('the mock server’s engine', () => {
   it('imports only the types of the resolvers: the composition root hands it their table', () => {
     const edges = edgesOf('mock-server').filter(
-      (edge) => edge.from.startsWith('engine/') && edge.to.startsWith('resolvers/'),
+      (edge) => edge.from.startsWith('serve/engine/') && edge.to.startsWith('serve/resolvers/'),
     );
     expect(edges.length).toBeGreaterThan(0);
     expect(edges.filter((edge) => !edge.typeOnly).map(show)).toEqual([]);

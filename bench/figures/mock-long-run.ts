@@ -7,6 +7,7 @@
 import { Agent } from 'undici';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
 import { type Checkpoint, type ListSpeed, type LongRun, longRun } from '../lib/long-run.js';
+import { measureLongRunMemory } from '../lib/long-run-memory.js';
 import { atMost, below, type FigureResult, measurement } from '../lib/result.js';
 import { FIGURES } from './index.js';
 
@@ -50,46 +51,12 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   } finally {
     await agent.close();
   }
-  const { coldRss, points } = run;
-  const start = points[0] as Checkpoint;
-  const end = points[points.length - 1] as Checkpoint;
+  const { points } = run;
+  const { start, end, arrived } = measureLongRunMemory(r, run, hours, {
+    start: 'RSS at the start: after the warm-up (5 minutes of activity) and the lists timed',
+    end: `RSS after ${hours} hours and the lists timed`,
+  });
   const grown = end.rss - start.rss;
-  const arrived = end.arrived - start.arrived;
-  r.measure(measurement('RSS as the command started, before any request', 'MB', [coldRss / MB]));
-  r.measure(
-    measurement('RSS at the start: after the warm-up (5 minutes of activity) and the lists timed', 'MB', [
-      start.rss / MB,
-    ]),
-  );
-  r.measure(
-    measurement(`RSS after ${hours} hours and the lists timed`, 'MB', [end.rss / MB], {
-      calls: end.calls,
-      'arrived calls (still there)': arrived,
-      'heap used MB': Math.round(end.heapUsed / MB),
-      'array buffers MB': Math.round(end.arrayBuffers / MB),
-    }),
-  );
-  r.measure(
-    measurement(
-      'time to apply an hour of activity (the first request after a move)',
-      'ms',
-      points.slice(1).map((point) => Math.round(point.catchUpMs)),
-    ),
-  );
-  // What the mock holds, beside what the process has from the system: the heap in use and the array buffers,
-  // both after a full collection.
-  const held = (point: Checkpoint) => point.heapUsed + point.arrayBuffers;
-  r.measure(
-    measurement(
-      'heap in use + array buffers after a full collection, grown per arrived call',
-      'bytes',
-      [(held(end) - held(start)) / arrived],
-      {
-        'at the start MB': Math.round(held(start) / MB),
-        [`after ${hours} hours MB`]: Math.round(held(end) / MB),
-      },
-    ),
-  );
   r.check(atMost('long-run.growth', `RSS growth over ${hours} hours`, grown / MB, 100, 'MB'));
   r.check(below('long-run.per-call', 'RSS growth per arrived call', grown / arrived, 100, 'bytes'));
   const speed = (point: Checkpoint, name: string) => point.lists[name] as ListSpeed;

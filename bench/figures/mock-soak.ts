@@ -6,7 +6,8 @@
  */
 import { Agent } from 'undici';
 import { type FigureContext, ResultBuilder } from '../lib/figure.js';
-import { type Checkpoint, type LongRun, longRun } from '../lib/long-run.js';
+import { type LongRun, longRun } from '../lib/long-run.js';
+import { measureLongRunMemory } from '../lib/long-run-memory.js';
 import { atMost, below, type FigureResult, measurement } from '../lib/result.js';
 import { FIGURES } from './index.js';
 
@@ -35,40 +36,11 @@ export async function run(ctx: FigureContext): Promise<FigureResult> {
   } finally {
     await agent.close();
   }
-  const { coldRss, points } = run;
-  const start = points[0] as Checkpoint;
-  const end = points[points.length - 1] as Checkpoint;
-  const arrived = end.arrived - start.arrived;
-  r.measure(measurement('RSS as the command started, before any request', 'MB', [coldRss / MB]));
-  r.measure(measurement('RSS at the start, after the warm-up (as figure 12a)', 'MB', [start.rss / MB]));
-  r.measure(
-    measurement(`RSS after ${hours} hours`, 'MB', [end.rss / MB], {
-      calls: end.calls,
-      'arrived calls (still there)': arrived,
-      'heap used MB': Math.round(end.heapUsed / MB),
-      'array buffers MB': Math.round(end.arrayBuffers / MB),
-    }),
-  );
-  r.measure(
-    measurement(
-      'time to apply an hour of activity (the first request after a move)',
-      'ms',
-      points.slice(1).map((point) => Math.round(point.catchUpMs)),
-    ),
-  );
-  // What the mock holds, beside what the process has from the system (both after a full collection).
-  const held = (point: Checkpoint) => point.heapUsed + point.arrayBuffers;
-  r.measure(
-    measurement(
-      'heap in use + array buffers after a full collection, grown per arrived call',
-      'bytes',
-      [(held(end) - held(start)) / arrived],
-      {
-        'at the start MB': Math.round(held(start) / MB),
-        [`after ${hours} hours MB`]: Math.round(held(end) / MB),
-      },
-    ),
-  );
+  const { points } = run;
+  const { start, end, arrived } = measureLongRunMemory(r, run, hours, {
+    start: 'RSS at the start, after the warm-up (as figure 12a)',
+    end: `RSS after ${hours} hours`,
+  });
   r.check(
     atMost('soak.rss', `RSS after ${hours} hours of 100 calls a second`, end.rss / MB, MAX_RSS_MB, 'MB'),
   );

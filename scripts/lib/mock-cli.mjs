@@ -42,7 +42,7 @@ export const FROM_SOURCE = Object.freeze([
  * @returns {string[]}
  */
 export function mockCliFromSource() {
-  const bin = fileURLToPath(new URL('../../packages/mock-server/src/bin.ts', import.meta.url));
+  const bin = fileURLToPath(new URL('../../packages/mock-server/src/entries/bin.ts', import.meta.url));
   return [process.execPath, sourceBundle(bin)];
 }
 

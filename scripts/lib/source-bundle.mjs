@@ -46,7 +46,7 @@ const compiled = new Map();
  * @returns {string} the compiled file's path, for `node <path> [arguments]`.
  * @throws {Error} when the sources do not compile (esbuild's message names the file and line).
  * @example
- * spawn(process.execPath, [sourceBundle('packages/mock-server/src/bin.ts'), '--port', '0']);
+ * spawn(process.execPath, [sourceBundle('packages/mock-server/src/entries/bin.ts'), '--port', '0']);
  */
 export function sourceBundle(entry) {
   const absolute = path.resolve(ROOT, entry);

@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MOCK_SERVER_VERSION } from '../../packages/mock-server/src/version.js';
+import { MOCK_SERVER_VERSION } from '../../packages/mock-server/src/server/version.js';
 import { sourceBundle } from './source-bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MOCK_BIN = 'packages/mock-server/src/bin.ts';
+const MOCK_BIN = 'packages/mock-server/src/entries/bin.ts';
 
 describe('sourceBundle', () => {
   it('compiles a command from its sources into one file that plain node runs', () => {

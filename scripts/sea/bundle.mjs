@@ -6,7 +6,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 /** The command's entry, in the mock server's package. */
-export const CLI_ENTRY = path.join('packages', 'mock-server', 'src', 'bin.ts');
+export const CLI_ENTRY = path.join('packages', 'mock-server', 'src', 'entries', 'bin.ts');
 
 /** Node's own modules: those of this Node, and any `node:` name (undici names `node:sqlite`, of newer Nodes, in code it runs only there). */
 const isNodeModule = (/** @type {string} */ name) =>

@@ -18,7 +18,7 @@ if (existsSync(built)) {
     );
     process.exit(1);
   }
-  const source = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+  const source = fileURLToPath(new URL('../src/entries/bin.ts', import.meta.url));
   const args = ['--conditions=@company-data/source', '--import', tsx, source, ...process.argv.slice(2)];
   const child = spawn(process.execPath, args, { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

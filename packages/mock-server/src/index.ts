@@ -5,8 +5,7 @@
  * @module @company-data/mock-server
  * @mergeModuleWith <project>
  */
-export { type ActivityOptions, DEFAULT_ACTIVITY, type ResolvedActivity } from './activity/options.js';
-export type { MemoryUsage, ServerSummary } from './admin/summary.js';
+export { type ActivityOptions, DEFAULT_ACTIVITY, type ResolvedActivity } from './data/activity/options.js';
 export {
   type ClockMode,
   DEFAULT_NOW,
@@ -14,9 +13,66 @@ export {
   type MockClockOptions,
   type TimeInput,
   toEpochMs,
-} from './clock.js';
-export { createMockServer, type StartMockServerOptions, startMockServer } from './create-mock-server.js';
-export type { AbortSource, BodyDelivery, EngineResult } from './engine/engine.js';
+} from './data/clock.js';
+export type { MockKeys, MockTokens } from './data/fake/seeded-store.js';
+export { FixtureError, type FixtureIssue } from './data/fixture/error.js';
+export { type Fixture, FixtureSchema, fixtureJsonSchema } from './data/fixture/schema.js';
+export type { JournalPage, JournalReader, JournalStats } from './data/journal/bounded-journal.js';
+export { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './data/journal/limits.js';
+export { Prng } from './data/random/prng.js';
+export {
+  CHANGE_JOURNAL_LIMIT,
+  type DataChange,
+  type DataChangeKind,
+  type DataChangeOrigin,
+} from './data/record-controls/change-journal.js';
+export type { RecordControls, RecordOptions, UpdateFields } from './data/record-controls/controls.js';
+export type { CreateFields } from './data/record-controls/editor.js';
+export { RecordNotFoundError } from './data/record-controls/errors.js';
+export { MUTABLE_FIELDS, type RecordByResource, type RecordOf } from './data/record-controls/fields.js';
+export type { Conversation, Lead } from './data/store/leads.js';
+export { type KeyOptions, LIVE_KEY_PREFIX } from './data/store/mock-store.js';
+export {
+  DEFAULT_QUOTA,
+  DEFAULT_THROTTLE,
+  type Quota,
+  type QuotaInput,
+  THROTTLED_KEY_QUOTA,
+  type ThrottleConfig,
+} from './data/store/quota.js';
+export type {
+  ApiKeyInfo,
+  AudienceInfo,
+  LeadSourceInfo,
+  MockWebhooks,
+  WebhookInfo,
+} from './inspect/keys-and-webhooks.js';
+export type { RecordCounts } from './inspect/record-counts.js';
+export {
+  formatRequestJson,
+  formatRequestText,
+  type RequestEvent,
+  type RequestOutcome,
+  redactTokens,
+} from './inspect/request-log.js';
+export type { DifferenceField, RequestDifference } from './inspect/verify/match.js';
+export type { NearMiss } from './inspect/verify/near-miss.js';
+export {
+  type RequestPattern,
+  type TimesPattern,
+  type TimesRange,
+  type ValueMatcher,
+  VerifyPatternError,
+} from './inspect/verify/pattern.js';
+export { VerificationError, type VerifyResult } from './inspect/verify/recorded-requests.js';
+export {
+  type OnUnmatchedRequest,
+  UNMATCHED_LIMIT,
+  type UnmatchedRequest,
+  UnmatchedRequestError,
+} from './inspect/verify/unmatched.js';
+export type { AbortSource, ClientAbort, EngineResult } from './serve/engine/engine.js';
+export type { BodyDelivery } from './serve/engine/fault-answers.js';
 export {
   DEFAULT_FAULT_MIX,
   type Drip,
@@ -25,47 +81,27 @@ export {
   type FaultRateSpec,
   type FaultRates,
   type FaultSpec,
-} from './engine/faults.js';
-export type { LatencyDistribution, LatencyProfile, LatencyRule } from './engine/latency.js';
-export type { JournalEntry, JournalFault } from './engine/request-journal.js';
-export type { RouteMatch } from './engine/route-match.js';
-export type { MockKeys, MockTokens } from './fake/seeded-store.js';
-export { FixtureError, type FixtureIssue } from './fixture/error.js';
-export { type Fixture, FixtureSchema, fixtureJsonSchema } from './fixture/schema.js';
-export { ADMIN_PREFIX } from './http/reserved-paths.js';
-export type { JournalOutcome, MockRequest, MockResponse } from './http/types.js';
-export type { UnmatchedReason } from './http/unmatched.js';
-export type {
-  ApiKeyInfo,
-  AudienceInfo,
-  LeadSourceInfo,
-  MockWebhooks,
-  RecordCounts,
-  WebhookInfo,
-} from './inventory.js';
-export type { JournalPage, JournalReader, JournalStats } from './journal/bounded-journal.js';
-export { DEFAULT_JOURNAL_LIMIT, type JournalReadOptions } from './journal/rules.js';
-export type { MockJournals, MockServer, MockSession, MockSessions } from './mock-server.js';
-export { OPENAPI_PATH } from './openapi.js';
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_ORIGIN, type MockServerOptions, type MockSizes } from './options.js';
-export { Prng } from './random/prng.js';
+} from './serve/engine/faults.js';
+export type { LatencyDistribution, LatencyProfile, LatencyRule } from './serve/engine/latency.js';
+export type { JournalEntry, JournalFault } from './serve/engine/request-journal.js';
+export type { RouteMatch } from './serve/engine/route-match.js';
+export { ADMIN_PREFIX } from './serve/http/reserved-paths.js';
+export type { JournalOutcome, MockRequest, MockResponse } from './serve/http/types.js';
+export type { UnmatchedReason } from './serve/http/unmatched.js';
+export { OPENAPI_PATH } from './serve/openapi.js';
+export type { MemoryUsage, ServerSummary } from './server/admin/summary.js';
 export {
-  CHANGE_JOURNAL_LIMIT,
-  type DataChange,
-  type DataChangeKind,
-  type DataChangeOrigin,
-} from './record-controls/change-journal.js';
-export type { RecordControls, RecordOptions, UpdateFields } from './record-controls/controls.js';
-export type { CreateFields } from './record-controls/editor.js';
-export { RecordNotFoundError } from './record-controls/errors.js';
-export { MUTABLE_FIELDS, type RecordOf } from './record-controls/rules.js';
+  createMockServer,
+  type StartMockServerOptions,
+  startMockServer,
+} from './server/create-mock-server.js';
+export type { MockJournals, MockServer, MockSession, MockSessions } from './server/mock-server.js';
 export {
-  formatRequestJson,
-  formatRequestText,
-  type RequestEvent,
-  type RequestOutcome,
-  redactTokens,
-} from './request-log.js';
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_ORIGIN,
+  type MockServerOptions,
+  type MockSizes,
+} from './server/options.js';
 export {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_ID,
@@ -73,33 +109,7 @@ export {
   type MockSessionOptions,
   type SessionInfo,
   SessionRefusedError,
-} from './sessions/session-rules.js';
-export { MockStateError } from './state/error.js';
-export { type MockState, MockStateSchema } from './state/schema.js';
-export type { Conversation, Lead } from './store/leads.js';
-export { type KeyOptions, LIVE_KEY_PREFIX } from './store/mock-store.js';
-export {
-  DEFAULT_QUOTA,
-  DEFAULT_THROTTLE,
-  type Quota,
-  type QuotaInput,
-  THROTTLED_KEY_QUOTA,
-  type ThrottleConfig,
-} from './store/quota.js';
-export type { DifferenceField, RequestDifference } from './verify/match.js';
-export type { NearMiss } from './verify/near-miss.js';
-export {
-  type RequestPattern,
-  type TimesPattern,
-  type TimesRange,
-  type ValueMatcher,
-  VerifyPatternError,
-} from './verify/pattern.js';
-export {
-  type OnUnmatchedRequest,
-  UNMATCHED_LIMIT,
-  type UnmatchedRequest,
-  UnmatchedRequestError,
-} from './verify/unmatched.js';
-export { VerificationError, type VerifyResult } from './verify/verify.js';
-export { MOCK_SERVER_VERSION } from './version.js';
+} from './server/sessions/session-rules.js';
+export { MockStateError } from './server/state/error.js';
+export { type MockState, MockStateSchema } from './server/state/schema.js';
+export { MOCK_SERVER_VERSION } from './server/version.js';

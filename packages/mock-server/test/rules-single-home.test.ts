@@ -8,14 +8,14 @@ import {
   rootPath,
 } from '@company-data/contract';
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/cli/args.js';
-import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/engine/faults.js';
-import { parseFixture } from '../src/fixture/validate.js';
-import { MISSING_SLASH_HINT } from '../src/http/responses.js';
+import { parseFixture } from '../src/data/fixture/validate.js';
+import { JOURNAL_LIMIT_FLAG_RULE, JOURNAL_LIMIT_RULE } from '../src/data/journal/limits.js';
+import { quotaProblem } from '../src/data/store/quota.js';
+import { parseMockCliArgs } from '../src/entries/cli/args.js';
 import { createMockServer, LIVE_KEY_PREFIX, type MockServer, redactTokens } from '../src/index.js';
-import { JOURNAL_LIMIT_FLAG_RULE, JOURNAL_LIMIT_RULE } from '../src/journal/rules.js';
-import { MAX_SIZE, SIZE_RULE } from '../src/options.js';
-import { quotaProblem } from '../src/store/quota.js';
+import { DEFAULT_FAULT_MIX, faultMixText, parseFaultMix } from '../src/serve/engine/faults.js';
+import { MISSING_SLASH_HINT } from '../src/serve/http/responses.js';
+import { MAX_SIZE, SIZE_RULE } from '../src/server/options.js';
 
 // Each rule has one home; these tests make a second, disagreeing copy fail. They call the engine through
 // `server.handle` (no socket) on a frozen clock.
@@ -52,7 +52,7 @@ describe('the journal rules have one home', () => {
     expect(() => createMockServer({ journalLimit: -5 })).toThrow(
       `journalLimit must be ${JOURNAL_LIMIT_RULE}, got -5`,
     );
-    expect(() => parseCliArgs(['--journal-limit=-5'])).toThrow(
+    expect(() => parseMockCliArgs(['--journal-limit=-5'])).toThrow(
       `--journal-limit expects ${JOURNAL_LIMIT_FLAG_RULE}, got "-5"`,
     );
     // The two say the same but for how to keep every entry.
@@ -98,7 +98,7 @@ describe('the quota rule has one home', () => {
       const answered = await admin(server, 'POST', 'quota', quota);
       expect(answered.status).toBe(400);
       expect(answered.json.error.detail.replace(': ', ' ')).toBe(problem);
-      expect(() => parseCliArgs(['--throttle', flag])).toThrow(problem);
+      expect(() => parseMockCliArgs(['--throttle', flag])).toThrow(problem);
       expect(() => server.setQuota(quota)).toThrow(`quota.${problem}`);
       const field = problem.startsWith('requests') ? 'requests' : 'per_seconds';
       const fixture = {
@@ -130,14 +130,14 @@ describe('the size rule has one home', () => {
         400,
         `sizes.calls: must be ${SIZE_RULE}`,
       ]);
-      expect(() => parseCliArgs([`--calls=${calls}`])).toThrow(
+      expect(() => parseMockCliArgs([`--calls=${calls}`])).toThrow(
         `--calls expects ${SIZE_RULE}, got "${calls}"`,
       );
     },
   );
 
   it('accepts the largest size everywhere (the sizes are read lazily, so it costs nothing)', () => {
-    expect(parseCliArgs(['--calls', String(MAX_SIZE)]).options.sizes).toEqual({ calls: MAX_SIZE });
+    expect(parseMockCliArgs(['--calls', String(MAX_SIZE)]).options.sizes).toEqual({ calls: MAX_SIZE });
   });
 });
 
@@ -158,7 +158,7 @@ describe('fault specs have one schema', () => {
     const words = answered.json.error.detail as string;
     expect(words).toBe('minMs must not exceed maxMs');
     expect(() => server.setLatency({ minMs: 80, maxMs: 10 })).toThrow(`latency: ${words}`);
-    expect(() => parseCliArgs(['--latency', '80..10'])).toThrow(words);
+    expect(() => parseMockCliArgs(['--latency', '80..10'])).toThrow(words);
   });
 
   it('the admin API, setActivity, the option and --activity refuse the same bad activity with the same words', async () => {
@@ -171,7 +171,7 @@ describe('fault specs have one schema', () => {
     );
     expect(() => server.setActivity({ callsPerMinute: 70_000 })).toThrow(words);
     expect(() => createMockServer({ activity: { callsPerMinute: 70_000 } })).toThrow(words);
-    expect(() => parseCliArgs(['--activity', 'calls=70000/m'])).toThrow(words.replace('activity: ', ''));
+    expect(() => parseMockCliArgs(['--activity', 'calls=70000/m'])).toThrow(words.replace('activity: ', ''));
   });
 
   it('the help text’s default mix is DEFAULT_FAULT_MIX, written in the words --fault-mix reads', () => {

@@ -1,7 +1,7 @@
 import type { SetupServer } from 'msw/node';
 import { errors } from 'undici';
+import { mswHandlers } from '../../src/entries/msw.js';
 import { createMockServer, type MockServerOptions, startMockServer } from '../../src/index.js';
-import { mswHandlers } from '../../src/msw.js';
 import { fetchSend, type Harness, undiciSend } from './send.js';
 
 /** One way in to the mock server, as the conformance suite drives it. */

@@ -80,7 +80,7 @@ function memberBody(bytes: number): string {
  * path, query, headers, body, body limit), write the response (status, headers, body, HEAD), drop the
  * connection, deliver a body as a body fault says, and give up on an injected delay when the client goes
  * away (with its journal entry). The rules behind the answers are the engine's, tested once in
- * `test/engine/`.
+ * `test/serve/engine/`.
  *
  * @param adapter - the way in.
  */

@@ -1,8 +1,0 @@
-import type { Endpoints } from '@company-data/contract';
-import { addAudienceMember } from './audience.js';
-import { DATA_RESOLVERS } from './data.js';
-import { submitLead } from './lead.js';
-import type { ResolverTable } from './types.js';
-
-/** The resolver of every operation of the contract's endpoint table. */
-export const RESOLVERS: ResolverTable<Endpoints> = { ...DATA_RESOLVERS, addAudienceMember, submitLead };

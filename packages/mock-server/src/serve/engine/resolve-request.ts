@@ -1,0 +1,89 @@
+import { throttleDetail } from '@company-data/contract';
+import type { MockClock } from '../../data/clock.js';
+import type { MockStore } from '../../data/store/mock-store.js';
+import type { Throttle } from '../../data/store/quota.js';
+import { bearerToken } from '../http/bearer.js';
+import { errorResponse, methodNotAllowed, notFound, unmatched } from '../http/responses.js';
+import type { MockRequest, Resolved } from '../http/types.js';
+import { unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
+import type { ResolveContext } from '../resolvers/context.js';
+import type { DataHandler, Route, RouteTable } from './routes.js';
+
+/** What resolving a request reads of a world: its store, clock and quota, and what webhooks are given. */
+export interface ResolveWorld {
+  /** The current store (replaced by a reset or a reload). */
+  readonly store: MockStore;
+  readonly clock: MockClock;
+  readonly throttle: Throttle;
+  /** What a webhook's resolver is given. */
+  readonly context: ResolveContext;
+}
+
+/**
+ * Resolves a request synchronously, without faults or journal, top-down: the route of its method and path
+ * (404, 405); then a webhook's resolver, given the token in its path; or, for a data endpoint, its checks
+ * ({@link resolveData}) and its resolver.
+ *
+ * @param routes - the route table.
+ * @param world - the store, clock, quota and webhook context.
+ * @param request - the request.
+ * @returns the response and its outcome (and the key that asked, and why it was unmatched, when it was).
+ */
+export function resolveRequest(routes: RouteTable, world: ResolveWorld, request: MockRequest): Resolved {
+  const found = routes.find(request.method, request.path);
+  if (found.kind === 'none') {
+    const { path } = request;
+    const why = found.missingSlash
+      ? unmatchedPath(`${path}/`, undefined)
+      : unmatchedPath(undefined, routes.closestPath(path));
+    return unmatched(notFound(found.shape, found.missingSlash), why);
+  }
+  if (found.kind === 'method')
+    return unmatched(
+      methodNotAllowed(found.shape, request.method, found.allow),
+      unmatchedMethod(request.method, found.allow),
+    );
+  const { row: route, params } = found;
+  const { handler } = route;
+  if (handler.auth === 'pathToken')
+    return handler.resolve(world.context, request, params.webhook_token ?? '', route.endpoint.errorShape);
+  return resolveData(world, request, route, handler, params);
+}
+
+/**
+ * A data endpoint, in the order the API checks: the key (401), its permission (403), its quota (429), the
+ * query (400); then the operation's resolver (for a list, `resolvers/record-reads.ts`: a page of the store's
+ * sorted records, through the page cache), or 404 when it finds no record.
+ */
+function resolveData(
+  world: ResolveWorld,
+  request: MockRequest,
+  route: Route,
+  handler: DataHandler,
+  params: Record<string, string>,
+): Resolved {
+  const token = bearerToken(request.headers.authorization);
+  if (token === undefined) return handler.missingKey;
+  const nowMs = world.clock.nowMs();
+  const key = world.store.keys.authenticate(token, nowMs);
+  if (key === 'invalid') return handler.invalidKey;
+  if (key === 'expired') return handler.expiredKey;
+  const keyName = key.name;
+  if (!key.permissions.has(handler.resource)) return withKey(handler.forbidden, keyName);
+  const shape = route.endpoint.errorShape;
+  const wait = world.throttle.take(key.id, nowMs, key.quota);
+  if (wait > 0) {
+    const throttled = errorResponse(shape, 429, throttleDetail(wait), { 'retry-after': String(wait) });
+    return withKey(throttled, keyName);
+  }
+  const query = handler.query.parse(request.search);
+  if (!query.ok) return withKey(errorResponse(shape, 400, query.detail), keyName);
+  const company = world.store.companyById(key.companyId);
+  const resolved = handler.resolve(company, params, query.values, handler.filters);
+  return withKey(resolved ?? handler.notFound, keyName);
+}
+
+/** A resolved answer with the key that asked for it (an object literal: this runs per request). */
+function withKey({ response, outcome }: Resolved, keyName: string): Resolved {
+  return { response, outcome, keyName };
+}

@@ -1,4 +1,0 @@
-import { listenerAdapter } from './support/adapters.js';
-import { describeConformance } from './support/conformance.js';
-
-describeConformance(listenerAdapter);
