@@ -19,7 +19,7 @@ describe('sourceBundle', () => {
   });
 
   it('compiles the workspace packages in from their sources and leaves third-party packages as imports', () => {
-    const code = readFileSync(sourceBundle('packages/cli/src/bin.ts'), 'utf8');
+    const code = readFileSync(sourceBundle('packages/cli/src/entries/bin.ts'), 'utf8');
     // The CLI imports the SDK, the mock server and the contract: none is left to node_modules (their dist).
     expect(code).not.toMatch(/from ["']@company-data\//);
     expect(code).toContain('packages/sdk/src/');

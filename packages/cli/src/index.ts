@@ -18,7 +18,7 @@
  */
 export type { ConnectionOptions } from './connection.js';
 export { UsageError } from './errors.js';
-export type { ProgressStream } from './progress.js';
+export type { ProgressStream } from './progress-bar.js';
 export { MIN_SEED_LENGTH } from './snapshot/options.js';
 export { PLACEHOLDER_KEYS } from './snapshot/placeholder-keys.js';
 export { type SnapshotOptions, type SnapshotResult, snapshot } from './snapshot/snapshot.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { copyList } from '../src/copy/copy-list.js';
 import { NdjsonCopy } from '../src/copy/ndjson-copy.js';
 import { WINDOW_STARTS_NOW, windowStartsNow } from '../src/copy/window-starts-now.js';
-import { Progress } from '../src/progress.js';
+import { ProgressBar } from '../src/progress-bar.js';
 import { heldIds } from './support/held.js';
 import { envFor, runInProcess } from './support/run.js';
 
@@ -245,7 +245,7 @@ describe('the end of a copy', () => {
 
   it('a complete copy shows its final count as 100 %, also when records left the list meanwhile', () => {
     let written = '';
-    const progress = new Progress({ write: (text: string) => (written += text) }, 'export');
+    const progress = new ProgressBar({ write: (text: string) => (written += text) }, 'export');
     progress.start('calls', 240);
     progress.update(238);
     progress.complete(238);

@@ -156,7 +156,7 @@ describe.each(destinations)('overlapping runs on $name', ({ make }) => {
     mock.reset();
     mock.injectFault({ path: '/v1/calls/', delayMs: ORPHAN_PAGE_DELAY_MS, times: 10_000 });
     // As a user or a supervisor starts it: npx, then tsx, then the node process that copies.
-    const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+    const bin = fileURLToPath(new URL('../src/entries/bin.ts', import.meta.url));
     const wrapper = spawn('npx', ['tsx', bin, 'export', 'calls', ...destination.flags], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: { ...process.env, ...envFor(mock), NODE_OPTIONS: '--conditions=@company-data/source' },

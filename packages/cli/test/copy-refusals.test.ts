@@ -206,7 +206,7 @@ describe('a full disk and a folder this user may not write', () => {
   const asRoot = process.getuid?.() === 0;
   const nobody = asRoot ? userNamed('nobody') : undefined;
   const reachable =
-    !asRoot || (nobody !== undefined && readableBy(nobody, sourceBundle('packages/cli/src/bin.ts')));
+    !asRoot || (nobody !== undefined && readableBy(nobody, sourceBundle('packages/cli/src/entries/bin.ts')));
   if (!reachable)
     console.warn(
       'company-data-refusals: the user nobody cannot read this repository, so EACCES is tested in-process only (failure-message.test.ts)',

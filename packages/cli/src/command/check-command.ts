@@ -4,8 +4,8 @@ import { UncheckableCopyError } from '../check/errors.js';
 import { formatCheckReport } from '../check/format.js';
 import { fileRebuild, shellWord } from '../check/rebuild.js';
 import { createClient, type ResolvedConnection } from '../connection.js';
-import { describeHolder } from '../copy/holder.js';
-import { Progress } from '../progress.js';
+import { describeHolder } from '../copy/lock-holder.js';
+import { ProgressBar } from '../progress-bar.js';
 import type { CheckCommandOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -32,7 +32,7 @@ export async function runCheckCommand(
   json: boolean,
 ): Promise<number> {
   const { list, destination, repair } = options;
-  const progress = new Progress(io.stderr, 'check');
+  const progress = new ProgressBar(io.stderr, 'check');
   const client = createClient(connection, undefined, { validate: true });
   let report: CheckReport;
   let listed = 0;

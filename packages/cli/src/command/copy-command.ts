@@ -10,12 +10,12 @@ import { createClient, MAX_RETRIES, type ResolvedConnection } from '../connectio
 import { type CopyResult, copyList } from '../copy/copy-list.js';
 import type { CopyDestination } from '../copy/destination.js';
 import type { LockOptions } from '../copy/file-lock.js';
-import { describeHolder } from '../copy/holder.js';
+import { describeHolder } from '../copy/lock-holder.js';
 import { NdjsonCopy, progressPathOf } from '../copy/ndjson-copy.js';
 import { DEFAULT_SCHEMA, PostgresCopy } from '../copy/postgres-copy.js';
 import { WINDOW_STARTS_NOW, windowStartsNow } from '../copy/window-starts-now.js';
 import { errorCode } from '../error-code.js';
-import { Progress } from '../progress.js';
+import { ProgressBar } from '../progress-bar.js';
 import type { CopyCommandOptions } from './args.js';
 import { utcTime } from './failure-message.js';
 import type { CliIo } from './io.js';
@@ -97,7 +97,7 @@ export async function runCopyCommand(
   run: CopyRun = { stored: false, destination: undefined },
 ): Promise<number> {
   const { list } = options;
-  const progress = new Progress(io.stderr, command);
+  const progress = new ProgressBar(io.stderr, command);
   const target = targetOf(options, io.cwd);
   run.destination = target.name;
   run.file = target.file;

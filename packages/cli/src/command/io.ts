@@ -1,4 +1,4 @@
-import type { ProgressStream } from '../progress.js';
+import type { ProgressStream } from '../progress-bar.js';
 
 /** What the command runs with: its streams, environment and working directory, and a stop signal. */
 export interface CliIo {

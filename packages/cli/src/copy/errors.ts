@@ -1,4 +1,4 @@
-import { describeHolder, type LockHolder } from './holder.js';
+import { describeHolder, type LockHolder } from './lock-holder.js';
 
 /**
  * `EX_TEMPFAIL` from sysexits.h: "try again later". What a run exits with when another run holds the copy,

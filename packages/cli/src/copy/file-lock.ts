@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 import { writeAtomically } from '../files/write-atomically.js';
 import { CopyLockedError, LockLostError } from './errors.js';
-import { holderIsGone, type LockHolder, parseHolder, thisProcess } from './holder.js';
+import { holderIsGone, type LockHolder, parseHolder, thisProcess } from './lock-holder.js';
 
 /** A lock not refreshed for this long is stale: its holder is dead, and the next run takes it over. */
 export const LOCK_STALE_MS = 10_000;

@@ -28,10 +28,10 @@ import { type CopyLock, type LockOptions, lockFile } from './file-lock.js';
  *
  * @example
  * ```ts
- * const progress: Progress = { checkpoint: run.checkpoint, bytes: 2_048, records: 12, complete: false };
+ * const progress: NdjsonProgress = { checkpoint: run.checkpoint, bytes: 2_048, records: 12, complete: false };
  * ```
  */
-export interface Progress {
+export interface NdjsonProgress {
   /** The SDK's sync checkpoint after the last page written: a sync started from it yields what the file lacks. */
   checkpoint: string;
   /** The output's length in bytes after that page; anything beyond was written but never recorded. */
@@ -41,6 +41,17 @@ export interface Progress {
   /** True once a run reached the end of the list: the checkpoint then stands for "everything so far". */
   complete: boolean;
 }
+
+/**
+ * The old name of {@link NdjsonProgress}, which the CLI's progress bar shared.
+ *
+ * @deprecated Use {@link NdjsonProgress}.
+ * @example
+ * ```ts
+ * const progress: Progress = { checkpoint: run.checkpoint, bytes: 0, records: 0, complete: false };
+ * ```
+ */
+export type Progress = NdjsonProgress;
 
 /**
  * The progress file of an output file: beside it, named after it.
@@ -68,7 +79,7 @@ export function progressPathOf(file: string): string {
  * if (progress?.complete) console.log(`${progress.records} calls, complete`);
  * ```
  */
-export async function readProgress(path: string): Promise<Progress | undefined> {
+export async function readProgress(path: string): Promise<NdjsonProgress | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -84,9 +95,9 @@ export async function readProgress(path: string): Promise<Progress | undefined> 
   return progress;
 }
 
-function parseProgress(text: string): Progress | undefined {
+function parseProgress(text: string): NdjsonProgress | undefined {
   try {
-    const value = JSON.parse(text) as Partial<Progress>;
+    const value = JSON.parse(text) as Partial<NdjsonProgress>;
     const { checkpoint, bytes, records, complete } = value;
     if (typeof checkpoint !== 'string' || typeof complete !== 'boolean') return undefined;
     const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -191,15 +202,15 @@ export class NdjsonCopy implements CopyDestination {
   readonly #sink: Sink;
   readonly #progressFile: string | undefined;
   readonly #lock: CopyLock | undefined;
-  #progress: Progress | undefined;
-  readonly #resumed: Progress | undefined;
+  #progress: NdjsonProgress | undefined;
+  readonly #resumed: NdjsonProgress | undefined;
   readonly #dropped: number;
 
   private constructor(
     sink: Sink,
     progressFile: string | undefined,
     lock: CopyLock | undefined,
-    progress: Progress | undefined,
+    progress: NdjsonProgress | undefined,
     dropped: number,
   ) {
     this.#sink = sink;
@@ -280,7 +291,7 @@ export class NdjsonCopy implements CopyDestination {
   }
 
   /** The progress the last run left, if any (a resumed run; `complete` says whether it had finished). */
-  get resumed(): Progress | undefined {
+  get resumed(): NdjsonProgress | undefined {
     return this.#resumed;
   }
 

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from 'pg';
 import { CopyLockedError } from './errors.js';
 import type { LockOptions } from './file-lock.js';
-import type { LockHolder } from './holder.js';
+import type { LockHolder } from './lock-holder.js';
 
 /** How often a run waiting for the lock tries again. */
 const RETRY_MS = 250;

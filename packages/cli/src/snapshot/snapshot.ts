@@ -6,11 +6,11 @@ import type { CompanyData } from '@company-data/sdk';
 import { type ConnectionOptions, createClient, resolveConnection } from '../connection.js';
 import type { CopyLockedError } from '../copy/errors.js';
 import { lockFile } from '../copy/file-lock.js';
-import { describeHolder } from '../copy/holder.js';
+import { describeHolder } from '../copy/lock-holder.js';
 import { UsageError } from '../errors.js';
 import { ExchangeLog } from '../exchanges.js';
 import { removeStaleTempFiles, writeAtomically } from '../files/write-atomically.js';
-import { Progress, type ProgressStream } from '../progress.js';
+import { ProgressBar, type ProgressStream } from '../progress-bar.js';
 import { CLI_VERSION } from '../version.js';
 import { anonymize } from './anonymize.js';
 import { checkLoadable } from './check-loadable.js';
@@ -130,7 +130,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotResult
   const connection = resolveConnection(options);
   const output = resolve(options.output);
   await checkOutputPath(output);
-  const progress = new Progress(options.progress ?? { write: () => true }, 'snapshot');
+  const progress = new ProgressBar(options.progress ?? { write: () => true }, 'snapshot');
   // One snapshot at a time per file: taken before its checkpoint is read or a temporary file removed.
   const lock = await lockFile(output, {
     wait: options.wait,
@@ -156,7 +156,7 @@ async function snapshotHeld(
   plan: SnapshotPlan,
   connection: ReturnType<typeof resolveConnection>,
   output: string,
-  progress: Progress,
+  progress: ProgressBar,
   started: number,
 ): Promise<SnapshotResult> {
   const log = new ExchangeLog();
@@ -252,7 +252,7 @@ class PauseTally {
 interface ReadContext {
   readonly concurrency: number;
   readonly signal: AbortSignal | undefined;
-  readonly progress: Progress;
+  readonly progress: ProgressBar;
 }
 
 /** The four lists, newest first, up to their bounds. */

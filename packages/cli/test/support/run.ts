@@ -58,7 +58,7 @@ export async function runInProcess(
   return { code, stdout, stderr };
 }
 
-const BIN = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../src/entries/bin.ts', import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /**

@@ -31,15 +31,15 @@ export {
   type CheckCopyOptions,
   type CheckReport,
   checkCopy,
-} from './check/check-copy.js';
-export { UncheckableCopyError } from './check/errors.js';
+} from '../check/check-copy.js';
+export { UncheckableCopyError } from '../check/errors.js';
 export {
   CHECK_KINDS,
   CHECK_SAMPLE_SIZE,
   type CheckFinding,
   type CheckKind,
   DRIFT_KINDS,
-} from './check/findings.js';
+} from '../check/findings.js';
 export {
   type CopyCounts,
   type CopyListOptions,
@@ -47,25 +47,26 @@ export {
   type CopyResult,
   copyList,
   isLastBatch,
-} from './copy/copy-list.js';
-export type { CopyDestination } from './copy/destination.js';
+} from '../copy/copy-list.js';
+export type { CopyDestination } from '../copy/destination.js';
 export {
   COPY_LOCKED_EXIT_CODE,
   CopyError,
   CopyLockedError,
   DestinationRefusedError,
   LockLostError,
-} from './copy/errors.js';
-export { type CopyLock, holderPathOf, LOCK_STALE_MS, type LockOptions, lockFile } from './copy/file-lock.js';
-export type { LockHolder } from './copy/holder.js';
-export { COPY_LISTS, type CopyListName } from './copy/lists.js';
+} from '../copy/errors.js';
+export { type CopyLock, holderPathOf, LOCK_STALE_MS, type LockOptions, lockFile } from '../copy/file-lock.js';
+export { COPY_LISTS, type CopyListName } from '../copy/lists.js';
+export type { LockHolder } from '../copy/lock-holder.js';
 export {
   NdjsonCopy,
   type NdjsonCopyOptions,
+  type NdjsonProgress,
   type Progress,
   progressPathOf,
   readProgress,
-} from './copy/ndjson-copy.js';
-export { DEFAULT_SCHEMA, PostgresCopy, type PostgresCopyOptions } from './copy/postgres-copy.js';
-export { WINDOW_STARTS_NOW, windowStartsNow } from './copy/window-starts-now.js';
-export { DURATION_FORMAT, parseDuration } from './duration.js';
+} from '../copy/ndjson-copy.js';
+export { DEFAULT_SCHEMA, PostgresCopy, type PostgresCopyOptions } from '../copy/postgres-copy.js';
+export { WINDOW_STARTS_NOW, windowStartsNow } from '../copy/window-starts-now.js';
+export { DURATION_FORMAT, parseDuration } from '../duration.js';

@@ -28,7 +28,7 @@ const LOG_STEPS = 10;
  * Progress on standard error: plain lines for each phase, and for long phases a bar (cli-progress) in a
  * terminal or a line per tenth of the way in a log.
  */
-export class Progress {
+export class ProgressBar {
   readonly #stream: ProgressStream;
   readonly #prefix: string;
   #bar: { label: string; total: number; step: number; tty?: SingleBar } | undefined;

@@ -2,8 +2,8 @@
 // The `company-data` command. Ctrl+C (or SIGTERM) stops it cleanly: a snapshot aborts its requests, writes
 // nothing and keeps what it fetched for the next run; a second Ctrl+C exits at once. Every failure is one
 // line on stderr and an exit code (command/failure-message.ts).
-import { debugRequested, describeUncaught, stackOf } from './command/failure-message.js';
-import { runCli } from './command/run.js';
+import { debugRequested, describeUncaught, stackOf } from '../command/failure-message.js';
+import { runCli } from '../command/run.js';
 
 // The last resort: what nothing caught is still one line (its stack only with --debug or DEBUG=company-data).
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
