@@ -270,6 +270,8 @@ class MockServerImpl implements MockServer, MockSession {
         return true;
       },
       sideRoutes: [adminRoute(this, this.maxBodyBytes), openApiRoute(() => this.#originOrThrow)],
+      // Keys no session holds reach the default world: it says when a key's session ended.
+      endedKey: place.server === undefined ? (key) => this.#endedKey(key) : undefined,
       onServed:
         onRequest && ((request, atMs, served, ms) => onRequest(requestEvent(request, atMs, served, ms))),
       onUnmatched: (request, atMs, status, { reason, detail }) =>
@@ -336,6 +338,18 @@ class MockServerImpl implements MockServer, MockSession {
 
   ownsKeyHash(hash: string): boolean {
     return this.#store.keys.hasHash(hash);
+  }
+
+  keyHashes(): readonly string[] {
+    return this.#store.keys.all().map((key) => key.hash);
+  }
+
+  /** When and how the ended session that held a key this world does not hold ended, if one did. */
+  #endedKey(key: string): string | undefined {
+    const registry = this.#registry;
+    if (registry === undefined) return undefined;
+    const hash = hashKey(key);
+    return this.ownsKeyHash(hash) ? undefined : registry.endedKeyDetail(hash);
   }
 
   ownsToken(token: string): boolean {

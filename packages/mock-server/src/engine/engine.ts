@@ -20,7 +20,7 @@ import type { Throttle } from '../store/quota.js';
 import type { Drip, FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
 import type { LatencyTable } from './latency.js';
 import type { RequestJournal } from './request-journal.js';
-import type { DataHandler, Route, RouteTable } from './routes.js';
+import { type DataHandler, endedKeyAnswer, type Route, type RouteTable } from './routes.js';
 import { sleep } from './sleep.js';
 
 /**
@@ -118,6 +118,11 @@ export interface EngineState {
   readonly sideRoutes?: readonly SideRoute[] | undefined;
   readonly onServed?: ServedHook | undefined;
   readonly onUnmatched?: UnmatchedHook | undefined;
+  /**
+   * Why a key the store does not know reaches nothing, when it was a key of a session that has ended: what
+   * its 401 says instead of the API's words for an unknown key. Undefined for any other key.
+   */
+  readonly endedKey?: ((key: string) => string | undefined) | undefined;
 }
 
 /** How a request was served, before it is journaled and reported. */
@@ -321,7 +326,10 @@ export class MockEngine {
     if (token === undefined) return handler.missingKey;
     const nowMs = state.clock.nowMs();
     const key = state.store.keys.authenticate(token, nowMs);
-    if (key === 'invalid') return handler.invalidKey;
+    if (key === 'invalid') {
+      const ended = state.endedKey?.(token);
+      return ended === undefined ? handler.invalidKey : endedKeyAnswer(route.endpoint.errorShape, ended);
+    }
     if (key === 'expired') return handler.expiredKey;
     const keyName = key.name;
     if (!key.permissions.has(handler.resource)) return withKey(handler.forbidden, keyName);
