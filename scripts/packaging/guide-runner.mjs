@@ -19,15 +19,24 @@ import { openShell, shellQuote as quote } from './guide-shell.mjs';
 import { unmetPromise } from './guide-snippets.mjs';
 import { fillPlaceholders } from './placeholders.mjs';
 import { PYTEST_NEEDS, pytestOutcome, verbosePytest } from './pytest-run.mjs';
+import { openPythonSession } from './python-session.mjs';
 import { batchFailure, batchFile, outputBySnippet, snippetFile } from './snippet-batch.mjs';
 
+/** The program a guide's Python snippets are pasted into, as scripts/system-packages.mjs names it. */
+const PYTHON = 'python3';
 // An install may take a while; anything else must finish within the snippets' old limit.
 const INSTALL_TIMEOUT_MS = 150_000;
 const COMMAND_TIMEOUT_MS = 90_000;
 const SERVER_START_TIMEOUT_MS = 60_000;
 
 /** @typedef {import('./guide-shell.mjs').GuideShell} GuideShell */
-/** @typedef {{ printed: string | undefined, before: string | undefined, database: boolean }} SessionState */
+/**
+ * What the guides' session holds from one guide to the next: what the server started last printed, the
+ * project to return to from the clone, whether there is a database, and the reader's environment (for a
+ * terminal of its own, such as the `python3` prompt of a guide's Python snippets).
+ *
+ * @typedef {{ printed: string | undefined, before: string | undefined, database: boolean, env: NodeJS.ProcessEnv, sessionDir: string }} SessionState
+ */
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -51,7 +60,13 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   let failure;
   try {
     /** @type {SessionState} */
-    const state = { printed: undefined, before: undefined, database: env.DATABASE_URL !== undefined };
+    const state = {
+      printed: undefined,
+      before: undefined,
+      database: env.DATABASE_URL !== undefined,
+      env,
+      sessionDir,
+    };
     for (const guide of plan.guides) lines.push(await runGuide(shell, guide, state, cloneDir));
     if (plan.typecheck) {
       const where = 'every file the guides give';
@@ -94,91 +109,105 @@ async function runGuide(shell, guide, state, cloneDir) {
   const noDatabase = [];
   /** @type {string[]} */
   const pytestRuns = [];
-  for (let index = 0; index < guide.steps.length; index++) {
-    const step = /** @type {import('./guide-snippets.mjs').Step} */ (guide.steps[index]);
-    const where = `${guide.file}:${step.line}`;
-    // A file the reader saves goes into the project, also right after a block run in the clone.
-    const inClone = !('save' in step) && step.inClone === true;
-    if (inClone && state.before === undefined) {
-      state.before = shell.cwd;
-      await runCommand(shell, { command: `cd ${quote(cloneDir)}`, promises: [] }, `${where} (to the clone)`);
-    } else if (!inClone && state.before !== undefined) {
-      await leaveClone(shell, state, where);
-    }
-    if ('save' in step) {
-      saved += await save(shell, step);
-      continue;
-    }
-    if (step.doneBefore) {
-      skipped.push(`${step.command} (${step.doneBefore})`);
-      continue;
-    }
-    // Where PostgreSQL is missing (never under CI: check:packages fails there), the database's commands
-    // cannot run; the step already said SKIPPED loudly.
-    if (!state.database && step.command.includes('DATABASE_URL')) {
-      noDatabase.push(oneLine(step.command));
-      continue;
-    }
-    let command;
-    try {
-      command = fillPlaceholders(step.command, state.printed);
-    } catch (error) {
-      throw new Error(`${where}: \`${step.command}\`: ${messageOf(error)}`);
-    }
-    if (step.pytest) {
-      // Where pytest or pytest-xdist is missing (never under CI: programOrSkip throws there), skipped loudly.
-      const why = missingForPytest(where, step.command);
-      if (why !== undefined) {
-        pytestRuns.push(`SKIPPED \`${oneLine(step.command)}\`: ${why}`);
+  /** @type {{ session?: import('./python-session.mjs').PythonSession, pasted: number, skipped?: string }} */
+  const python = { pasted: 0 };
+  try {
+    for (let index = 0; index < guide.steps.length; index++) {
+      const step = /** @type {import('./guide-snippets.mjs').Step} */ (guide.steps[index]);
+      const where = `${guide.file}:${step.line}`;
+      // A file the reader saves goes into the project, also right after a block run in the clone.
+      const inClone = !('save' in step) && step.inClone === true;
+      if (inClone && state.before === undefined) {
+        state.before = shell.cwd;
+        await runCommand(
+          shell,
+          { command: `cd ${quote(cloneDir)}`, promises: [] },
+          `${where} (to the clone)`,
+        );
+      } else if (!inClone && state.before !== undefined) {
+        await leaveClone(shell, state, where);
+      }
+      if ('save' in step) {
+        saved += await save(shell, step);
         continue;
       }
-      const pytestStarted = performance.now();
-      const result = await runCommand(shell, { command: verbosePytest(command), promises: [] }, where);
-      const wall = ((performance.now() - pytestStarted) / 1000).toFixed(1);
+      if ('python' in step) {
+        promised += await pastePython(python, step, where, shell.cwd, state);
+        continue;
+      }
+      if (step.doneBefore) {
+        skipped.push(`${step.command} (${step.doneBefore})`);
+        continue;
+      }
+      // Where PostgreSQL is missing (never under CI: check:packages fails there), the database's commands
+      // cannot run; the step already said SKIPPED loudly.
+      if (!state.database && step.command.includes('DATABASE_URL')) {
+        noDatabase.push(oneLine(step.command));
+        continue;
+      }
+      let command;
       try {
-        pytestRuns.push(
-          `\`${oneLine(step.command)}\`: ${pytestOutcome(command, result.stdout)}, ${wall} s in all`,
-        );
+        command = fillPlaceholders(step.command, state.printed);
       } catch (error) {
-        throw new Error(`${where}: ${messageOf(error)}`);
+        throw new Error(`${where}: \`${step.command}\`: ${messageOf(error)}`);
       }
-    } else if (step.snippet) {
-      // The snippets after this one, with only files saved between them, run with it in one process.
-      const batch = [step];
-      for (
-        let next = guide.steps[index + 1];
-        next && ('save' in next || next.snippet);
-        next = guide.steps[index + 1]
-      ) {
-        index += 1;
-        if ('save' in next) saved += await save(shell, next);
-        else batch.push(next);
-      }
-      if (batch.length === 1) await runCommand(shell, { command, promises: step.promises }, where);
-      else await runSnippets(shell, guide, batch);
-      promised += batch.reduce((sum, { promises }) => sum + promises.length, 0);
-      commands += batch.length - 1;
-    } else if (step.mode === 'run') {
-      await runCommand(shell, { command, promises: step.promises }, where);
-      promised += step.promises.length;
-    } else {
-      let server;
-      try {
-        server = await shell.start(command, { timeoutMs: SERVER_START_TIMEOUT_MS });
-      } catch (error) {
-        throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
-      }
-      state.printed = server.output;
-      if (step.mode === 'until-ctrl-c') {
-        await server.stop().catch((error) => {
-          throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
-        });
-        servers.push(`${oneLine(step.command)} (started, then Ctrl+C)`);
+      if (step.pytest) {
+        // Where pytest or pytest-xdist is missing (never under CI: programOrSkip throws there), skipped loudly.
+        const why = missingForPytest(where, step.command);
+        if (why !== undefined) {
+          pytestRuns.push(`SKIPPED \`${oneLine(step.command)}\`: ${why}`);
+          continue;
+        }
+        const pytestStarted = performance.now();
+        const result = await runCommand(shell, { command: verbosePytest(command), promises: [] }, where);
+        const wall = ((performance.now() - pytestStarted) / 1000).toFixed(1);
+        try {
+          pytestRuns.push(
+            `\`${oneLine(step.command)}\`: ${pytestOutcome(command, result.stdout)}, ${wall} s in all`,
+          );
+        } catch (error) {
+          throw new Error(`${where}: ${messageOf(error)}`);
+        }
+      } else if (step.snippet) {
+        // The snippets after this one, with only files saved between them, run with it in one process.
+        const batch = [step];
+        for (
+          let next = guide.steps[index + 1];
+          next && ('save' in next || next.snippet);
+          next = guide.steps[index + 1]
+        ) {
+          index += 1;
+          if ('save' in next) saved += await save(shell, next);
+          else batch.push(/** @type {import('./guide-snippets.mjs').CommandStep} */ (next));
+        }
+        if (batch.length === 1) await runCommand(shell, { command, promises: step.promises }, where);
+        else await runSnippets(shell, guide, batch);
+        promised += batch.reduce((sum, { promises }) => sum + promises.length, 0);
+        commands += batch.length - 1;
+      } else if (step.mode === 'run') {
+        await runCommand(shell, { command, promises: step.promises }, where);
+        promised += step.promises.length;
       } else {
-        servers.push(`${oneLine(step.command)} (left running)`);
+        let server;
+        try {
+          server = await shell.start(command, { timeoutMs: SERVER_START_TIMEOUT_MS });
+        } catch (error) {
+          throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
+        }
+        state.printed = server.output;
+        if (step.mode === 'until-ctrl-c') {
+          await server.stop().catch((error) => {
+            throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
+          });
+          servers.push(`${oneLine(step.command)} (started, then Ctrl+C)`);
+        } else {
+          servers.push(`${oneLine(step.command)} (left running)`);
+        }
       }
+      commands += 1;
     }
-    commands += 1;
+  } finally {
+    await python.session?.close();
   }
   if (state.before !== undefined) await leaveClone(shell, state, `${guide.file} (end)`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -189,9 +218,57 @@ async function runGuide(shell, guide, state, cloneDir) {
     ...(servers.length > 0 ? [`servers: ${servers.join(', ')}`] : []),
     ...(skipped.length > 0 ? [`done before the check: ${skipped.join(', ')}`] : []),
     ...(noDatabase.length > 0 ? [`SKIPPED without PostgreSQL: ${noDatabase.join(', ')}`] : []),
+    ...(python.pasted > 0 ? [`${python.pasted} Python snippets pasted into one python3`] : []),
+    ...(python.skipped ? [`SKIPPED its Python snippets: ${python.skipped}`] : []),
     ...pytestRuns,
   ];
   return `${guide.file}: ${details.join('; ')}, in ${seconds} s`;
+}
+
+/**
+ * Pastes a Python snippet into the guide's `python3` prompt, opened at its first snippet where the reader is
+ * (in the reader's environment, as a new terminal has it); throws, naming the snippet's line, when it raises
+ * or breaks a promise. Where python3 is missing (never under CI), the guide's Python snippets are skipped
+ * loudly.
+ *
+ * @param {{ session?: import('./python-session.mjs').PythonSession, pasted: number, skipped?: string }} python
+ * @param {import('./guide-snippets.mjs').PythonStep} step
+ * @param {string} where
+ * @param {string} cwd
+ * @param {SessionState} state
+ * @returns {Promise<number>} the promised lines it printed, to count.
+ */
+async function pastePython(python, step, where, cwd, state) {
+  if (python.skipped) return 0;
+  if (!python.session) {
+    /** @type {string[]} */
+    const said = [];
+    try {
+      programOrSkip(PYTHON, { log: (line) => said.push(line) });
+    } catch (error) {
+      throw new Error(`${where}: a Python snippet: ${messageOf(error)}`);
+    }
+    if (said.length > 0) {
+      python.skipped = said.map((line) => line.replace(/^!!!! SKIPPED [^:]*: /, '')).join('; ');
+      return 0;
+    }
+    python.session = await openPythonSession({ cwd, env: state.env, dir: state.sessionDir });
+  }
+  const pasted = `the Python snippet pasted into python3 after the guide's snippets before it`;
+  let result;
+  try {
+    result = await python.session.paste(step.python, { timeoutMs: COMMAND_TIMEOUT_MS });
+  } catch (error) {
+    throw new Error(`${where}: ${pasted} ${messageOf(error)}`);
+  }
+  if (!result.ok) {
+    const output = `${result.stdout}\n${result.errors}`.trim().split('\n').slice(-40).join('\n');
+    throw new Error(`${where}: ${pasted} failed (in ${cwd})\n--- last output ---\n${output}`);
+  }
+  const unmet = unmetPromise(step.promises, result.stdout);
+  if (unmet) throw new Error(`${where}: ${pasted} ${unmet}`);
+  python.pasted += 1;
+  return step.promises.length;
 }
 
 /**
