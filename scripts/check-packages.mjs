@@ -431,7 +431,8 @@ async function checkMockBinary(releaseCopy, version, guides) {
       return `SKIPPED ${plan.commands.length} commands: no pytest (see above)`;
     lines = await runMockBinaryBlocks(plan, folder, path.join(base, 'programs'));
     const skipped = lines.filter((line) => line.startsWith('SKIPPED')).length;
-    return `${plan.commands.length - skipped} commands of the guides' with-mock-binary blocks beside the binary, no node on the PATH${skipped > 0 ? `; ${skipped} SKIPPED (below)` : ''}`;
+    const where = plan.folder ? `the tests' folder (the guide's ${plan.folder})` : "the tests' folder";
+    return `${plan.commands.length - skipped} commands of the guides' with-mock-binary blocks in ${where}, beside the binary, no node on the PATH${skipped > 0 ? `; ${skipped} SKIPPED (below)` : ''}`;
   });
   for (const line of lines) console.log(`      ${line}`);
 }
