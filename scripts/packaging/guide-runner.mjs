@@ -22,6 +22,8 @@ import { PYTEST_NEEDS, pytestOutcome, verbosePytest } from './pytest-run.mjs';
 import { openPythonSession } from './python-session.mjs';
 import { batchFailure, batchFile, outputBySnippet, snippetFile } from './snippet-batch.mjs';
 
+/** How npm 11 starts each line of its warning about dependencies' install scripts no `allowScripts` entry decides on. */
+const SKIPPED_SCRIPTS = 'npm warn install-scripts';
 /** The program a guide's Python snippets are pasted into, as scripts/system-packages.mjs names it. */
 const PYTHON = 'python3';
 // An install may take a while; anything else must finish within the snippets' old limit.
@@ -357,6 +359,11 @@ async function runCommand(shell, { command, promises }, where) {
       `${where}: \`${command}\` exited with code ${result.code} (in ${shell.cwd})${output ? `\n--- last output ---\n${output}` : ''}`,
     );
   }
+  const skippedScripts = result.stderr.split('\n').filter((line) => line.startsWith(SKIPPED_SCRIPTS));
+  if (skippedScripts.length > 0)
+    throw new Error(
+      `${where}: \`${command}\` printed npm's warning about install scripts no allowScripts entry of the project decides on (npm 11 runs them and warns after every install, npm 12 skips them); a reader meets it and stops: decide on each in package.json, as Getting started does for the guides' project\n${skippedScripts.join('\n')}`,
+    );
   const unmet = unmetPromise(promises, result.stdout);
   if (unmet) throw new Error(`${where}: \`${command}\` ${unmet}`);
   return result;

@@ -191,6 +191,20 @@ describe('runGuides', () => {
     expect(existsSync(path.join(home, 'after'))).toBe(false);
   });
 
+  it("fails on npm's warning about undecided install scripts, which a reader meets on every install", async () => {
+    // What npm 11 prints after an install in a project whose allowScripts does not decide on esbuild.
+    const warning = [
+      'npm warn install-scripts 1 package has install scripts not yet covered by allowScripts:',
+      'npm warn install-scripts   esbuild@0.28.2 (postinstall: node install.js)',
+    ];
+    const { run } = await follow([
+      guide('install', 'Then:', `${FENCE}sh`, ...warning.map((line) => `echo '${line}' >&2`), FENCE),
+    ]);
+    await expect(run).rejects.toThrow(
+      `docs/install.md:3: \`echo '${warning[0]}' >&2\` printed npm's warning about install scripts no allowScripts entry of the project decides on (npm 11 runs them and warns after every install, npm 12 skips them); a reader meets it and stops: decide on each in package.json, as Getting started does for the guides' project\n${warning[0]}`,
+    );
+  });
+
   it('fails on a server that exits before it is ready, and stops the servers already started', async () => {
     const { home, run } = await follow([
       guide(
