@@ -209,6 +209,26 @@ describe('snippetPlan', () => {
     ]);
   });
 
+  it('runs a shell block introduced by variables in backticks: a name without an extension is no file', () => {
+    const plan = snippetPlan([
+      guide(
+        'variables',
+        'With the same `ADMIN` and `MOCK`:', // 1
+        `${FENCE}sh`, // 2
+        'curl -H "Authorization: Bearer $ADMIN" $MOCK/__admin/changes', // 3
+        FENCE, // 4
+        'Save this as `go.mod`:', // 5
+        `${FENCE}text`, // 6
+        'module example.com/orders', // 7
+        FENCE, // 8
+      ),
+    ]);
+    expect([...plan.files.keys()]).toEqual(['go.mod']);
+    expect(
+      plan.guides[0]?.steps.map((step) => ('save' in step ? `save ${step.save}` : step.command)),
+    ).toEqual(['curl -H "Authorization: Bearer $ADMIN" $MOCK/__admin/changes', 'save go.mod']);
+  });
+
   it('refuses a guide that runs a file before any guide gives it', () => {
     expect(() =>
       snippetPlan([
