@@ -23,7 +23,7 @@ import { openPythonSession } from './python-session.mjs';
 import { batchFailure, batchFile, outputBySnippet, snippetFile } from './snippet-batch.mjs';
 
 /** How npm 11 starts each line of its warning about dependencies' install scripts no `allowScripts` entry decides on. */
-const SKIPPED_SCRIPTS = 'npm warn install-scripts';
+const UNDECIDED_SCRIPTS = 'npm warn install-scripts';
 /** The program a guide's Python snippets are pasted into, as scripts/system-packages.mjs names it. */
 const PYTHON = 'python3';
 // An install may take a while; anything else must finish within the snippets' old limit.
@@ -33,11 +33,17 @@ const SERVER_START_TIMEOUT_MS = 60_000;
 
 /** @typedef {import('./guide-shell.mjs').GuideShell} GuideShell */
 /**
+ * A guide's `python3` prompt, opened at its first Python snippet: the snippets pasted so far, or why they
+ * are skipped.
+ *
+ * @typedef {{ session?: import('./python-session.mjs').PythonSession, pasted: number, skipped?: string }} PythonPrompt
+ */
+/**
  * What the guides' session holds from one guide to the next: what the server started last printed, the
  * project to return to from the clone, whether there is a database, and the reader's environment (for a
- * terminal of its own, such as the `python3` prompt of a guide's Python snippets).
+ * terminal of its own: the `python3` prompt of the guide being followed, closed at its end).
  *
- * @typedef {{ printed: string | undefined, before: string | undefined, database: boolean, env: NodeJS.ProcessEnv, sessionDir: string }} SessionState
+ * @typedef {{ printed: string | undefined, before: string | undefined, database: boolean, env: NodeJS.ProcessEnv, sessionDir: string, python?: PythonPrompt }} SessionState
  */
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
@@ -60,15 +66,15 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   let projectDir = '';
   /** @type {unknown} */
   let failure;
+  /** @type {SessionState} */
+  const state = {
+    printed: undefined,
+    before: undefined,
+    database: env.DATABASE_URL !== undefined,
+    env,
+    sessionDir,
+  };
   try {
-    /** @type {SessionState} */
-    const state = {
-      printed: undefined,
-      before: undefined,
-      database: env.DATABASE_URL !== undefined,
-      env,
-      sessionDir,
-    };
     for (const guide of plan.guides) lines.push(await runGuide(shell, guide, state, cloneDir));
     if (plan.typecheck) {
       const where = 'every file the guides give';
@@ -79,6 +85,7 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   } catch (error) {
     failure = error;
   }
+  await state.python?.session?.close(); // a guide that failed leaves its python3 open
   try {
     await shell.close();
   } catch (error) {
@@ -111,106 +118,101 @@ async function runGuide(shell, guide, state, cloneDir) {
   const noDatabase = [];
   /** @type {string[]} */
   const pytestRuns = [];
-  /** @type {{ session?: import('./python-session.mjs').PythonSession, pasted: number, skipped?: string }} */
+  /** @type {PythonPrompt} */
   const python = { pasted: 0 };
-  try {
-    for (let index = 0; index < guide.steps.length; index++) {
-      const step = /** @type {import('./guide-snippets.mjs').Step} */ (guide.steps[index]);
-      const where = `${guide.file}:${step.line}`;
-      // A file the reader saves goes into the project, also right after a block run in the clone.
-      const inClone = !('save' in step) && step.inClone === true;
-      if (inClone && state.before === undefined) {
-        state.before = shell.cwd;
-        await runCommand(
-          shell,
-          { command: `cd ${quote(cloneDir)}`, promises: [] },
-          `${where} (to the clone)`,
-        );
-      } else if (!inClone && state.before !== undefined) {
-        await leaveClone(shell, state, where);
-      }
-      if ('save' in step) {
-        saved += await save(shell, step);
-        continue;
-      }
-      if ('python' in step) {
-        promised += await pastePython(python, step, where, shell.cwd, state);
-        continue;
-      }
-      if (step.doneBefore) {
-        skipped.push(`${step.command} (${step.doneBefore})`);
-        continue;
-      }
-      // Where PostgreSQL is missing (never under CI: check:packages fails there), the database's commands
-      // cannot run; the step already said SKIPPED loudly.
-      if (!state.database && step.command.includes('DATABASE_URL')) {
-        noDatabase.push(oneLine(step.command));
-        continue;
-      }
-      let command;
-      try {
-        command = fillPlaceholders(step.command, state.printed);
-      } catch (error) {
-        throw new Error(`${where}: \`${step.command}\`: ${messageOf(error)}`);
-      }
-      if (step.pytest) {
-        // Where pytest or pytest-xdist is missing (never under CI: programOrSkip throws there), skipped loudly.
-        const why = missingForPytest(where, step.command);
-        if (why !== undefined) {
-          pytestRuns.push(`SKIPPED \`${oneLine(step.command)}\`: ${why}`);
-          continue;
-        }
-        const pytestStarted = performance.now();
-        const result = await runCommand(shell, { command: verbosePytest(command), promises: [] }, where);
-        const wall = ((performance.now() - pytestStarted) / 1000).toFixed(1);
-        try {
-          pytestRuns.push(
-            `\`${oneLine(step.command)}\`: ${pytestOutcome(command, result.stdout)}, ${wall} s in all`,
-          );
-        } catch (error) {
-          throw new Error(`${where}: ${messageOf(error)}`);
-        }
-      } else if (step.snippet) {
-        // The snippets after this one, with only files saved between them, run with it in one process.
-        const batch = [step];
-        for (
-          let next = guide.steps[index + 1];
-          next && ('save' in next || next.snippet);
-          next = guide.steps[index + 1]
-        ) {
-          index += 1;
-          if ('save' in next) saved += await save(shell, next);
-          else batch.push(/** @type {import('./guide-snippets.mjs').CommandStep} */ (next));
-        }
-        if (batch.length === 1) await runCommand(shell, { command, promises: step.promises }, where);
-        else await runSnippets(shell, guide, batch);
-        promised += batch.reduce((sum, { promises }) => sum + promises.length, 0);
-        commands += batch.length - 1;
-      } else if (step.mode === 'run') {
-        await runCommand(shell, { command, promises: step.promises }, where);
-        promised += step.promises.length;
-      } else {
-        let server;
-        try {
-          server = await shell.start(command, { timeoutMs: SERVER_START_TIMEOUT_MS });
-        } catch (error) {
-          throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
-        }
-        state.printed = server.output;
-        if (step.mode === 'until-ctrl-c') {
-          await server.stop().catch((error) => {
-            throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
-          });
-          servers.push(`${oneLine(step.command)} (started, then Ctrl+C)`);
-        } else {
-          servers.push(`${oneLine(step.command)} (left running)`);
-        }
-      }
-      commands += 1;
+  state.python = python;
+  for (let index = 0; index < guide.steps.length; index++) {
+    const step = /** @type {import('./guide-snippets.mjs').Step} */ (guide.steps[index]);
+    const where = `${guide.file}:${step.line}`;
+    // A file the reader saves goes into the project, also right after a block run in the clone.
+    const inClone = !('save' in step) && step.inClone === true;
+    if (inClone && state.before === undefined) {
+      state.before = shell.cwd;
+      await runCommand(shell, { command: `cd ${quote(cloneDir)}`, promises: [] }, `${where} (to the clone)`);
+    } else if (!inClone && state.before !== undefined) {
+      await leaveClone(shell, state, where);
     }
-  } finally {
-    await python.session?.close();
+    if ('save' in step) {
+      saved += await save(shell, step);
+      continue;
+    }
+    if ('python' in step) {
+      promised += await pastePython(python, step, where, shell.cwd, state);
+      continue;
+    }
+    if (step.doneBefore) {
+      skipped.push(`${step.command} (${step.doneBefore})`);
+      continue;
+    }
+    // Where PostgreSQL is missing (never under CI: check:packages fails there), the database's commands
+    // cannot run; the step already said SKIPPED loudly.
+    if (!state.database && step.command.includes('DATABASE_URL')) {
+      noDatabase.push(oneLine(step.command));
+      continue;
+    }
+    let command;
+    try {
+      command = fillPlaceholders(step.command, state.printed);
+    } catch (error) {
+      throw new Error(`${where}: \`${step.command}\`: ${messageOf(error)}`);
+    }
+    if (step.pytest) {
+      // Where pytest or pytest-xdist is missing (never under CI: programOrSkip throws there), skipped loudly.
+      const why = missingForPytest(where, step.command);
+      if (why !== undefined) {
+        pytestRuns.push(`SKIPPED \`${oneLine(step.command)}\`: ${why}`);
+        continue;
+      }
+      const pytestStarted = performance.now();
+      const result = await runCommand(shell, { command: verbosePytest(command), promises: [] }, where);
+      const wall = ((performance.now() - pytestStarted) / 1000).toFixed(1);
+      try {
+        pytestRuns.push(
+          `\`${oneLine(step.command)}\`: ${pytestOutcome(command, result.stdout)}, ${wall} s in all`,
+        );
+      } catch (error) {
+        throw new Error(`${where}: ${messageOf(error)}`);
+      }
+    } else if (step.snippet) {
+      // The snippets after this one, with only files saved between them, run with it in one process.
+      const batch = [step];
+      for (
+        let next = guide.steps[index + 1];
+        next && ('save' in next || next.snippet);
+        next = guide.steps[index + 1]
+      ) {
+        index += 1;
+        if ('save' in next) saved += await save(shell, next);
+        else batch.push(/** @type {import('./guide-snippets.mjs').CommandStep} */ (next));
+      }
+      if (batch.length === 1) await runCommand(shell, { command, promises: step.promises }, where);
+      else await runSnippets(shell, guide, batch);
+      promised += batch.reduce((sum, { promises }) => sum + promises.length, 0);
+      commands += batch.length - 1;
+    } else if (step.mode === 'run') {
+      await runCommand(shell, { command, promises: step.promises }, where);
+      promised += step.promises.length;
+    } else {
+      let server;
+      try {
+        server = await shell.start(command, { timeoutMs: SERVER_START_TIMEOUT_MS });
+      } catch (error) {
+        throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
+      }
+      state.printed = server.output;
+      if (step.mode === 'until-ctrl-c') {
+        await server.stop().catch((error) => {
+          throw new Error(`${where}: \`${step.command}\` ${messageOf(error)}`);
+        });
+        servers.push(`${oneLine(step.command)} (started, then Ctrl+C)`);
+      } else {
+        servers.push(`${oneLine(step.command)} (left running)`);
+      }
+    }
+    commands += 1;
   }
+  await python.session?.close();
+  state.python = undefined;
   if (state.before !== undefined) await leaveClone(shell, state, `${guide.file} (end)`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const details = [
@@ -233,7 +235,7 @@ async function runGuide(shell, guide, state, cloneDir) {
  * or breaks a promise. Where python3 is missing (never under CI), the guide's Python snippets are skipped
  * loudly.
  *
- * @param {{ session?: import('./python-session.mjs').PythonSession, pasted: number, skipped?: string }} python
+ * @param {PythonPrompt} python
  * @param {import('./guide-snippets.mjs').PythonStep} step
  * @param {string} where
  * @param {string} cwd
@@ -359,10 +361,10 @@ async function runCommand(shell, { command, promises }, where) {
       `${where}: \`${command}\` exited with code ${result.code} (in ${shell.cwd})${output ? `\n--- last output ---\n${output}` : ''}`,
     );
   }
-  const skippedScripts = result.stderr.split('\n').filter((line) => line.startsWith(SKIPPED_SCRIPTS));
-  if (skippedScripts.length > 0)
+  const undecidedScripts = result.stderr.split('\n').filter((line) => line.startsWith(UNDECIDED_SCRIPTS));
+  if (undecidedScripts.length > 0)
     throw new Error(
-      `${where}: \`${command}\` printed npm's warning about install scripts no allowScripts entry of the project decides on (npm 11 runs them and warns after every install, npm 12 skips them); a reader meets it and stops: decide on each in package.json, as Getting started does for the guides' project\n${skippedScripts.join('\n')}`,
+      `${where}: \`${command}\` printed npm's warning about install scripts no allowScripts entry of the project decides on (npm 11 runs them and warns after every install, npm 12 skips them); a reader meets it and stops: decide on each in package.json, as Getting started does for the guides' project\n${undecidedScripts.join('\n')}`,
     );
   const unmet = unmetPromise(promises, result.stdout);
   if (unmet) throw new Error(`${where}: \`${command}\` ${unmet}`);
