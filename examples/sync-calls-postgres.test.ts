@@ -52,6 +52,16 @@ it('copies the calls, applies an excusal and a deletion, and refuses to run besi
       [deleted, excused],
     );
     expect(rows[0]).toEqual({ calls: 239, deleted_left: false, excused: true });
+    // Its tables say whose they are, and how to remove them.
+    const { rows: comments } = await db.query(
+      "select obj_description('example_calls'::regclass, 'pg_class') as calls, obj_description('example_checkpoints'::regclass, 'pg_class') as checkpoints",
+    );
+    expect(comments[0]).toEqual({
+      calls:
+        'The example examples/sync-calls-postgres.ts of @company-data/sdk keeps the calls of its copy here. Remove both of its tables with: drop table example_calls, example_checkpoints',
+      checkpoints:
+        'The example examples/sync-calls-postgres.ts of @company-data/sdk keeps the checkpoint of its copy here. Remove both of its tables with: drop table example_calls, example_checkpoints',
+    });
 
     // Another run holds the copy: this one touches nothing and exits 75, naming the session.
     const { rows: me } = await db.query('select pg_backend_pid() as pid');

@@ -14,6 +14,10 @@
 //
 // Exit codes: 0 done, 1 failed, 2 bad arguments, 75 another run holds the copy, 130 interrupted (Ctrl+C or
 // SIGTERM: the page in hand is stored first).
+//
+// It keeps the copy in two tables of the database's default schema, example_calls and example_checkpoints,
+// each with a comment saying that it is this example's; `drop table example_calls, example_checkpoints`
+// removes them.
 import { parseArgs } from 'node:util';
 import { COPY_LOCKED_EXIT_CODE, parseDuration } from '@company-data/cli/copy';
 import { type Call, CompanyData, type SyncChange } from '@company-data/sdk';
@@ -56,6 +60,15 @@ await db.query(`create table if not exists example_calls (
 await db.query(
   'create table if not exists example_checkpoints (list text primary key, checkpoint text not null)',
 );
+// Tables of an example, in your database: they say so, and how to remove them.
+for (const [table, what] of [
+  ['example_calls', 'the calls'],
+  ['example_checkpoints', 'the checkpoint'],
+]) {
+  await db.query(
+    `comment on table ${table} is 'The example examples/sync-calls-postgres.ts of @company-data/sdk keeps ${what} of its copy here. Remove both of its tables with: drop table example_calls, example_checkpoints'`,
+  );
+}
 const saved = await db.query("select checkpoint from example_checkpoints where list = 'calls'");
 
 /** Stores one page and the checkpoint after it, all or nothing. */

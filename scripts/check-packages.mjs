@@ -8,8 +8,9 @@
 // folder, with a PostgreSQL of their own as $DATABASE_URL (scripts/lib/postgres-server.mjs; skipped loudly
 // where PostgreSQL is missing outside CI, then DATABASE_URL is unset): each shell
 // command (Getting started's pack in the clone, its project outside the workspace, the mock server it leaves
-// running for the guides after it), each snippet and each printed command, then the package READMEs' quick
-// starts, their printed output checked against their `// → ` comments (scripts/packaging/guide-snippets.mjs,
+// running for the guides after it), each snippet and each printed command, each Python snippet pasted into one
+// python3 per guide (scripts/packaging/python-session.mjs), then the package READMEs' quick
+// starts, their printed output checked against their `// → ` (`# → `) comments (scripts/packaging/guide-snippets.mjs,
 // guide-runner.mjs); in the project the guides made, an ESM and a CJS script against a started mock server,
 // a test file of the mock server's vitest matchers run by the project's vitest (a passing and a failing
 // expectation, and vitest printing the near-miss report) and type-checked by its tsc, a folder of two test files
@@ -430,7 +431,8 @@ async function checkMockBinary(releaseCopy, version, guides) {
       return `SKIPPED ${plan.commands.length} commands: no pytest (see above)`;
     lines = await runMockBinaryBlocks(plan, folder, path.join(base, 'programs'));
     const skipped = lines.filter((line) => line.startsWith('SKIPPED')).length;
-    return `${plan.commands.length - skipped} commands of the guides' with-mock-binary blocks beside the binary, no node on the PATH${skipped > 0 ? `; ${skipped} SKIPPED (below)` : ''}`;
+    const where = plan.folder ? `the tests' folder (the guide's ${plan.folder})` : "the tests' folder";
+    return `${plan.commands.length - skipped} commands of the guides' with-mock-binary blocks in ${where}, beside the binary, no node on the PATH${skipped > 0 ? `; ${skipped} SKIPPED (below)` : ''}`;
   });
   for (const line of lines) console.log(`      ${line}`);
 }

@@ -39,6 +39,11 @@ export const SYSTEM_PROGRAMS = [
     versionsIn: '/usr/lib/postgresql',
   },
   {
+    program: 'python3',
+    debianPackage: 'python3',
+    neededBy: "the testing guide's Python snippets, pasted into python3 (check:packages)",
+  },
+  {
     program: 'pytest-3',
     debianPackage: 'python3-pytest',
     neededBy: "the pytest examples of the mock binary's guide and of the testing guide (check:packages)",

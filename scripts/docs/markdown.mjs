@@ -18,9 +18,10 @@
  * Every fenced code block that starts at the beginning of a line, in order.
  *
  * A block is a file when the line before it ends with its name in backticks and a colon, as in "Save this
- * as `first-calls.ts`:"; `fileName` is then that name. A name in a folder counts only after "as", as in "Save
- * this as `parallel-suite/conftest.py`:" (a path in backticks before a colon elsewhere names a file of the
- * repository, as the architecture page does).
+ * as `first-calls.ts`:"; `fileName` is then that name. A name has an extension (`go.mod`): a word without one
+ * is a variable, as in "With the same `ADMIN`, `JSON` and `MOCK`:". A name in a folder counts only after "as",
+ * as in "Save this as `parallel-suite/conftest.py`:" (a path in backticks before a colon elsewhere names a
+ * file of the repository, as the architecture page does).
  *
  * @param {string} text
  * @returns {CodeBlock[]}
@@ -35,7 +36,7 @@ export function codeBlocks(text) {
       marks: (match[2] ?? '').trim().split(/\s+/).filter(Boolean),
       code: match[3] ?? '',
       line: before.split('\n').length,
-      fileName: (/`([\w.-]+)`:$/.exec(lineBefore) ??
+      fileName: (/`([\w-]*\.[\w.-]+)`:$/.exec(lineBefore) ??
         /\bas `((?:[\w.-]+\/)+[\w.-]+)`:$/.exec(lineBefore))?.[1],
     };
   });

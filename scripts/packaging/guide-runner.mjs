@@ -19,15 +19,32 @@ import { openShell, shellQuote as quote } from './guide-shell.mjs';
 import { unmetPromise } from './guide-snippets.mjs';
 import { fillPlaceholders } from './placeholders.mjs';
 import { PYTEST_NEEDS, pytestOutcome, verbosePytest } from './pytest-run.mjs';
+import { openPythonSession } from './python-session.mjs';
 import { batchFailure, batchFile, outputBySnippet, snippetFile } from './snippet-batch.mjs';
 
+/** How npm 11 starts each line of its warning about dependencies' install scripts no `allowScripts` entry decides on. */
+const UNDECIDED_SCRIPTS = 'npm warn install-scripts';
+/** The program a guide's Python snippets are pasted into, as scripts/system-packages.mjs names it. */
+const PYTHON = 'python3';
 // An install may take a while; anything else must finish within the snippets' old limit.
 const INSTALL_TIMEOUT_MS = 150_000;
 const COMMAND_TIMEOUT_MS = 90_000;
 const SERVER_START_TIMEOUT_MS = 60_000;
 
 /** @typedef {import('./guide-shell.mjs').GuideShell} GuideShell */
-/** @typedef {{ printed: string | undefined, before: string | undefined, database: boolean }} SessionState */
+/**
+ * A guide's `python3` prompt, opened at its first Python snippet: the snippets pasted so far, or why they
+ * are skipped.
+ *
+ * @typedef {{ session?: import('./python-session.mjs').PythonSession, pasted: number, skipped?: string }} PythonPrompt
+ */
+/**
+ * What the guides' session holds from one guide to the next: what the server started last printed, the
+ * project to return to from the clone, whether there is a database, and the reader's environment (for a
+ * terminal of its own: the `python3` prompt of the guide being followed, closed at its end).
+ *
+ * @typedef {{ printed: string | undefined, before: string | undefined, database: boolean, env: NodeJS.ProcessEnv, sessionDir: string, python?: PythonPrompt }} SessionState
+ */
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -49,9 +66,15 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   let projectDir = '';
   /** @type {unknown} */
   let failure;
+  /** @type {SessionState} */
+  const state = {
+    printed: undefined,
+    before: undefined,
+    database: env.DATABASE_URL !== undefined,
+    env,
+    sessionDir,
+  };
   try {
-    /** @type {SessionState} */
-    const state = { printed: undefined, before: undefined, database: env.DATABASE_URL !== undefined };
     for (const guide of plan.guides) lines.push(await runGuide(shell, guide, state, cloneDir));
     if (plan.typecheck) {
       const where = 'every file the guides give';
@@ -62,6 +85,7 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
   } catch (error) {
     failure = error;
   }
+  await state.python?.session?.close(); // a guide that failed leaves its python3 open
   try {
     await shell.close();
   } catch (error) {
@@ -94,6 +118,9 @@ async function runGuide(shell, guide, state, cloneDir) {
   const noDatabase = [];
   /** @type {string[]} */
   const pytestRuns = [];
+  /** @type {PythonPrompt} */
+  const python = { pasted: 0 };
+  state.python = python;
   for (let index = 0; index < guide.steps.length; index++) {
     const step = /** @type {import('./guide-snippets.mjs').Step} */ (guide.steps[index]);
     const where = `${guide.file}:${step.line}`;
@@ -107,6 +134,10 @@ async function runGuide(shell, guide, state, cloneDir) {
     }
     if ('save' in step) {
       saved += await save(shell, step);
+      continue;
+    }
+    if ('python' in step) {
+      promised += await pastePython(python, step, where, shell.cwd, state);
       continue;
     }
     if (step.doneBefore) {
@@ -152,7 +183,7 @@ async function runGuide(shell, guide, state, cloneDir) {
       ) {
         index += 1;
         if ('save' in next) saved += await save(shell, next);
-        else batch.push(next);
+        else batch.push(/** @type {import('./guide-snippets.mjs').CommandStep} */ (next));
       }
       if (batch.length === 1) await runCommand(shell, { command, promises: step.promises }, where);
       else await runSnippets(shell, guide, batch);
@@ -180,6 +211,8 @@ async function runGuide(shell, guide, state, cloneDir) {
     }
     commands += 1;
   }
+  await python.session?.close();
+  state.python = undefined;
   if (state.before !== undefined) await leaveClone(shell, state, `${guide.file} (end)`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const details = [
@@ -189,9 +222,57 @@ async function runGuide(shell, guide, state, cloneDir) {
     ...(servers.length > 0 ? [`servers: ${servers.join(', ')}`] : []),
     ...(skipped.length > 0 ? [`done before the check: ${skipped.join(', ')}`] : []),
     ...(noDatabase.length > 0 ? [`SKIPPED without PostgreSQL: ${noDatabase.join(', ')}`] : []),
+    ...(python.pasted > 0 ? [`${python.pasted} Python snippets pasted into one python3`] : []),
+    ...(python.skipped ? [`SKIPPED its Python snippets: ${python.skipped}`] : []),
     ...pytestRuns,
   ];
   return `${guide.file}: ${details.join('; ')}, in ${seconds} s`;
+}
+
+/**
+ * Pastes a Python snippet into the guide's `python3` prompt, opened at its first snippet where the reader is
+ * (in the reader's environment, as a new terminal has it); throws, naming the snippet's line, when it raises
+ * or breaks a promise. Where python3 is missing (never under CI), the guide's Python snippets are skipped
+ * loudly.
+ *
+ * @param {PythonPrompt} python
+ * @param {import('./guide-snippets.mjs').PythonStep} step
+ * @param {string} where
+ * @param {string} cwd
+ * @param {SessionState} state
+ * @returns {Promise<number>} the promised lines it printed, to count.
+ */
+async function pastePython(python, step, where, cwd, state) {
+  if (python.skipped) return 0;
+  if (!python.session) {
+    /** @type {string[]} */
+    const said = [];
+    try {
+      programOrSkip(PYTHON, { log: (line) => said.push(line) });
+    } catch (error) {
+      throw new Error(`${where}: a Python snippet: ${messageOf(error)}`);
+    }
+    if (said.length > 0) {
+      python.skipped = said.map((line) => line.replace(/^!!!! SKIPPED [^:]*: /, '')).join('; ');
+      return 0;
+    }
+    python.session = await openPythonSession({ cwd, env: state.env, dir: state.sessionDir });
+  }
+  const pasted = `the Python snippet pasted into python3 after the guide's snippets before it`;
+  let result;
+  try {
+    result = await python.session.paste(step.python, { timeoutMs: COMMAND_TIMEOUT_MS });
+  } catch (error) {
+    throw new Error(`${where}: ${pasted} ${messageOf(error)}`);
+  }
+  if (!result.ok) {
+    const output = `${result.stdout}\n${result.errors}`.trim().split('\n').slice(-40).join('\n');
+    throw new Error(`${where}: ${pasted} failed (in ${cwd})\n--- last output ---\n${output}`);
+  }
+  const unmet = unmetPromise(step.promises, result.stdout);
+  if (unmet) throw new Error(`${where}: ${pasted} ${unmet}`);
+  python.pasted += 1;
+  return step.promises.length;
 }
 
 /**
@@ -280,6 +361,11 @@ async function runCommand(shell, { command, promises }, where) {
       `${where}: \`${command}\` exited with code ${result.code} (in ${shell.cwd})${output ? `\n--- last output ---\n${output}` : ''}`,
     );
   }
+  const undecidedScripts = result.stderr.split('\n').filter((line) => line.startsWith(UNDECIDED_SCRIPTS));
+  if (undecidedScripts.length > 0)
+    throw new Error(
+      `${where}: \`${command}\` printed npm's warning about install scripts no allowScripts entry of the project decides on (npm 11 runs them and warns after every install, npm 12 skips them); a reader meets it and stops: decide on each in package.json, as Getting started does for the guides' project\n${undecidedScripts.join('\n')}`,
+    );
   const unmet = unmetPromise(promises, result.stdout);
   if (unmet) throw new Error(`${where}: \`${command}\` ${unmet}`);
   return result;

@@ -13,11 +13,14 @@
 //   (renderers show only the language; see MARKS).
 // - A command the text prints outside the blocks (`npx tsx <file>`, `npx vitest run`, `npx tsc`) runs where
 //   the text prints it, unless a shell block of the guide runs it.
+// - A `python` block the text gives no file name is a snippet the reader pastes into `python3`, one prompt
+//   per guide kept open in a terminal of its own, where the guide gives it: the snippets after it use what it
+//   defined (scripts/packaging/python-session.mjs).
 // - Then each package README's quick start (its first `ts` block, saved as `readme-<package>.ts`).
 //
-// Printed output is checked where a snippet promises it: a line comment `// → text` says the snippet prints
-// a line equal to `text` (as console.log writes it; `…` stands for any text). A snippet's promises must be
-// met by its output lines in order.
+// Printed output is checked where a snippet promises it: a line comment `// → text` (`# → text` in Python)
+// says the snippet prints a line equal to `text` (as console.log or print writes it; `…` stands for any
+// text). A snippet's promises must be met by its output lines in order.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { shellCommandLines } from '../docs/markdown.mjs';
@@ -47,7 +50,14 @@ import { shellCommandLines } from '../docs/markdown.mjs';
  *   the guide's snippets next to it (scripts/packaging/snippet-batch.mjs).
  */
 
-/** @typedef {SaveStep | CommandStep} Step */
+/**
+ * A Python snippet the reader pastes into the guide's `python3` prompt.
+ *
+ * @typedef {{ line: number, python: string, promises: string[], command?: undefined, doneBefore?: undefined,
+ *   inClone?: undefined, snippet?: undefined }} PythonStep
+ */
+
+/** @typedef {SaveStep | CommandStep | PythonStep} Step */
 
 /**
  * Every file the guides give by name, whether a guide prints `npx tsc` (the check type-checks every file at
@@ -165,6 +175,8 @@ export function snippetPlan(guides, readmes = []) {
         addFile(name, content, where);
         steps.push({ line: block.line, save: name, content });
         steps.push(commandStep(block.line, `npx tsx ${name}`, promisedLines(block.code), { snippet: true }));
+      } else if (block.lang === 'python' && !quotesFile(guide.text, block.line)) {
+        steps.push({ line: block.line, python: block.code, promises: promisedLines(block.code, '#') });
       } else if (block.lang === 'sh') {
         for (const step of shellSteps(guide, block, files)) {
           shellRuns.add(step.command);
@@ -215,6 +227,22 @@ const commandStep = (line, command, promises, extra = {}) => ({
   promises,
   ...extra,
 });
+
+/**
+ * Whether the text introduces the block at `line` as a file of the repository (the line before it ends with
+ * a path in backticks and a colon, without "Save this as"): shown, not pasted.
+ *
+ * @param {string} text
+ * @param {number} line - the block's opening fence, 1-based.
+ */
+function quotesFile(text, line) {
+  const before = text
+    .split('\n')
+    .slice(0, line - 1)
+    .join('\n')
+    .trimEnd();
+  return /`[^`\n]+`:$/.test(before.slice(before.lastIndexOf('\n') + 1));
+}
 
 /**
  * The commands of a `sh` block as steps, after checking its marks.
@@ -325,16 +353,17 @@ function assertEveryScriptRuns(files, templates, plans) {
   }
 }
 
-const PROMISE = /\/\/ → (.+)$/;
-
 /**
- * The lines a snippet promises to print: the text of each `// → text` comment, in order.
+ * The lines a snippet promises to print: the text of each `// → text` comment (`# → text` in Python), in
+ * order.
  *
  * @param {string} code
+ * @param {'//' | '#'} [comment] - how its language starts a line comment.
  * @returns {string[]}
  */
-export function promisedLines(code) {
-  return code.split('\n').flatMap((line) => PROMISE.exec(line)?.[1]?.trim() || []);
+export function promisedLines(code, comment = '//') {
+  const promise = new RegExp(`${comment.replaceAll('/', '\\/')} → (.+)$`);
+  return code.split('\n').flatMap((line) => promise.exec(line)?.[1]?.trim() || []);
 }
 
 /**

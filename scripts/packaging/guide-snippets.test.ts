@@ -176,7 +176,7 @@ describe('snippetPlan', () => {
     );
   });
 
-  it('saves a file given with its folder, and marks a with-pytest block as a pytest run', () => {
+  it('saves a file given with its folder, marks a with-pytest block as a pytest run, and pastes a Python snippet', () => {
     const plan = snippetPlan([
       guide(
         'parallel',
@@ -188,10 +188,15 @@ describe('snippetPlan', () => {
         'pytest-3 -n 8 suite', // 6
         FENCE, // 7
         // A path in a folder names a file to save only after "as": here it names a file of the repository.
+        // Nor is it pasted into python3: it is shown, not run.
         'The rules live in `suite/rules.py`:', // 8
         `${FENCE}python`, // 9
         'RULES = []', // 10
         FENCE, // 11
+        'The same from Python:', // 12
+        `${FENCE}python`, // 13
+        'print(len(RULES))  # → 0', // 14
+        FENCE, // 15
       ),
     ]);
     expect([...plan.files.keys()]).toEqual(['suite/conftest.py']);
@@ -199,7 +204,29 @@ describe('snippetPlan', () => {
     expect(plan.guides[0]?.steps).toEqual([
       { line: 2, save: 'suite/conftest.py', content: 'import pytest\n' },
       { line: 6, command: 'pytest-3 -n 8 suite', mode: 'run', inClone: false, promises: [], pytest: true },
+      // A Python block without a file name: a snippet pasted into the guide's python3, its `# → ` promises read.
+      { line: 13, python: 'print(len(RULES))  # → 0\n', promises: ['0'] },
     ]);
+  });
+
+  it('runs a shell block introduced by variables in backticks: a name without an extension is no file', () => {
+    const plan = snippetPlan([
+      guide(
+        'variables',
+        'With the same `ADMIN` and `MOCK`:', // 1
+        `${FENCE}sh`, // 2
+        'curl -H "Authorization: Bearer $ADMIN" $MOCK/__admin/changes', // 3
+        FENCE, // 4
+        'Save this as `go.mod`:', // 5
+        `${FENCE}text`, // 6
+        'module example.com/orders', // 7
+        FENCE, // 8
+      ),
+    ]);
+    expect([...plan.files.keys()]).toEqual(['go.mod']);
+    expect(
+      plan.guides[0]?.steps.map((step) => ('save' in step ? `save ${step.save}` : step.command)),
+    ).toEqual(['curl -H "Authorization: Bearer $ADMIN" $MOCK/__admin/changes', 'save go.mod']);
   });
 
   it('refuses a guide that runs a file before any guide gives it', () => {

@@ -1,7 +1,10 @@
 // The guides' shell blocks marked `with-mock-binary` (scripts/packaging/guide-snippets.mjs), run as their
-// reader runs them: in the folder where the mock binary was downloaded with its checksum file, beside the files
-// the guide gives (the test files of another language), with the system's programs the commands start but no
-// node, npm or npx: the PATH is a folder of links to exactly those programs, found where Debian installs them.
+// reader runs them: in the folder of the tests, where the mock binary was downloaded (or copied from a build)
+// with its checksum file, beside the files the guide gives (the test files of another language), with the
+// system's programs the commands start but no node, npm or npx: the PATH is a folder of links to exactly those
+// programs, found where Debian installs them. The guide gives its files in that folder (`mock-tests/conftest.py`),
+// so that in the project of Getting started they stay apart from its other tests; here the folder is the one
+// the binary was copied into, and the files go into it by their names in it.
 // A block also marked `if-installed` runs only where its program is installed (Go); missing, it is skipped and
 // the lines say so. Any other missing program fails: `npm test` installs it first (scripts/system-packages.mjs).
 import { spawn } from 'node:child_process';
@@ -32,22 +35,33 @@ const READER_ENV = { CGO_ENABLED: '0' };
 
 /**
  * The files and commands of the guides that have `with-mock-binary` blocks: every file such a guide gives
- * (its test files), and the marked blocks' commands in order.
+ * (its test files), by its name in the tests' folder, and the marked blocks' commands in order.
  *
  * @param {readonly import('../docs/guides.mjs').Guide[]} guides
- * @returns {{ files: Map<string, string>, commands: BinaryCommand[] }}
+ * @returns {{ folder: string, files: Map<string, string>, commands: BinaryCommand[] }} `folder` is the tests'
+ *   folder the guide names (`mock-tests`; empty when it gives its files without one).
+ * @throws {Error} for a guide whose files are not all in one folder: the binary and the commands are in one.
  */
 export function mockBinaryPlan(guides) {
   /** @type {Map<string, string>} */
   const files = new Map();
   /** @type {BinaryCommand[]} */
   const commands = [];
+  let folder = '';
   for (const guide of guides) {
     const marked = guide.blocks.filter(
       (block) => block.lang === 'sh' && block.marks.includes('with-mock-binary'),
     );
     if (marked.length === 0) continue;
-    for (const block of guide.blocks) if (block.fileName) files.set(block.fileName, block.code);
+    const given = guide.blocks.flatMap((block) => (block.fileName ? [block] : []));
+    const folders = new Set(given.map((block) => path.posix.dirname(block.fileName ?? '')));
+    if (folders.size > 1)
+      throw new Error(
+        `${guide.file}: its files are in ${[...folders].join(', ')}: give them all in the one folder of the tests, where the binary is`,
+      );
+    folder = [...folders][0] ?? '';
+    if (folder === '.') folder = '';
+    for (const block of given) files.set(path.posix.basename(block.fileName ?? ''), block.code);
     for (const block of marked) {
       for (const { command, line } of shellCommandLines(block)) {
         const program = command.split(/\s+/)[0] ?? '';
@@ -58,7 +72,7 @@ export function mockBinaryPlan(guides) {
       }
     }
   }
-  return { files, commands };
+  return { folder, files, commands };
 }
 
 /**

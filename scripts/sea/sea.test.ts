@@ -61,7 +61,7 @@ describe('mockBinaryPlan', () => {
       ),
       guide(
         'binary',
-        'Save this as `conftest.py`:', // 1
+        'Save this as `tests/conftest.py`:', // 1
         `${FENCE}python`, // 2
         'import pytest', // 3
         FENCE, // 4
@@ -74,6 +74,8 @@ describe('mockBinaryPlan', () => {
         FENCE, // 11
       ),
     ]);
+    // Given in the tests' folder, saved by its name in it: the folder the binary is in, where the commands run.
+    expect(plan.folder).toBe('tests');
     expect([...plan.files.keys()]).toEqual(['conftest.py']);
     expect(plan.commands).toEqual([
       {
@@ -85,6 +87,21 @@ describe('mockBinaryPlan', () => {
       { where: 'docs/binary.md:7', command: 'python3 -m pytest -q', program: 'python3', ifInstalled: false },
       { where: 'docs/binary.md:10', command: 'go test ./...', program: 'go', ifInstalled: true },
     ]);
+  });
+
+  it('refuses files in more than one folder: the binary and the commands are in one', () => {
+    const files = (...names: string[]) =>
+      guide(
+        'binary',
+        ...names.flatMap((name) => [`Save this as \`${name}\`:`, `${FENCE}python`, 'x = 1', FENCE]),
+        `${FENCE}sh with-mock-binary`,
+        'python3 -m pytest -q',
+        FENCE,
+      );
+    expect(mockBinaryPlan([files('conftest.py', 'test_x.py')]).folder).toBe('');
+    expect(() => mockBinaryPlan([files('tests/conftest.py', 'test_x.py')])).toThrow(
+      'docs/binary.md: its files are in tests, .: give them all in the one folder of the tests, where the binary is',
+    );
   });
 
   it('refuses a command that needs Node, in a block for readers without it', () => {

@@ -132,13 +132,19 @@ function makeWorld(
   const { server } = place;
   const parts = partsOf(options, place);
   const restored = state === undefined ? undefined : restore(parts, state, place);
+  // A server's own world answers the keys no session holds: it says when a key's session ended.
+  let front: SessionFront<MockWorld> | undefined;
+  const endedKey = server === undefined ? (key: string) => front?.endedKeyDetail(key) : undefined;
   const world = new MockWorld({
     ...parts,
     id: place.id,
     session: server !== undefined,
     origin: origin === undefined ? undefined : checkOrigin(origin),
-    engineOf: (self) => engineOf(self, parts),
-    sessionsOf: (self) => server ?? serverSessions(self, options),
+    engineOf: (self) => engineOf(self, parts, endedKey),
+    sessionsOf: (self) => {
+      front = server ?? serverSessions(self, options);
+      return front;
+    },
   });
   return { world, restored };
 }
@@ -214,9 +220,14 @@ function restore(parts: Parts, state: MockState, place: WorldPlace): MadeSession
 /**
  * A world's engine, handed the routes compiled once for every server: on each request it reads the world's
  * store, clock, quota and chaos, journals the request, and hands the admin API and the OpenAPI document to
- * their side routes (the admin API drives this world).
+ * their side routes (the admin API drives this world); a server's own world says when the session of a key it
+ * does not know ended (`endedKey`).
  */
-function engineOf(world: MockWorld, parts: Parts): MockEngine {
+function engineOf(
+  world: MockWorld,
+  parts: Parts,
+  endedKey: ((key: string) => string | undefined) | undefined,
+): MockEngine {
   const { data, clock, keys, chaos, journals, maxBodyBytes, catchUp } = parts;
   const { onRequest } = parts.options;
   return new MockEngine(ROUTES, {
@@ -240,6 +251,7 @@ function engineOf(world: MockWorld, parts: Parts): MockEngine {
     onServed:
       onRequest && ((request, atMs, served, ms) => onRequest(requestEvent(request, atMs, served, ms))),
     onUnmatched: journals.noteUnmatched,
+    endedKey,
   });
 }
 

@@ -1,3 +1,4 @@
+import { hashKey } from '../data/store/keys.js';
 import type { ClientAbort, EngineResult, RequestAnswerer } from '../serve/engine/engine.js';
 import type { MockRequest } from '../serve/http/types.js';
 import type { MockSession, MockSessions } from './mock-server.js';
@@ -85,6 +86,19 @@ export class SessionFront<World extends FrontWorld> implements RequestAnswerer {
   }
 
   /** Journals a request its client abandoned, in its session's journal. */
+  /**
+   * When and how the ended session that held `key` ended, for the 401 to a key the server's own world does
+   * not hold either; undefined for any other key.
+   *
+   * @param key - the API key a request bore.
+   */
+  endedKeyDetail(key: string): string | undefined {
+    const registry = this.#registry;
+    if (registry === undefined) return undefined;
+    const hash = hashKey(key);
+    return this.#root.ownsKeyHash(hash) ? undefined : registry.endedKeyDetail(hash);
+  }
+
   abandoned(request: MockRequest): void {
     this.#engineFor(request).abandoned(request);
   }

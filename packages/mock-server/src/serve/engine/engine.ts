@@ -109,6 +109,8 @@ export interface EngineState {
   readonly sideRoutes?: readonly SideRoute[] | undefined;
   readonly onServed?: ServedHook | undefined;
   readonly onUnmatched?: UnmatchedHook | undefined;
+  /** Why a key of an ended session reaches nothing (see `ResolveWorld.endedKey`). */
+  readonly endedKey?: ((key: string) => string | undefined) | undefined;
 }
 
 /** How a request was served, before it is journaled and reported. */
@@ -171,6 +173,7 @@ export class MockEngine {
         maxBodyBytes: state.maxBodyBytes,
         takeLeadFailure: () => state.takeLeadFailure(),
       },
+      endedKey: state.endedKey,
     };
   }
 

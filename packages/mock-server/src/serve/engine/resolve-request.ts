@@ -7,7 +7,7 @@ import { errorResponse, methodNotAllowed, notFound, unmatched } from '../http/re
 import type { MockRequest, Resolved } from '../http/types.js';
 import { unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
 import type { ResolveContext } from '../resolvers/context.js';
-import type { DataHandler, Route, RouteTable } from './routes.js';
+import { type DataHandler, endedKeyAnswer, type Route, type RouteTable } from './routes.js';
 
 /** What resolving a request reads of a world: its store, clock and quota, and what webhooks are given. */
 export interface ResolveWorld {
@@ -17,6 +17,11 @@ export interface ResolveWorld {
   readonly throttle: Throttle;
   /** What a webhook's resolver is given. */
   readonly context: ResolveContext;
+  /**
+   * Why a key the store does not know reaches nothing, when it was a key of a session that has ended: what
+   * its 401 says instead of the API's words for an unknown key. Undefined for any other key.
+   */
+  readonly endedKey?: ((key: string) => string | undefined) | undefined;
 }
 
 /**
@@ -66,7 +71,10 @@ function resolveData(
   if (token === undefined) return handler.missingKey;
   const nowMs = world.clock.nowMs();
   const key = world.store.keys.authenticate(token, nowMs);
-  if (key === 'invalid') return handler.invalidKey;
+  if (key === 'invalid') {
+    const ended = world.endedKey?.(token);
+    return ended === undefined ? handler.invalidKey : endedKeyAnswer(route.endpoint.errorShape, ended);
+  }
   if (key === 'expired') return handler.expiredKey;
   const keyName = key.name;
   if (!key.permissions.has(handler.resource)) return withKey(handler.forbidden, keyName);

@@ -68,6 +68,17 @@ const NO_QUERY = z.object({});
 const UNAUTHENTICATED = { 'www-authenticate': 'Bearer realm="api"' } as const;
 
 /**
+ * The 401 to a key the mock no longer knows because its session ended: the invalid key's answer, in the
+ * row's error shape, with words that say so (and unmatched as an invalid key).
+ *
+ * @param shape - the row's error shape.
+ * @param detail - when and how the key's session ended.
+ */
+export function endedKeyAnswer(shape: ErrorShape, detail: string): Resolved {
+  return unmatched(errorResponse(shape, 401, detail, UNAUTHENTICATED), { ...UNMATCHED.invalidKey, detail });
+}
+
+/**
  * The route table, compiled once from the contract's endpoint table and one resolver per row: the
  * operations as rows of the mock's one {@link Router}, with the error shape of each area of paths.
  */

@@ -13,6 +13,8 @@ export interface SessionWorld {
   readonly adminToken: string;
   /** Whether one of its keys has this hash (of `hashKey`). */
   ownsKeyHash(hash: string): boolean;
+  /** The hashes of every key it holds now (revoked and expired ones too). */
+  keyHashes(): readonly string[];
   /** Whether one of its audiences or lead sources has this webhook token. */
   ownsToken(token: string): boolean;
   /** Lets go of what it holds (its dispatcher): it has ended. */
@@ -22,6 +24,12 @@ export interface SessionWorld {
 /** What a world holds that routes requests to it, and so no other world may hold: its secrets, its admin token. */
 export interface WorldClaims extends RoutingSecrets {
   readonly adminToken?: string | undefined;
+}
+
+/** How a session ended, in words (`Session s1 was ended at …`), and the keys it held then. */
+interface Ending {
+  readonly text: string;
+  readonly keyHashes: readonly string[];
 }
 
 interface Entry<World> {
@@ -42,7 +50,10 @@ export interface RegistryOptions {
 
 /** At most this long between two looks for idle sessions. */
 const LONGEST_SWEEP_MS = 60_000;
-/** How many ended sessions' admin tokens are remembered, to say why they reach nothing (the oldest forgotten). */
+/**
+ * How many ended sessions' admin tokens and keys are remembered, to say why they reach nothing (the oldest
+ * forgotten).
+ */
 const REMEMBERED_ENDINGS = 1000;
 
 /**
@@ -58,7 +69,9 @@ export class SessionRegistry<World extends SessionWorld> {
   readonly #keyRoutes = new Map<string, Entry<World>>();
   readonly #tokenRoutes = new Map<string, Entry<World>>();
   /** Ended sessions' admin tokens, and how each ended. */
-  readonly #endings = new Map<string, string>();
+  readonly #endings = new Map<string, Ending>();
+  /** Ended sessions' key hashes, and how the session that held each ended. */
+  readonly #endedKeys = new Map<string, Ending>();
   readonly #options: RegistryOptions;
   readonly #wallNow: () => number;
   #made = 0;
@@ -176,12 +189,13 @@ export class SessionRegistry<World extends SessionWorld> {
     if (entry === undefined) return false;
     this.#sessions.delete(id);
     this.#byAdminToken.delete(entry.world.adminToken);
-    this.#endings.set(
-      entry.world.adminToken,
-      `Session ${id} ${why} at ${new Date(this.#wallNow()).toISOString()}`,
-    );
-    if (this.#endings.size > REMEMBERED_ENDINGS)
-      this.#endings.delete(this.#endings.keys().next().value as string);
+    const ending: Ending = {
+      text: `Session ${id} ${why} at ${new Date(this.#wallNow()).toISOString()}`,
+      keyHashes: entry.world.keyHashes(),
+    };
+    this.#endings.set(entry.world.adminToken, ending);
+    for (const hash of ending.keyHashes) this.#endedKeys.set(hash, ending);
+    if (this.#endings.size > REMEMBERED_ENDINGS) this.#forgetOldestEnding();
     forget(this.#keyRoutes, entry);
     forget(this.#tokenRoutes, entry);
     if (this.#sessions.size === 0) this.#stopSweeping();
@@ -239,8 +253,29 @@ export class SessionRegistry<World extends SessionWorld> {
     if (ending === undefined) return undefined;
     return errorJson(
       410,
-      `${ending}: its keys, tokens and admin token reach nothing now. Make a new one with POST ${ADMIN_PREFIX}sessions (the server's admin token).`,
+      `${ending.text}: its keys, tokens and admin token reach nothing now. Make a new one with POST ${ADMIN_PREFIX}sessions (the server's admin token).`,
     );
+  }
+
+  /**
+   * What the 401 to an API request says when its key was one of an ended session's (and no open world holds
+   * it now): when and how that session ended, rather than the API's words for a key never seen.
+   *
+   * @param hash - the key's hash (of `hashKey`).
+   * @returns the detail, or undefined for a key no remembered session held.
+   */
+  endedKeyDetail(hash: string): string | undefined {
+    const ending = this.#endedKeys.get(hash);
+    if (ending === undefined) return undefined;
+    return `${ending.text}: this API key was one of its keys and reaches nothing now. Make a new session with POST ${ADMIN_PREFIX}sessions (the server's admin token) and use its keys.`;
+  }
+
+  /** Forgets the oldest ending remembered, and the keys whose latest ending it is. */
+  #forgetOldestEnding(): void {
+    const [adminToken, ending] = this.#endings.entries().next().value as [string, Ending];
+    this.#endings.delete(adminToken);
+    for (const hash of ending.keyHashes)
+      if (this.#endedKeys.get(hash) === ending) this.#endedKeys.delete(hash);
   }
 
   #byKey(hash: string): Entry<World> | undefined {

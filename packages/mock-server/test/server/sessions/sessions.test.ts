@@ -190,6 +190,29 @@ describe('sessions in process', () => {
     expect(server.sessions.end('s9')).toBe(false);
   });
 
+  it('remembers the keys of the last 1,000 ended sessions', async () => {
+    const server = createMockServer({ maxSessions: 1 });
+    const small = { sizes: { users: 0, teams: 0, recordings: 0, calls: 0 } };
+    const keys = Array.from({ length: 1001 }, () => {
+      const session = server.sessions.create(small);
+      session.end();
+      return session.keys.valid;
+    });
+    const detail = async (key: string) => {
+      const result = await server.handle({
+        method: 'GET',
+        path: '/v1/teams/',
+        search: '',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return result.drop ? '' : JSON.parse(result.response.body).error.detail;
+    };
+    expect(await detail(keys[0] as string)).toBe('Invalid API key.');
+    expect(await detail(keys[1] as string)).toMatch(/^Session s2 was ended at /);
+    expect(await detail(keys[1000] as string)).toMatch(/^Session s1001 was ended at /);
+    await server.close();
+  });
+
   it('checks its limits when the server is made', () => {
     expect(() => createMockServer({ maxSessions: -1 })).toThrow(
       'maxSessions must be a whole number ≥ 0 (got -1)',
@@ -324,6 +347,55 @@ describe('sessions over HTTP', () => {
     );
     expect((await admin('clock', 'never-a-token')).status).toBe(401);
     expect(server.sessions.list().map((info) => info.id)).toEqual(['default', 's2']);
+  });
+
+  it("answers an ended session's keys with the API's 401 saying when the session ended", async () => {
+    // A known wall time for the registry (made with the first session): the listener's timers stay real.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-01T09:30:00Z') });
+    try {
+      const { json: made } = await admin('sessions', ADMIN, { method: 'POST', body: {} });
+      const mine = 'svc_live_made_by_the_session';
+      const added = await admin('keys', made.adminToken, { method: 'POST', body: { value: mine } });
+      expect(added.status).toBe(201);
+      expect((await call(`${server.baseURL}/calls/?page_size=1`, made.keys.valid)).status).toBe(200);
+      expect((await admin(`sessions/${made.id}`, ADMIN, { method: 'DELETE' })).status).toBe(200);
+      const ended =
+        "Session s1 was ended at 2026-11-01T09:30:00.000Z: this API key was one of its keys and reaches nothing now. Make a new session with POST /__admin/sessions (the server's admin token) and use its keys.";
+      // Its well-known keys, and one made at run time, on lists and a retrieve (the key is read before the id).
+      for (const [key, path] of [
+        [made.keys.valid, 'calls/?page_size=1'],
+        [made.keys.throttled, 'users/'],
+        [mine, 'teams/3f0c2a9e-4b1d-4c1e-9a7b-2d5e8f6a1b3c/'],
+      ]) {
+        expect(await call(`${server.baseURL}/${path}`, key as string)).toEqual({
+          status: 401,
+          json: { error: { detail: ended } },
+        });
+      }
+      // A key never seen gets the API's words, and an unknown path its 404, whatever the key.
+      expect(await call(`${server.baseURL}/calls/`, 'svc_live_never_a_key')).toEqual({
+        status: 401,
+        json: { error: { detail: 'Invalid API key.' } },
+      });
+      expect((await call(`${server.baseURL}/call/`, made.keys.valid)).status).toBe(404);
+      expect(server.unmatched().map(({ reason, detail }) => [reason, detail])).toEqual([
+        ['invalid_key', ended],
+        ['invalid_key', ended],
+        ['invalid_key', ended],
+        ['invalid_key', 'The mock knows no such API key, or it is revoked.'],
+        ['unknown_path', 'No operation of the API has this path (did you mean /v1/calls/?).'],
+      ]);
+
+      // Its key, held again by the server's own world and revoked there, is that world's revoked key.
+      server.createKey({ value: mine });
+      expect((await call(`${server.baseURL}/users/`, mine)).status).toBe(200);
+      server.revokeKey(mine);
+      expect((await call(`${server.baseURL}/users/`, mine)).json).toEqual({
+        error: { detail: 'Invalid API key.' },
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers 400, 404 and 409 saying what to do', async () => {
