@@ -103,7 +103,7 @@ const options = {
     '@company-data/mock-server/msw': [path.join(DECLARATIONS, 'mock-server/src/entries/msw.d.ts')],
     '@company-data/mock-server/vitest': [path.join(DECLARATIONS, 'mock-server/src/entries/vitest.d.ts')],
     '@company-data/sdk/opentelemetry': [path.join(DECLARATIONS, 'sdk/src/opentelemetry.d.ts')],
-    '@company-data/cli/copy': [path.join(DECLARATIONS, 'cli/src/copy.d.ts')],
+    '@company-data/cli/copy': [path.join(DECLARATIONS, 'cli/src/entries/copy.d.ts')],
     '@company-data/*': [path.join(DECLARATIONS, '*/src/index.d.ts')],
   },
   types: ['node'],
@@ -123,11 +123,11 @@ const ENTRIES = [
   })),
   {
     specifier: '@company-data/cli/copy',
-    file: path.join('build', 'declarations', 'cli', 'src', 'copy.d.ts'),
+    file: path.join('build', 'declarations', 'cli', 'src', 'entries', 'copy.d.ts'),
   },
   {
     specifier: '@company-data/mock-server/vitest',
-    file: path.join('build', 'declarations', 'mock-server', 'src', 'vitest.d.ts'),
+    file: path.join('build', 'declarations', 'mock-server', 'src', 'entries', 'vitest.d.ts'),
   },
 ];
 const base = ts.createProgram(
