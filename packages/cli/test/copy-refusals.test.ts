@@ -214,10 +214,14 @@ describe('a full disk and a folder this user may not write', () => {
 
   it.skipIf(!reachable)(
     'a folder it may not write (EACCES): exit 2, one line naming the folder',
-    async () => {
-      const folder = join(dir, 'readonly');
+    async ({ onTestFinished }) => {
+      // npm test's temporary folder is its own user's alone (0700): the folder goes where nobody may pass.
+      const base = nobody === undefined || readableBy(nobody, `${tmpdir()}/.`) ? tmpdir() : '/tmp';
+      const open = mkdtempSync(join(base, 'company-data-refusals-'));
+      onTestFinished(() => rmSync(open, { recursive: true, force: true }));
+      const folder = join(open, 'readonly');
       mkdirSync(folder);
-      chmodSync(dir, 0o755);
+      chmodSync(open, 0o755);
       chmodSync(folder, 0o555);
       const ran = await runChild(['export', 'users', '--out', join(folder, 'users.ndjson')], {
         env: envFor(mock),
