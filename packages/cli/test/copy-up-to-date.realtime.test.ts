@@ -17,7 +17,7 @@ import { spawnCli } from './support/run.js';
 const ACTIVITY = 'calls=20/s,excused=30%,excused-after=0..1,deletions=2/s';
 /** Each list request waits this long (real ms), so that a run lasts long enough to be killed mid-walk. */
 const PAGE_DELAY_MS = 60;
-const RUNS = 6;
+const RUNS = 4;
 /** How often the test looks at the copy's checkpoint while a run it will kill goes. */
 const POLL_MS = 20;
 /** A window over the whole list: each run walks all of it (about 1.5 s), time for a kill to land mid-walk. */
