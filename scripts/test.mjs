@@ -47,7 +47,9 @@ try {
 } finally {
   const left = temp.leftovers();
   temp.remove();
-  if (left.length > 0 && !controller.signal.aborted) {
+  // A step stopped mid-run (Ctrl-C, or another step failed) cannot clean up: only a run that otherwise passed
+  // is held to an empty folder.
+  if (left.length > 0 && ok && !controller.signal.aborted) {
     console.error(
       `\nnpm test failed: its steps left ${left.length} entries in the temporary folder (removed now): ${left.join(', ')}. A test or check that creates a temporary file or folder removes it when it ends.`,
     );
