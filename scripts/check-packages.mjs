@@ -33,6 +33,7 @@ import { checkConsumerProject, runConsumers, runMatchers, runSharedMock } from '
 import { readerEnv, runGuides } from './packaging/guide-runner.mjs';
 import { inReadmeOrder, readmeQuickStarts, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
+import { HOST_LOOPBACK, isolatedNetworkOrSkip } from './packaging/network-namespace.mjs';
 import { packWorkspaces } from './packaging/pack.mjs';
 import { cleanEnv } from './packaging/process.mjs';
 import { installRecipe } from './packaging/recipe.mjs';
@@ -235,6 +236,8 @@ async function checkConsumer(packed, guides) {
     // step under CI; elsewhere it is skipped loudly, and DATABASE_URL stays unset.
     const postgres = postgresOrSkip({ log: console.log });
     const database = postgres === undefined ? undefined : await startPostgres({ postgres });
+    // Ports of their own, so a reader's mock left on 4010 does not fail npm test.
+    const network = isolatedNetworkOrSkip({ log: console.log });
     let result;
     try {
       result = await runGuides({
@@ -242,10 +245,12 @@ async function checkConsumer(packed, guides) {
         home,
         cloneDir: ROOT,
         env: await readerEnv(home, cleanEnv(), {
-          databaseUrl: database?.url,
+          // From inside their network, the machine's loopback has another address.
+          databaseUrl: network ? database?.url.replace('@127.0.0.1:', `@${HOST_LOOPBACK}:`) : database?.url,
           keptMock: path.join(tempRoot, 'kept-mock.json'),
         }),
         sessionDir: path.join(tempRoot, 'shell'),
+        network,
       });
     } finally {
       await database?.stop();
@@ -255,10 +260,13 @@ async function checkConsumer(packed, guides) {
     const steps = plan.guides.flatMap((guide) => guide.steps);
     const commands = steps.filter((step) => !('save' in step) && !step.doneBefore).length;
     const promised = steps.reduce((sum, step) => sum + ('save' in step ? 0 : step.promises.length), 0);
+    const networkLine = network
+      ? `in ${network.how}`
+      : "SKIPPED their own network (they used the machine's ports)";
     const databaseLine = database
       ? `DATABASE_URL a PostgreSQL of their own (${database.url}), stopped after them`
       : 'SKIPPED their database (no PostgreSQL: DATABASE_URL unset)';
-    return `${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, followed as written in one shell and one project: ${commands} commands, ${plan.files.size} files, ${promised} promised output lines checked; ${databaseLine}`;
+    return `${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, followed as written in one shell and one project: ${commands} commands, ${plan.files.size} files, ${promised} promised output lines checked; ${networkLine}; ${databaseLine}`;
   });
   for (const line of guideLines) console.log(`      ${line}`);
   if (!projectDir) return;

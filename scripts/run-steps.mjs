@@ -1,5 +1,5 @@
 // Runs a set of steps (commands) side by side as far as a declared graph allows: a step starts once the steps
-// it comes `after` passed, while fewer than `jobs` steps run and no running step holds one of its `locks`.
+// it comes `after` passed, while fewer than `jobs` steps run.
 // Each step's output (stdout and stderr, interleaved as written) is kept and printed whole when it ends, under
 // its name and time, so parallel steps never mix their lines. The first failure stops the running steps and
 // starts no more; the run then fails. A final line sums up; a table of the steps' times comes before it.
@@ -15,12 +15,10 @@ import { setPriority } from 'node:os';
  * @property {string} name - shown in the output, and what `after` refers to.
  * @property {string[]} command - the program and its arguments (`npm` works on every platform).
  * @property {string[]} [after] - the names of the steps that must pass before this one starts.
- * @property {string[]} [locks] - what the step needs alone (`ports 4010/4011`): steps that share a lock
- *   never run at the same time.
  * @property {number} [nice] - runs at this lower CPU priority (a niceness, 1 to 19; what it starts inherits it):
  *   the step takes the cores mostly as far as the steps at normal priority leave them, so it slows them
  *   little.
- * @property {string} [why] - why it is ordered or locked as it is; for the reader of the step list.
+ * @property {string} [why] - why it is ordered as it is; for the reader of the step list.
  */
 
 /**
@@ -90,8 +88,6 @@ export async function runSteps(
         if (running.size >= Math.max(1, jobs)) break;
         if (results.get(step.name)?.outcome !== 'not run' || running.has(step.name)) continue;
         if (!(step.after ?? []).every((name) => passed.has(name))) continue;
-        const held = new Set([...running.values()].flatMap(({ step: other }) => other.locks ?? []));
-        if ((step.locks ?? []).some((lock) => held.has(lock))) continue;
         start(step);
       }
     }

@@ -1,4 +1,4 @@
-// The step runner behind `npm test`: the graph's order, the cap on steps at once, the locks, whole output per
+// The step runner behind `npm test`: the graph's order, the cap on steps at once, whole output per
 // step, the first failure stopping the rest, with a launcher whose steps end when the test says (the real
 // process launcher: run-steps.realtime.test.ts).
 import { describe, expect, it } from 'vitest';
@@ -71,23 +71,6 @@ describe('runSteps', () => {
     expect(fake.most()).toBe(2);
     expect(results.map((result) => result.outcome)).toEqual(['passed', 'passed', 'passed', 'passed']);
     expect(out.text()).toMatch(/all 4 steps passed in \d+\.\d s\n$/);
-  });
-
-  it('never runs two steps that share a lock side by side, even with slots free', async () => {
-    const fake = fakeLauncher();
-    const steps = [
-      step('a', { locks: ['ports 4010/4011'] }),
-      step('b', { locks: ['ports 4010/4011'] }),
-      step('c'),
-    ];
-    const run = runSteps(steps, { jobs: 3, launch: fake.launch, print: () => {} });
-    await settle();
-    expect(fake.events).toEqual(['start a', 'start c']);
-    await fake.end('a');
-    expect(fake.events).toEqual(['start a', 'start c', 'start b']);
-    await fake.end('b');
-    await fake.end('c');
-    expect((await run).ok).toBe(true);
   });
 
   it("prints each step's output whole, under its name, when it ends", async () => {
@@ -204,13 +187,12 @@ describe('checkGraph', () => {
     ).toThrow('the steps wait on each other: a → c → b → a');
   });
 
-  it("accepts npm test's steps, where check:packages runs alone on the guides' ports, after the build and PostgreSQL's install, and the type check after the build", () => {
+  it("accepts npm test's steps, where check:packages runs after the build and PostgreSQL's install, and the type check after the build", () => {
     // checkGraph returns nothing: accepting a graph is not throwing (its refusals are the test above).
     expect(() => checkGraph(TEST_STEPS)).not.toThrow();
     const byName = new Map(TEST_STEPS.map((entry) => [entry.name, entry]));
     expect(byName.get('check:packages')).toMatchObject({
       after: ['system-packages', 'build'],
-      locks: ['ports 4010/4011'],
     });
     expect(byName.get('test:unit')?.after).toContain('build');
     // `tsc -b` reuses the declarations the build writes: beside it, both would write them.

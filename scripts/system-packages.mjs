@@ -49,6 +49,12 @@ export const SYSTEM_PROGRAMS = [
     neededBy: "the pytest examples of the mock binary's guide and of the testing guide (check:packages)",
   },
   {
+    program: 'slirp4netns',
+    debianPackage: 'slirp4netns',
+    neededBy:
+      "the guides' network of their own (check:packages: a reader's mock left on port 4010 fails them not)",
+  },
+  {
     program: 'xdist',
     debianPackage: 'python3-pytest-xdist',
     neededBy: "the testing guide's parallel pytest suite, `pytest-3 -n 8` (check:packages)",

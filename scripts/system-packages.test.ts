@@ -22,7 +22,15 @@ describe('decide', () => {
   });
 
   it('installs exactly the missing ones from Debian with apt-get, through sudo -n when not root', () => {
-    expect(all).toEqual(['redis-server', 'chromium', 'postgres', 'python3', 'pytest-3', 'xdist']);
+    expect(all).toEqual([
+      'redis-server',
+      'chromium',
+      'postgres',
+      'python3',
+      'pytest-3',
+      'slirp4netns',
+      'xdist',
+    ]);
     const asRoot = decide({ missing: ['redis-server'], rights: 'root', ci: true });
     expect(asRoot).toMatchObject({ action: 'install', packages: ['redis-server'] });
     if (asRoot.action !== 'install') throw new Error('unreachable');
@@ -36,12 +44,13 @@ describe('decide', () => {
     const withSudo = decide({ missing: all, rights: 'sudo', ci: false });
     if (withSudo.action !== 'install') throw new Error(`expected install, got ${withSudo.action}`);
     expect(withSudo.steps.every((step) => step[0] === 'sudo' && step[1] === '-n')).toBe(true);
-    expect(withSudo.steps[1]?.slice(-6)).toEqual([
+    expect(withSudo.steps[1]?.slice(-7)).toEqual([
       'redis-server',
       'chromium',
       'postgresql',
       'python3',
       'python3-pytest',
+      'slirp4netns',
       'python3-pytest-xdist',
     ]);
   });
@@ -62,10 +71,10 @@ describe('decide', () => {
     if (decision.action === 'none') throw new Error('unreachable');
     expect(decision.line).not.toContain('\n');
     expect(decision.line).toContain(
-      '`sudo apt-get update && sudo apt-get install -y redis-server chromium postgresql python3 python3-pytest python3-pytest-xdist`',
+      '`sudo apt-get update && sudo apt-get install -y redis-server chromium postgresql python3 python3-pytest slirp4netns python3-pytest-xdist`',
     );
     expect(decision.line).toContain(
-      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site, the tests against PostgreSQL and the guides' database (check:packages), the testing guide's Python snippets, pasted into python3 (check:packages), the pytest examples of the mock binary's guide and of the testing guide (check:packages) and the testing guide's parallel pytest suite, `pytest-3 -n 8` (check:packages) are SKIPPED",
+      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site, the tests against PostgreSQL and the guides' database (check:packages), the testing guide's Python snippets, pasted into python3 (check:packages), the pytest examples of the mock binary's guide and of the testing guide (check:packages), the guides' network of their own (check:packages: a reader's mock left on port 4010 fails them not) and the testing guide's parallel pytest suite, `pytest-3 -n 8` (check:packages) are SKIPPED",
     );
     expect(decision.line).toMatch(/^!!!!/);
     expect(decision.line).toContain('the Redis fleet test (packages/redis-gate)');

@@ -1,5 +1,5 @@
-// The steps of `npm test` (scripts/test.mjs) and their order: a step names the steps it needs (`after`) and
-// what it needs alone (`locks`); everything else runs side by side, all at once, and the steps' priorities
+// The steps of `npm test` (scripts/test.mjs) and their order: a step names the steps it needs (`after`);
+// everything else runs side by side, all at once, and the steps' priorities
 // (`nice`, written to their session's autogroup too: scripts/run-steps.mjs) decide who gets the two cores.
 //
 // The run's length is its long chain: the build, then check:packages following the guides in one shell,
@@ -42,8 +42,7 @@ export const TEST_STEPS = [
     command: ['npm', 'run', 'check:packages'],
     after: ['system-packages', 'build'],
     nice: CHECKS_BESIDE_THE_GUIDES,
-    locks: ['ports 4010/4011'],
-    why: 'packs dist; the guides it follows start mock servers on the ports they name, 4010 and 4011, and use a PostgreSQL of their own (DATABASE_URL); its guides run in a shell of their own, at normal priority',
+    why: 'packs dist; the guides it follows start mock servers on the ports they name (4010, 4011) in a network of their own, and use a PostgreSQL of their own (DATABASE_URL); its guides run in a shell of their own, at normal priority',
   },
   {
     name: 'typecheck',

@@ -43,7 +43,7 @@ const SERVER_START_TIMEOUT_MS = 60_000;
  * project to return to from the clone, whether there is a database, and the reader's environment (for a
  * terminal of its own: the `python3` prompt of the guide being followed, closed at its end).
  *
- * @typedef {{ printed: string | undefined, before: string | undefined, database: boolean, env: NodeJS.ProcessEnv, sessionDir: string, python?: PythonPrompt }} SessionState
+ * @typedef {{ printed: string | undefined, before: string | undefined, database: boolean, env: NodeJS.ProcessEnv, sessionDir: string, enter: string[], python?: PythonPrompt }} SessionState
  */
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
@@ -52,16 +52,18 @@ const messageOf = (error) => (error instanceof Error ? error.message : String(er
  * Runs the plan's guides in order, then type-checks every file if a guide prints `npx tsc`.
  *
  * @param {{ plan: import('./guide-snippets.mjs').SnippetPlan, home: string,
- *   cloneDir: string, env: NodeJS.ProcessEnv, sessionDir: string }} options `home` is the reader's
+ *   cloneDir: string, env: NodeJS.ProcessEnv, sessionDir: string,
+ *   network?: import('./network-namespace.mjs').IsolatedNetwork }} options `home` is the reader's
  *   empty home folder (where the shell starts), `cloneDir` the clone of the repository, `env` the shell's
- *   whole environment (its HOME set to `home`), `sessionDir` a folder for the session's files.
+ *   whole environment (its HOME set to `home`), `sessionDir` a folder for the session's files, `network`
+ *   the shell's network of its own (the machine's otherwise).
  * @returns {Promise<{ lines: string[], projectDir: string }>} one line per guide, and the folder the reader
  *   ends in (the project).
  * @throws {Error} `<guide>:<line>: <what failed>` for the first command that fails.
  */
-export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
+export async function runGuides({ plan, home, cloneDir, env, sessionDir, network }) {
   await mkdir(sessionDir, { recursive: true });
-  const shell = await openShell({ cwd: home, env, dir: sessionDir });
+  const shell = await openShell({ cwd: home, env, dir: sessionDir, network });
   const lines = [];
   let projectDir = '';
   /** @type {unknown} */
@@ -73,6 +75,7 @@ export async function runGuides({ plan, home, cloneDir, env, sessionDir }) {
     database: env.DATABASE_URL !== undefined,
     env,
     sessionDir,
+    enter: shell.enter,
   };
   try {
     for (const guide of plan.guides) lines.push(await runGuide(shell, guide, state, cloneDir));
@@ -256,7 +259,12 @@ async function pastePython(python, step, where, cwd, state) {
       python.skipped = said.map((line) => line.replace(/^!!!! SKIPPED [^:]*: /, '')).join('; ');
       return 0;
     }
-    python.session = await openPythonSession({ cwd, env: state.env, dir: state.sessionDir });
+    python.session = await openPythonSession({
+      cwd,
+      env: state.env,
+      dir: state.sessionDir,
+      enter: state.enter,
+    });
   }
   const pasted = `the Python snippet pasted into python3 after the guide's snippets before it`;
   let result;

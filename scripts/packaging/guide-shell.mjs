@@ -18,21 +18,25 @@ const STOP_TIMEOUT_MS = 10_000;
  *
  * @typedef {object} GuideShell
  * @property {string} cwd - the shell's current directory, after the last command.
+ * @property {string[]} enter - the prefix that runs a program in the shell's network (none without one).
  * @property {(command: string, options: { timeoutMs: number }) => Promise<import('./process.mjs').RunResult>} run
  * @property {(command: string, options: { timeoutMs: number }) => Promise<{ output: string, stop: () => Promise<void> }>} start
  * @property {() => Promise<void>} close
  */
 
 /**
- * Starts `bash` in `cwd` with exactly `env`. `dir` holds the session's files: each command, its output and
- * that of each server. A failing command anywhere in a pipe fails the line (`pipefail`), as a reader sees
- * it fail.
+ * Starts `bash` in `cwd` with exactly `env`, in `network` when one is given (scripts/packaging/network-namespace.mjs).
+ * `dir` holds the session's files: each command, its output and that of each server. A failing command
+ * anywhere in a pipe fails the line (`pipefail`), as a reader sees it fail.
  *
- * @param {{ cwd: string, env: NodeJS.ProcessEnv, dir: string }} options
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv, dir: string, network?: import('./network-namespace.mjs').IsolatedNetwork }} options
  * @returns {Promise<GuideShell>}
  */
-export async function openShell({ cwd, env, dir }) {
-  const bash = spawn('bash', ['--noprofile', '--norc'], {
+export async function openShell({ cwd, env, dir, network }) {
+  const [program = 'bash', ...args] = network
+    ? await network.command('bash', ['--noprofile', '--norc'], dir)
+    : ['bash', '--noprofile', '--norc'];
+  const bash = spawn(program, args, {
     cwd,
     env,
     // A session of its own, as a terminal's: also, on Linux, a scheduler autogroup of its own, at normal
@@ -45,6 +49,13 @@ export async function openShell({ cwd, env, dir }) {
     shellErrors += text;
   });
   const exited = once(bash, 'exit');
+  let link;
+  try {
+    link = network ? await network.attach(bash.pid ?? 0) : undefined;
+  } catch (error) {
+    killGroup(bash.pid ?? 0, 'SIGKILL');
+    throw error;
+  }
   bash.stdin.write('set -o pipefail\n');
   const lines = createInterface({ input: bash.stdout })[Symbol.asyncIterator]();
   let count = 0;
@@ -98,6 +109,8 @@ export async function openShell({ cwd, env, dir }) {
     get cwd() {
       return pwd;
     },
+
+    enter: network ? network.enter(bash.pid ?? 0) : [],
 
     /**
      * Runs `command` in the session, as if typed at the prompt, its input empty.
@@ -167,6 +180,7 @@ export async function openShell({ cwd, env, dir }) {
         await exited;
         clearTimeout(timer);
       }
+      await link?.stop();
       process.off('exit', onExit);
       if (problems.length > 0) throw new Error(problems.join('\n'));
     },

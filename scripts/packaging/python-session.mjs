@@ -51,17 +51,18 @@ export const CONSOLE_SCRIPT = [
  */
 
 /**
- * Opens `python3 -u` on the console above, in `cwd` with `env` (the reader's terminal). `dir` gets the
- * console's script.
+ * Opens `python3 -u` on the console above, in `cwd` with `env` (the reader's terminal), through `enter`
+ * when the terminal's shell has a network of its own (`nsenter …`). `dir` gets the console's script.
  *
- * @param {{ cwd: string, env: NodeJS.ProcessEnv, dir: string }} options
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv, dir: string, enter?: string[] }} options
  * @returns {Promise<PythonSession>}
  * @throws {Error} when python3 cannot be started.
  */
-export async function openPythonSession({ cwd, env, dir }) {
+export async function openPythonSession({ cwd, env, dir, enter = [] }) {
   const script = path.join(dir, 'python-console.py');
   await writeFile(script, CONSOLE_SCRIPT);
-  const child = spawn('python3', ['-u', script], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const [program = 'python3', ...args] = [...enter, 'python3', '-u', script];
+  const child = spawn(program, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   await Promise.race([
     once(child, 'spawn'),
     once(child, 'error').then(([error]) => {
