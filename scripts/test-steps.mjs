@@ -34,7 +34,7 @@ export const TEST_STEPS = [
   {
     name: 'system-packages',
     command: ['node', 'scripts/system-packages.mjs'],
-    why: "installs redis-server, chromium, postgresql, python3-pytest and python3-pytest-xdist where it may, which test:unit, check:docs-site and check:packages (the guides' database, the mock binary's pytest example, the testing guide's parallel pytest suite) run",
+    why: "installs redis-server, chromium, postgresql, python3-pytest, slirp4netns and python3-pytest-xdist where it may, which test:unit, check:docs-site and check:packages (the guides' database and network, the mock binary's pytest example, the testing guide's parallel pytest suite) run",
   },
   { name: 'build', command: ['npm', 'run', 'build'] },
   {
