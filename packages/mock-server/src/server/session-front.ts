@@ -85,7 +85,6 @@ export class SessionFront<World extends FrontWorld> implements RequestAnswerer {
     return this.#engineFor(request).handle(request, abort);
   }
 
-  /** Journals a request its client abandoned, in its session's journal. */
   /**
    * When and how the ended session that held `key` ended, for the 401 to a key the server's own world does
    * not hold either; undefined for any other key.
@@ -99,6 +98,7 @@ export class SessionFront<World extends FrontWorld> implements RequestAnswerer {
     return this.#root.ownsKeyHash(hash) ? undefined : registry.endedKeyDetail(hash);
   }
 
+  /** Journals a request its client abandoned, in its session's journal. */
   abandoned(request: MockRequest): void {
     this.#engineFor(request).abandoned(request);
   }
