@@ -420,17 +420,22 @@ export const PAGE_SCRIPT = String.raw`(function () {
 
   var ACTIVITY_FIELDS = ['callsPerMinute', 'excusedShare', 'recordingsPerHour', 'deactivationsPerDay', 'callDeletionsPerHour'];
 
+  /** Whether the activity's form holds changes not applied yet: the world read again leaves them alone. */
+  var activityEdited = false;
+
   function showActivity(activity) {
+    ACTIVITY_FIELDS.forEach(function (field) { byId(field).placeholder = String(DEFAULT_ACTIVITY[field]); });
+    if (activityEdited) return;
     byId('activity-on').checked = activity !== false;
     ACTIVITY_FIELDS.forEach(function (field) {
-      var input = byId(field);
-      input.placeholder = String(DEFAULT_ACTIVITY[field]);
-      if (activity !== false && document.activeElement !== input) input.value = String(activity[field]);
+      byId(field).value = activity === false ? '' : String(activity[field]);
     });
   }
 
+  byId('activity-form').addEventListener('input', function () { activityEdited = true; });
   byId('activity-form').addEventListener('submit', function (event) {
     event.preventDefault();
+    activityEdited = false;
     var body = false;
     if (byId('activity-on').checked) {
       body = {};
