@@ -262,6 +262,13 @@ describe.skipIf(CHROMIUM === undefined)('the watch page, in Chromium', () => {
       await rowsOf(page, '/v1/users/').waitFor();
       expect(await rowsOf(page, '/v1/teams/').count()).toBe(0);
 
+      // A session that ends while it is shown: the page goes back to the server's own world, and lists it no more.
+      two.end();
+      await page.getByRole('status').filter({ hasText: 'Live: default' }).waitFor();
+      await expect
+        .poll(() => page.getByLabel('Session', { exact: true }).locator('option').allInnerTexts(), SOON)
+        .toEqual(['default (the server’s own world)', 's1']);
+
       // A session's own admin token reaches that session alone: the page offers no other.
       await page.getByRole('button', { name: 'Forget the token' }).click();
       await openPage(page, server.apiRoot, one.adminToken);

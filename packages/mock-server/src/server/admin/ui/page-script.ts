@@ -152,7 +152,20 @@ export const PAGE_SCRIPT = String.raw`(function () {
       page.scopeToken = scopeToken;
       openStream(generation);
       refreshWorld();
-    }, function (error) { status('Session ' + id + ': ' + error.message); });
+    }, function (error) {
+      if (id !== page.home) leaveSession(error.message);
+      else status(error.message);
+    });
+  }
+
+  /** The session shown ended: the list is read again, and the page shows the world the token itself reaches. */
+  function leaveSession(why) {
+    status(why);
+    page.sessionIds = '';
+    var left = page.scope;
+    loadSessions().then(function () {
+      if (page.scope === left) scopeTo(page.home);
+    });
   }
 
   // ---- the stream of events ----
@@ -169,7 +182,12 @@ export const PAGE_SCRIPT = String.raw`(function () {
     fetch(ADMIN + 'events', { headers: { authorization: 'Bearer ' + page.scopeToken }, signal: controller.signal, cache: 'no-store' })
       .then(function (response) {
         if (response.status === 401 || response.status === 410) {
-          return response.json().then(function (body) { showTokenForm(body.error.detail); throw null; });
+          return response.json().then(function (body) {
+            // A session that ended: back to the world the token itself reaches.
+            if (page.scope !== page.home) leaveSession(body.error.detail);
+            else showTokenForm(body.error.detail);
+            throw null;
+          });
         }
         if (!response.ok || !response.body) throw new Error(response.status + ' ' + response.statusText);
         status('Live: ' + page.scope);
