@@ -14,11 +14,11 @@
 // the temp dir, removed at the end, or to `--out`, kept. Chromium is Debian's `chromium`,
 // which `npm test` installs first (scripts/system-packages.mjs) where it may; when it is missing, this
 // script fails under CI and elsewhere says LOUDLY that the browser part was skipped, and still checks the HTML.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openTab } from './docs/chromium-pipe.mjs';
+import { chromium as playwrightChromium } from 'playwright-core';
 import { frontMatter } from './docs/markdown.mjs';
 import { programOrSkip } from './system-packages.mjs';
 
@@ -119,27 +119,24 @@ try {
   process.exit(1);
 }
 if (chromium !== undefined) {
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'docs-site-profile-'));
   try {
-    // One browser and one tab for every page and the search: starting chromium costs about 0.8 CPU-seconds,
-    // and it started twice a page (to read the page, then to take its screenshot).
-    const tab = await openTab(chromium, headless(profile), { timeoutMs: TIMEOUT_MS });
+    // One browser and one page for every key page and the search: starting chromium costs about 0.8
+    // CPU-seconds. No sandbox: the check may run as root (CI containers), where Chromium's refuses to start.
+    const browser = await playwrightChromium.launch({
+      executablePath: chromium,
+      args: ['--no-sandbox', '--disable-gpu', '--hide-scrollbars'],
+      timeout: TIMEOUT_MS,
+    });
     try {
-      await tab.send('Emulation.setDeviceMetricsOverride', {
-        width: 1400,
-        height: 1000,
-        deviceScaleFactor: 1,
-        mobile: false,
-      });
+      const tab = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      tab.setDefaultTimeout(TIMEOUT_MS);
       for (const page of PAGES) await checkInBrowser(tab, page);
       for (const search of SEARCHES) await checkSearch(tab, search);
     } finally {
-      await tab.close();
+      await browser.close();
     }
   } catch (error) {
     problems.push(`chromium: ${error instanceof Error ? error.message : error}`);
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
   }
 }
 
@@ -153,45 +150,28 @@ if (problems.length > 0) {
 }
 
 /**
- * How every check starts chromium: headless, without the sandbox, the GPU or the first-run pages, in its
- * own profile folder.
- *
- * @param {string} profile - its profile folder.
- */
-function headless(profile) {
-  return [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--hide-scrollbars',
-    '--no-first-run',
-    `--user-data-dir=${profile}`,
-  ];
-}
-
-/**
  * Opens the page in the tab and waits until typedoc's script has shown it (at the latest 500 ms after load)
  * and filled its sidebar from the navigation data; then checks what the page shows and takes its screenshot.
  *
- * @param {import('./docs/chromium-pipe.mjs').Tab} tab - 1400×1000.
+ * @param {import('playwright-core').Page} tab - 1400×1000.
  * @param {KeyPage} page
  */
 async function checkInBrowser(tab, page) {
   const url = pathToFileURL(path.join(SITE, page.file)).href;
-  await tab.send('Page.navigate', { url });
-  const loaded = `location.href === ${JSON.stringify(url)} && document.readyState === 'complete'`;
-  const shown = `document.body.style.display !== 'none'`;
-  const navigation = `(document.getElementById('tsd-nav-container')?.textContent ?? '').trim() !== 'Loading...'`;
   try {
-    await tab.waitFor(`${loaded} && ${shown} && ${navigation}`, 'the page to show with its sidebar');
+    await tab.goto(url);
   } catch {
-    // What did not happen is named below, from the page as it is.
-  }
-  if (!(await tab.evaluate(loaded))) {
     problems.push(`${page.file}: chromium did not load it`);
     return;
   }
-  const html = await tab.evaluate('document.documentElement.outerHTML');
+  const shown = `document.body.style.display !== 'none'`;
+  const navigation = `(document.getElementById('tsd-nav-container')?.textContent ?? '').trim() !== 'Loading...'`;
+  try {
+    await tab.waitForFunction(`${shown} && ${navigation}`, undefined, { polling: 100 });
+  } catch {
+    // What did not happen is named below, from the page as it is.
+  }
+  const html = await tab.content();
   const body = /<body([^>]*)>/.exec(html)?.[1] ?? '';
   if (/display:\s*none/.test(body))
     problems.push(`${page.file}: the page is still hidden after its script ran`);
@@ -208,8 +188,7 @@ async function checkInBrowser(tab, page) {
   for (const heading of missingFromOutline(page, html))
     problems.push(`${page.file}: the browser's outline ("On this page") lacks the heading "${heading}"`);
   const png = path.join(out, `${page.file.replace(/[/.]/g, '_')}.png`);
-  const { data } = await tab.send('Page.captureScreenshot', { format: 'png' });
-  writeFileSync(png, Buffer.from(data, 'base64'));
+  await tab.screenshot({ path: png, type: 'png' });
   const size = statSync(png).size;
   if (size < MIN_SCREENSHOT_BYTES)
     problems.push(`${page.file}: the screenshot is (nearly) blank (${size} bytes)`);
@@ -255,7 +234,7 @@ function checkTarballRouteFirst() {
  * results: anywhere for a word of its body text (typedoc's search knows a guide's text only with
  * `searchInDocuments`), among the first {@link HEADING_SEARCH_RANK} for a word of its title or headings.
  *
- * @param {import('./docs/chromium-pipe.mjs').Tab} tab - 1400×1000.
+ * @param {import('playwright-core').Page} tab - 1400×1000.
  * @param {Search} search
  */
 async function checkSearch(tab, search) {
@@ -273,25 +252,24 @@ async function checkSearch(tab, search) {
   const png = path.join(out, `search_${search.word.replace(/\W/g, '_')}.png`);
   try {
     const url = pathToFileURL(path.join(SITE, 'index.html')).href;
-    await tab.send('Page.navigate', { url });
-    await tab.waitFor(
-      `location.href === ${JSON.stringify(url)} && document.readyState === 'complete' && document.body.style.display !== 'none'`,
-      'the landing page to show',
-    );
-    await tab.evaluate(`document.getElementById('tsd-search-trigger').click()`);
-    await tab.evaluate(`document.getElementById('tsd-search-input').focus()`);
-    await tab.send('Input.insertText', { text: search.word });
+    await tab.goto(url);
+    await tab.waitForFunction(`document.body.style.display !== 'none'`, undefined, { polling: 100 });
+    await tab.click('#tsd-search-trigger');
+    await tab.focus('#tsd-search-input');
+    await tab.keyboard.insertText(search.word);
     // The results, or typedoc's "no results" status (its input handler waits 200 ms after the last key).
-    const results = await tab.waitFor(
+    const found = await tab.waitForFunction(
       `(() => {
         const items = [...document.querySelectorAll('#tsd-search-results li')].map((li) => li.textContent.trim());
         const status = document.getElementById('tsd-search-status').textContent.trim();
         return items.length > 0 || status ? { items, status } : undefined;
       })()`,
-      `the search results for "${search.word}"`,
+      undefined,
+      { polling: 100 },
     );
-    const { data } = await tab.send('Page.captureScreenshot', { format: 'png' });
-    writeFileSync(png, Buffer.from(data, 'base64'));
+    /** @type {{ items: string[], status: string }} */
+    const results = await found.jsonValue();
+    await tab.screenshot({ path: png, type: 'png' });
     /** @type {string[]} */
     const items = results.items;
     const rank = items.indexOf(title ?? '') + 1;

@@ -31,7 +31,11 @@ export const SYSTEM_PROGRAMS = [
     debianPackage: 'redis-server',
     neededBy: 'the Redis fleet test (packages/redis-gate)',
   },
-  { program: 'chromium', debianPackage: 'chromium', neededBy: 'the browser checks of check:docs-site' },
+  {
+    program: 'chromium',
+    debianPackage: 'chromium',
+    neededBy: "the browser checks of check:docs-site and the mock's watch page (test:unit)",
+  },
   {
     program: 'postgres',
     debianPackage: 'postgresql',

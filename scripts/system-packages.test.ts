@@ -74,7 +74,7 @@ describe('decide', () => {
       '`sudo apt-get update && sudo apt-get install -y redis-server chromium postgresql python3 python3-pytest slirp4netns python3-pytest-xdist`',
     );
     expect(decision.line).toContain(
-      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site, the tests against PostgreSQL and the guides' database (check:packages), the testing guide's Python snippets, pasted into python3 (check:packages), the pytest examples of the mock binary's guide and of the testing guide (check:packages), the guides' network of their own (check:packages: a reader's mock left on port 4010 fails them not) and the testing guide's parallel pytest suite, `pytest-3 -n 8` (check:packages) are SKIPPED",
+      "until then the Redis fleet test (packages/redis-gate), the browser checks of check:docs-site and the mock's watch page (test:unit), the tests against PostgreSQL and the guides' database (check:packages), the testing guide's Python snippets, pasted into python3 (check:packages), the pytest examples of the mock binary's guide and of the testing guide (check:packages), the guides' network of their own (check:packages: a reader's mock left on port 4010 fails them not) and the testing guide's parallel pytest suite, `pytest-3 -n 8` (check:packages) are SKIPPED",
     );
     expect(decision.line).toMatch(/^!!!!/);
     expect(decision.line).toContain('the Redis fleet test (packages/redis-gate)');
@@ -197,7 +197,7 @@ describe('programOrSkip (what a test or check that needs a program calls)', () =
 
   it('missing under CI: throws, so the test fails instead of skipping', () => {
     expect(() => programOrSkip('chromium', { env: { ...empty, CI: 'true' }, log: () => undefined })).toThrow(
-      /cannot run the browser checks of check:docs-site: no chromium on this machine, and CI skips nothing/,
+      /cannot run the browser checks of check:docs-site and the mock's watch page \(test:unit\): no chromium on this machine, and CI skips nothing/,
     );
   });
 

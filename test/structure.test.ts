@@ -75,7 +75,8 @@ const LAYOUTS: Record<string, Layout> = {
       inspect: { layers: [['request-log.ts', 'keys-and-webhooks.ts', 'record-counts.ts'], ['verify']] },
       server: {
         // The options and their names; sessions' rules and registry, saved states; the server interface; a
-        // world's parts and a server's sessions; the world a test holds and the admin API that drives it; the
+        // world's parts (the watch page's feed of events among them) and a server's sessions; the world a test
+        // holds and the admin API that drives it (the watch page's files in admin/ui/); the
         // composition root.
         layers: [
           ['options.ts', 'version.ts'],

@@ -106,4 +106,10 @@ export const FIGURES: readonly FigureSpec[] = [
     nodeArgs: ['--expose-gc'],
     timeoutMs: 180_000,
   },
+  {
+    id: 'mock-watch-page',
+    title: '14. The watch page closed: what it costs the API’s path',
+    nodeArgs: [],
+    timeoutMs: 180_000,
+  },
 ];

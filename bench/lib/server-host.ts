@@ -1,7 +1,8 @@
 /**
  * Child-process entry that hosts one HTTP server for the benchmark, so load generators and clients in the
  * parent never share an event loop (or a core) with the server they measure. Commands arrive over IPC:
- * `start` (kind and options), `injectFault`, `setActivity`, `setFaultRate`, `members`, `conversations`, `journalLength`,
+ * `start` (kind and options), `startBeside` (a second mock in the same process, e.g. to compare two mocks that share
+ * its JIT and its cores), `injectFault`, `setActivity`, `setFaultRate`, `members`, `conversations`, `journalLength`,
  * `clearJournal`, `pagesRead`, `createKey`, `keyTraffic`, `profileStart`, `profileStop`, `close`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -26,6 +27,7 @@ export interface StartArgs {
     sizes?: Record<string, number>;
     quota?: false;
     activity?: Parameters<MockServer['setActivity']>[0];
+    adminToken?: string;
   };
 }
 
@@ -44,6 +46,8 @@ export interface Started {
 }
 
 let mock: MockServer | undefined;
+/** Mocks started beside the first (`startBeside`), closed with it. */
+const beside: MockServer[] = [];
 let server: Server | undefined;
 let stopProfile: (() => Promise<ProfileSummary>) | undefined;
 
@@ -152,6 +156,23 @@ serveIpc({
     if (kind === 'msw-naive') return startNaiveMsw(mockOptions);
     return startOwnListener(mockOptions);
   },
+  // Another mock listening in this process, with the same options as `start` takes: only the other commands'
+  // first mock is driven by them.
+  startBeside: async (options) => {
+    const other = await startMockServer({
+      ...(options as StartArgs['mockOptions']),
+      port: 0,
+      host: '127.0.0.1',
+    });
+    beside.push(other);
+    return {
+      baseURL: other.baseURL,
+      apiRoot: other.apiRoot,
+      keys: { ...other.keys },
+      tokens: {},
+      buildMs: 0,
+    };
+  },
   injectFault: (fault) => {
     requireMock().injectFault(fault as Parameters<MockServer['injectFault']>[0]);
     return true;
@@ -202,6 +223,7 @@ serveIpc({
     return stop();
   },
   close: async () => {
+    await Promise.all(beside.map((other) => other.close()));
     await mock?.close();
     server?.closeAllConnections();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));

@@ -75,8 +75,8 @@ export async function checkAlone({ dir, binary, env }, version) {
 }
 
 /**
- * A list with the key it printed, the admin API with its token (and not without it), and the record the
- * admin API made in the list.
+ * A list with the key it printed, the admin API with its token (and not without it), the record the admin
+ * API made in the list, and the watch page (which needs no token).
  *
  * @param {import('../lib/mock-cli.mjs').MockCliSummary} summary
  */
@@ -101,7 +101,14 @@ async function checkServes({ baseURL, adminURL, adminToken, keys }) {
   const [newest] = (await get(`${baseURL}/calls/?page_size=1`, keys.valid ?? '')).data;
   if (newest?.id !== call.id) throw new Error('the call the admin API made is not the newest in the list');
   const journal = await get(`${adminURL}journal`, adminToken);
-  return `a list with its key (5 calls), the admin API with its token (401 without; a call made, then listed first; ${journal.data.length} requests in its journal)`;
+  // The watch page ships inside the binary: its page and script answer without a token, from the binary alone.
+  const page = await fetch(`${adminURL}ui`);
+  const script = await fetch(`${adminURL}ui/app.js`);
+  if (page.status !== 200 || !(await page.text()).includes('<title>Company Data mock</title>'))
+    throw new Error(`GET ${adminURL}ui: ${page.status}, not the watch page`);
+  if (script.status !== 200 || (await script.text()).length < 1000)
+    throw new Error(`GET ${adminURL}ui/app.js: ${script.status}, not the page's script`);
+  return `a list with its key (5 calls), the admin API with its token (401 without; a call made, then listed first; ${journal.data.length} requests in its journal), the watch page without it`;
 }
 
 /**

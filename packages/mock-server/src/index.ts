@@ -37,6 +37,8 @@ export {
   DEFAULT_THROTTLE,
   type Quota,
   type QuotaInput,
+  type QuotaReadout,
+  type QuotaWindowInfo,
   THROTTLED_KEY_QUOTA,
   type ThrottleConfig,
 } from './data/store/quota.js';
@@ -74,6 +76,7 @@ export {
 export type { AbortSource, ClientAbort, EngineResult } from './serve/engine/engine.js';
 export type { BodyDelivery } from './serve/engine/fault-answers.js';
 export {
+  type ArmedFaultInfo,
   DEFAULT_FAULT_MIX,
   type Drip,
   type FaultAction,
@@ -86,7 +89,7 @@ export type { LatencyDistribution, LatencyProfile, LatencyRule } from './serve/e
 export type { JournalEntry, JournalFault } from './serve/engine/request-journal.js';
 export type { RouteMatch } from './serve/engine/route-match.js';
 export { ADMIN_PREFIX } from './serve/http/reserved-paths.js';
-export type { JournalOutcome, MockRequest, MockResponse } from './serve/http/types.js';
+export type { JournalOutcome, MockRequest, MockResponse, StreamedBody } from './serve/http/types.js';
 export type { UnmatchedReason } from './serve/http/unmatched.js';
 export { OPENAPI_PATH } from './serve/openapi.js';
 export type { MemoryUsage, ServerSummary } from './server/admin/summary.js';

@@ -185,3 +185,13 @@ export class MockClock {
     }
   }
 }
+
+/**
+ * A clock as the admin API answers it (`GET /__admin/clock`) and the watch page's events carry it.
+ *
+ * @param clock - the clock.
+ * @returns its time now (ISO 8601) and whether it stands still.
+ */
+export function clockReading(clock: Pick<MockClock, 'now' | 'frozen'>): { now: string; frozen: boolean } {
+  return { now: clock.now().toISOString(), frozen: clock.frozen };
+}

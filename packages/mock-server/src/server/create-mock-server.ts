@@ -27,6 +27,7 @@ import { Chaos } from './world/chaos.js';
 import { dataSourceOf, WorldData } from './world/data-source.js';
 import { WorldJournals } from './world/journals.js';
 import { KeyControls } from './world/key-controls.js';
+import { LiveFeed } from './world/live-feed.js';
 
 // The composition root: it makes each part of a world and wires them (the clock to the activity, the data to
 // the record editor, the journals and the chaos to the engine, the engine to the admin API that drives the
@@ -185,6 +186,13 @@ function partsOf(options: MockServerOptions, place: WorldPlace): Parts {
     activity.catchUp(clock.nowMs());
   }
   const records = caughtUpControls(recordControls(editor), catchUp);
+  const { onRequest } = options;
+  const live = new LiveFeed(
+    place.id,
+    journals.requests,
+    clock,
+    onRequest && ((request, atMs, served, ms) => onRequest(requestEvent(request, atMs, served, ms))),
+  );
   return {
     options,
     adminToken,
@@ -197,6 +205,7 @@ function partsOf(options: MockServerOptions, place: WorldPlace): Parts {
     chaos,
     journals,
     keys,
+    live,
   };
 }
 
@@ -228,8 +237,7 @@ function engineOf(
   parts: Parts,
   endedKey: ((key: string) => string | undefined) | undefined,
 ): MockEngine {
-  const { data, clock, keys, chaos, journals, maxBodyBytes, catchUp } = parts;
-  const { onRequest } = parts.options;
+  const { data, clock, keys, chaos, journals, maxBodyBytes, catchUp, live } = parts;
   return new MockEngine(ROUTES, {
     get store() {
       return data.store;
@@ -248,8 +256,10 @@ function engineOf(
     maxBodyBytes,
     takeLeadFailure: () => chaos.takeLeadFailure(),
     sideRoutes: [adminRoute(world, maxBodyBytes), openApiRoute(() => world.apiRoot)],
-    onServed:
-      onRequest && ((request, atMs, served, ms) => onRequest(requestEvent(request, atMs, served, ms))),
+    // The request log's hook, and the watch page's while one is open: read per request.
+    get onServed() {
+      return live.onServed;
+    },
     onUnmatched: journals.noteUnmatched,
     endedKey,
   });

@@ -9,14 +9,14 @@ import type { DataChange } from '../data/record-controls/change-journal.js';
 import type { RecordControls } from '../data/record-controls/controls.js';
 import type { Conversation, Lead } from '../data/store/leads.js';
 import type { KeyOptions } from '../data/store/mock-store.js';
-import type { QuotaInput } from '../data/store/quota.js';
+import type { QuotaInput, QuotaReadout } from '../data/store/quota.js';
 import type { ApiKeyInfo, MockWebhooks } from '../inspect/keys-and-webhooks.js';
 import type { RecordCounts } from '../inspect/record-counts.js';
 import type { RequestPattern } from '../inspect/verify/pattern.js';
 import type { VerifyResult } from '../inspect/verify/recorded-requests.js';
 import type { UnmatchedRequest } from '../inspect/verify/unmatched.js';
 import type { ClientAbort, EngineResult } from '../serve/engine/engine.js';
-import type { FaultRates, FaultSpec } from '../serve/engine/faults.js';
+import type { ArmedFaultInfo, FaultRates, FaultSpec } from '../serve/engine/faults.js';
 import type { LatencyProfile } from '../serve/engine/latency.js';
 import type { JournalEntry } from '../serve/engine/request-journal.js';
 import type { MockRequest } from '../serve/http/types.js';
@@ -170,6 +170,39 @@ export interface MockServer {
    * @throws RangeError for invalid `times`, `delayMs` or `status`.
    */
   injectFault(fault: FaultSpec): void;
+  /**
+   * The faults armed for the next matching requests ({@link MockServer.injectFault}), in the order they are
+   * matched, each with the requests it has still to fail; a fault that has failed its last leaves the list.
+   *
+   * @example
+   * ```ts
+   * server.injectFault({ method: 'GET', path: '/v1/calls/', status: 503 });
+   * console.log(server.armedFaults().map((fault) => `${fault.status} ×${fault.remaining}`)); // → ['503 ×1']
+   * ```
+   */
+  armedFaults(): readonly ArmedFaultInfo[];
+  /**
+   * The fault rates in force, as {@link MockServer.setFaultRate} (or the `faultRate` option) set them, or
+   * false for none.
+   *
+   * @example
+   * ```ts
+   * server.setFaultRate({ rate: 0.05 });
+   * console.log(server.faultRates()); // → { rate: 0.05 }
+   * ```
+   */
+  faultRates(): FaultRates | false;
+  /**
+   * The quotas in force: the default one of keys without their own, and each key's window open now (mock
+   * time), with the requests it counted and when it closes.
+   *
+   * @example
+   * ```ts
+   * const { windows } = server.quotas();
+   * console.log(windows.map((open) => `${open.keyName}: ${open.requests} until ${open.closesAt}`));
+   * ```
+   */
+  quotas(): QuotaReadout;
   /**
    * Sets the latency profile (replacing the one in force), or removes it with false. Its seeded stream of
    * waits starts again from the server's seed, so the same requests then get the same waits.

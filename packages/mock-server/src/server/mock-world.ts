@@ -13,14 +13,14 @@ import type { RecordControls } from '../data/record-controls/controls.js';
 import { hashKey } from '../data/store/keys.js';
 import type { Conversation, Lead } from '../data/store/leads.js';
 import type { KeyOptions } from '../data/store/mock-store.js';
-import type { QuotaInput } from '../data/store/quota.js';
+import type { QuotaInput, QuotaReadout } from '../data/store/quota.js';
 import { type ApiKeyInfo, listWebhooks, type MockWebhooks } from '../inspect/keys-and-webhooks.js';
 import { countRecords, type RecordCounts } from '../inspect/record-counts.js';
 import type { RequestPattern } from '../inspect/verify/pattern.js';
 import type { VerifyResult } from '../inspect/verify/recorded-requests.js';
 import type { UnmatchedRequest } from '../inspect/verify/unmatched.js';
 import type { ClientAbort, EngineResult, MockEngine, RequestAnswerer } from '../serve/engine/engine.js';
-import type { FaultRates, FaultSpec } from '../serve/engine/faults.js';
+import type { ArmedFaultInfo, FaultRates, FaultSpec } from '../serve/engine/faults.js';
 import type { LatencyProfile } from '../serve/engine/latency.js';
 import type { JournalEntry } from '../serve/engine/request-journal.js';
 import type { MockRequest } from '../serve/http/types.js';
@@ -35,6 +35,7 @@ import { type DataSource, resolveSizes, type WorldData } from './world/data-sour
 import { Doors } from './world/doors.js';
 import type { WorldJournals } from './world/journals.js';
 import type { KeyControls } from './world/key-controls.js';
+import type { LiveFeed } from './world/live-feed.js';
 
 /** The parts a world is made of, as the composition root (`create-mock-server.ts`) builds and wires them. */
 export interface WorldParts {
@@ -56,6 +57,8 @@ export interface WorldParts {
   readonly chaos: Chaos;
   readonly journals: WorldJournals;
   readonly keys: KeyControls;
+  /** The events of its watch page. */
+  readonly live: LiveFeed;
   /** Builds the world's engine, whose admin API drives this world. */
   readonly engineOf: (world: MockWorld) => MockEngine;
   /** The sessions of the world's server: a server's own world makes them; a session is given its server's. */
@@ -82,6 +85,8 @@ export class MockWorld implements MockServer, MockSession, FrontWorld {
   readonly journals: MockJournals;
   /** The engine answering this world's requests. */
   readonly engine: MockEngine;
+  /** The events of its watch page (`GET /__admin/events`). */
+  readonly live: LiveFeed;
   readonly #parts: WorldParts;
   readonly #sessions: SessionFront<MockWorld>;
   /** What answers its requests: its engine (a session), or its server's sessions (a server's own world). */
@@ -96,6 +101,7 @@ export class MockWorld implements MockServer, MockSession, FrontWorld {
     this.maxBodyBytes = parts.maxBodyBytes;
     this.records = parts.records;
     this.journals = parts.journals.caughtUp;
+    this.live = parts.live;
     this.#parts = parts;
     this.engine = parts.engineOf(this);
     this.#sessions = parts.sessionsOf(this);
@@ -188,6 +194,18 @@ export class MockWorld implements MockServer, MockSession, FrontWorld {
 
   injectFault(fault: FaultSpec): void {
     this.#parts.chaos.injectFault(fault);
+  }
+
+  armedFaults(): readonly ArmedFaultInfo[] {
+    return this.#parts.chaos.faults.armed();
+  }
+
+  faultRates(): FaultRates | false {
+    return this.#parts.chaos.faultRates?.rates ?? false;
+  }
+
+  quotas(): QuotaReadout {
+    return this.#parts.keys.quotas();
   }
 
   setLatency(latency: LatencyProfile | false): void {
@@ -298,12 +316,15 @@ export class MockWorld implements MockServer, MockSession, FrontWorld {
   close(): Promise<void> {
     if (this.#parts.session) this.end();
     else this.#sessions.close();
+    // Its watch pages' streams end first: an open one would hold the dispatcher's close.
+    this.live.close();
     // Closed first; then the unmatched requests still to report, once (the next call resolves).
     return this.#doors.close().then(() => this.#parts.journals.unmatched.throwFailing());
   }
 
   /** Its server ended it: its dispatcher closes. */
   ended(): void {
+    this.live.close();
     void this.#doors.close();
   }
 

@@ -2,7 +2,7 @@ import type { SetupServer } from 'msw/node';
 import { errors } from 'undici';
 import { mswHandlers } from '../../src/entries/msw.js';
 import { createMockServer, type MockServerOptions, startMockServer } from '../../src/index.js';
-import { fetchSend, type Harness, undiciSend } from './send.js';
+import { fetchSend, fetchStream, type Harness, undiciSend, undiciStream } from './send.js';
 
 /** One way in to the mock server, as the conformance suite drives it. */
 export interface Adapter {
@@ -22,7 +22,12 @@ export const dispatcherAdapter: Adapter = {
   name: 'in-process undici dispatcher',
   start: async (options) => {
     const server = createMockServer(options);
-    return { server, send: undiciSend(server, true), close: () => server.close() };
+    return {
+      server,
+      send: undiciSend(server, true),
+      stream: undiciStream(server, true),
+      close: () => server.close(),
+    };
   },
   connectionError: errors.SocketError,
 };
@@ -32,7 +37,12 @@ export const listenerAdapter: Adapter = {
   name: 'node:http listener on loopback',
   start: async (options) => {
     const server = await startMockServer({ ...options, port: 0 });
-    return { server, send: undiciSend(server, false), close: () => server.close() };
+    return {
+      server,
+      send: undiciSend(server, false),
+      stream: undiciStream(server, false),
+      close: () => server.close(),
+    };
   },
   connectionError: errors.SocketError,
 };
@@ -53,7 +63,7 @@ export function mswAdapter(msw: SetupServer): Adapter {
     start: async (options) => {
       const server = createMockServer(options);
       msw.resetHandlers(...mswHandlers(server));
-      return { server, send: fetchSend(server), close: () => server.close() };
+      return { server, send: fetchSend(server), stream: fetchStream(server), close: () => server.close() };
     },
     // fetch reports a lost connection, or a body cut short, as a TypeError.
     connectionError: TypeError,

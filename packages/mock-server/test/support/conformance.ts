@@ -276,5 +276,36 @@ export function describeConformance(adapter: Adapter): void {
         expect((await get('/v1/teams/')).status).toBe(200);
       });
     });
+
+    describe('a body written as it comes (the admin API’s events)', () => {
+      const admin = () => ({ authorization: `Bearer ${h.server.adminToken}` });
+      /** How many streams the server's watch page has open: its events stop being built at 0. */
+      const watchers = () => (h.server as unknown as { live: { watchers: number } }).live.watchers;
+
+      it('writes the head without a length, then each event as it comes; stops when the client leaves', async () => {
+        const stream = await h.stream('/__admin/events', admin());
+        expect(stream.status).toBe(200);
+        expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+        expect(stream.headers['content-length']).toBeUndefined();
+        expect(await stream.readUntil((text) => text.includes('\n\n'))).toMatch(
+          /^event: hello\ndata: \{"session":"default","lastSeq":0,/,
+        );
+        expect((await get('/v1/teams/')).status).toBe(200);
+        const text = await stream.readUntil((read) => read.includes('event: request'));
+        expect(text).toContain(
+          'event: request\ndata: {"seq":1,"at":"2026-06-01T12:00:00.000Z","method":"GET","path":"/v1/teams/"',
+        );
+        expect(watchers()).toBe(1);
+        await stream.cancel();
+        await expect.poll(watchers).toBe(0);
+      });
+
+      it('ends the body when the server closes, and the close does not wait for the client', async () => {
+        const stream = await h.stream('/__admin/events', admin());
+        await stream.readUntil((text) => text.includes('event: hello'));
+        await h.close();
+        expect(await stream.ended()).toBe(true);
+      });
+    });
   });
 }

@@ -24,10 +24,26 @@ export interface TestResponse {
 /** Sends a request through one way in. */
 export type Send = (request: TestRequest) => Promise<TestResponse>;
 
+/** A response whose body comes as it is written (the admin API's events), read piece by piece. */
+export interface TestStream {
+  status: number;
+  headers: Record<string, string>;
+  /** The body read so far, once `done` says it holds what is awaited (or the body ended). */
+  readUntil(done: (text: string) => boolean): Promise<string>;
+  /** Whether the body ended (read to its end). */
+  ended(): Promise<boolean>;
+  /** Leaves: the client stops reading and goes away. */
+  cancel(): Promise<void>;
+}
+
+/** Opens a GET whose body comes as it is written. */
+export type OpenStream = (path: string, headers: Record<string, string>) => Promise<TestStream>;
+
 /** A server and the way the suite reaches it. */
 export interface Harness {
   server: MockServer;
   send: Send;
+  stream: OpenStream;
   /** Tears down what the harness started. */
   close(): Promise<void>;
 }
@@ -79,5 +95,78 @@ export function fetchSend(server: MockServer): Send {
       out[name] = value;
     });
     return parse(response.status, out, await response.text());
+  };
+}
+
+/** A stream read from pieces of text, however the way in hands them over. */
+function testStream(
+  status: number,
+  headers: Record<string, string>,
+  next: () => Promise<string | undefined>,
+  cancel: () => Promise<void>,
+): TestStream {
+  let text = '';
+  let over = false;
+  const read = async (done: (text: string) => boolean) => {
+    while (!over && !done(text)) {
+      const piece = await next();
+      if (piece === undefined) over = true;
+      else text += piece;
+    }
+    return text;
+  };
+  return {
+    status,
+    headers,
+    readUntil: read,
+    ended: async () => {
+      await read(() => false);
+      return over;
+    },
+    cancel,
+  };
+}
+
+/** Opens a stream with undici.request, through a dispatcher or (none given) over the network. */
+export function undiciStream(server: MockServer, viaDispatcher: boolean): OpenStream {
+  return async (path, headers) => {
+    const controller = new AbortController();
+    const response = await request(`${server.apiRoot}${path}`, {
+      headers,
+      signal: controller.signal,
+      ...(viaDispatcher ? { dispatcher: server.dispatcher } : {}),
+    });
+    const pieces = response.body[Symbol.asyncIterator]();
+    return testStream(
+      response.statusCode,
+      flatten(response.headers),
+      async () => {
+        const piece = await pieces.next();
+        return piece.done ? undefined : Buffer.from(piece.value as Uint8Array).toString('utf8');
+      },
+      async () => controller.abort(),
+    );
+  };
+}
+
+/** Opens a stream with the global fetch (what msw's setupServer intercepts). */
+export function fetchStream(server: MockServer): OpenStream {
+  return async (path, headers) => {
+    const response = await fetch(`${server.apiRoot}${path}`, { headers });
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    return testStream(
+      response.status,
+      out,
+      async () => {
+        const piece = await reader.read();
+        return piece.done ? undefined : decoder.decode(piece.value, { stream: true });
+      },
+      () => reader.cancel(),
+    );
   };
 }

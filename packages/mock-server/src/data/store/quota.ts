@@ -152,6 +152,46 @@ export function checkQuota(config: QuotaInput | false, where = 'quota'): Quota |
   return current as Quota | false;
 }
 
+/**
+ * The quotas in force: the default one of keys without their own, and the windows open now.
+ *
+ * @example
+ * ```ts
+ * server.setQuota({ requests: 10, perSeconds: 60 });
+ * const { windows }: QuotaReadout = server.quotas();
+ * for (const open of windows) console.log(`${open.keyName}: ${open.requests}/${open.quota.requests} until ${open.closesAt}`);
+ * ```
+ */
+export interface QuotaReadout {
+  /** The quota of keys without their own (false: none). */
+  readonly default: Quota | false;
+  /** The windows open now (mock time), oldest first: one per key that made a request in its window. */
+  readonly windows: readonly QuotaWindowInfo[];
+}
+
+/**
+ * One key's quota window, open now.
+ *
+ * @example
+ * ```ts
+ * const full = server.quotas().windows.filter((open: QuotaWindowInfo) => open.requests >= open.quota.requests);
+ * ```
+ */
+export interface QuotaWindowInfo {
+  /** The key's id. */
+  readonly keyId: string;
+  /** The key's name (what the journal shows). */
+  readonly keyName: string;
+  /** The quota that counts it: the key's own, or the default one. */
+  readonly quota: Quota;
+  /** The requests counted in the window (at most `quota.requests` get through). */
+  readonly requests: number;
+  /** When the window opened, at the key's first request in it (mock time, ISO 8601). */
+  readonly openedAt: string;
+  /** When it closes (mock time, ISO 8601): the next request after it opens a new one. */
+  readonly closesAt: string;
+}
+
 /** A key's quota window open now: its key's id, when it opened (epoch ms) and the requests it counted. */
 export interface QuotaWindow {
   readonly key: string;

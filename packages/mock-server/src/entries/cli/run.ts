@@ -261,6 +261,7 @@ ${fixtureKeyLines(fixture)}
 ${webhookLines.join('\n')}
 
   Admin API        ${adminURL}   (Authorization: Bearer ${server.adminToken})
+  Watch page       ${summary.uiURL}   (in a browser: it asks for the admin token)
 
   Try: curl -H "Authorization: Bearer ${keys.valid}" "${server.baseURL}/calls/?page_size=5"
 ${request.log === 'off' ? '  Each request logged: --log text (or json).\n' : ''}

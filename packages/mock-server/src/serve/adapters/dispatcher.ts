@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { Agent, type Dispatcher, errors } from 'undici';
 import type { RequestAnswerer } from '../engine/engine.js';
 import type { BodyDelivery } from '../engine/fault-answers.js';
-import type { MockRequest, MockResponse } from '../http/types.js';
+import type { MockRequest, MockResponse, StreamedBody } from '../http/types.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 
@@ -130,7 +130,9 @@ async function drive(
       fail(new errors.SocketError('other side closed'));
       return;
     }
-    if (result.delivery !== undefined) {
+    if (result.stream !== undefined) {
+      if (!(await writeStreamed(result.response, result.stream, handler, controller))) return;
+    } else if (result.delivery !== undefined) {
       if (!(await writeFaulty(result.response, result.delivery, handler, controller))) return;
       // A cut body: the connection is gone before the body is whole, as a socket reports it.
       if (result.delivery.cutAfterBytes !== undefined) {
@@ -236,6 +238,53 @@ async function writeFaulty(
   }
   await controller.whenFlowing();
   return !controller.aborted;
+}
+
+/**
+ * Hands undici a body written as it comes (the admin API's events): the head without a length, then each
+ * piece, until the server ends the body or the consumer aborts (which stops it). A piece is not taken while
+ * the consumer is paused.
+ *
+ * @returns true when the server ended the body, false when the consumer aborted first.
+ */
+function writeStreamed(
+  response: MockResponse,
+  body: StreamedBody,
+  handler: Handler,
+  controller: InProcessController,
+): Promise<boolean> {
+  handler.onResponseStart?.(
+    controller,
+    response.status,
+    { ...response.headers },
+    STATUS_CODES[response.status] ?? '',
+  );
+  if (controller.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let open = true;
+    const stop = body.open(
+      (piece) => {
+        if (!open || controller.paused) return false;
+        handler.onResponseData?.(controller, Buffer.from(piece));
+        return true;
+      },
+      () => {
+        if (!open) return;
+        open = false;
+        resolve(!controller.aborted);
+      },
+    );
+    controller.signal.addEventListener(
+      'abort',
+      () => {
+        if (!open) return;
+        open = false;
+        stop();
+        resolve(false);
+      },
+      { once: true },
+    );
+  });
 }
 
 function nextMacrotask(): Promise<void> {

@@ -4,7 +4,7 @@ import { MAX_REQUEST_HEAD_BYTES } from '@company-data/contract';
 import type { ClientAbort, RequestAnswerer } from '../engine/engine.js';
 import type { BodyDelivery } from '../engine/fault-answers.js';
 import { serverError } from '../http/responses.js';
-import type { MockRequest } from '../http/types.js';
+import type { MockRequest, MockResponse, StreamedBody } from '../http/types.js';
 import { wireForm } from '../http/wire.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
@@ -110,7 +110,11 @@ async function serve(
     req.socket.destroy();
     return;
   }
-  const { response, delivery } = result;
+  const { response, delivery, stream } = result;
+  if (stream !== undefined) {
+    streamOut(res, response, stream);
+    return;
+  }
   // Encoded once for a cached page; headers as a flat list, which node writes without another object.
   const wire = wireForm(response);
   res.writeHead(response.status, wire.headers as string[]);
@@ -165,6 +169,39 @@ async function deliverSlowly(
   }
   if (delivery.cutAfterBytes === undefined) res.end();
   else req.socket.destroy();
+}
+
+/**
+ * The most a streamed body may have waiting for a slow client, in bytes: past it, pieces are not taken
+ * (the body's `write` says so) rather than held in memory without bound.
+ */
+const MOST_BEHIND_BYTES = 1024 * 1024;
+
+/**
+ * Writes a body as it comes (the admin API's events): the head at once, without a `Content-Length`, then
+ * each piece; the body ends when the server ends it, or stops when the client leaves (or the server's
+ * connections are closed, which is how a closing server ends it too).
+ */
+function streamOut(res: ServerResponse, response: MockResponse, body: StreamedBody): void {
+  res.writeHead(response.status, response.headers);
+  res.flushHeaders();
+  let open = true;
+  const stop = body.open(
+    (piece) => {
+      if (!open || res.writableLength > MOST_BEHIND_BYTES) return false;
+      res.write(piece);
+      return true;
+    },
+    () => {
+      open = false;
+      res.end();
+    },
+  );
+  res.once('close', () => {
+    if (!open) return;
+    open = false;
+    stop();
+  });
 }
 
 /** The headers as the engine reads them: node's own object, unless a header came as a list (set-cookie). */

@@ -1,6 +1,7 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import type { MockEngine } from '../engine/engine.js';
 import type { BodyDelivery } from '../engine/fault-answers.js';
+import type { StreamedBody } from '../http/types.js';
 import { BodyCollector } from './body-limit.js';
 import { deliver } from './delivery.js';
 
@@ -55,7 +56,12 @@ export function createHandlers(target: MswTarget): RequestHandler[] {
         );
         // A drop, or a client that gave up during an injected delay: a network error either way.
         if (result.drop) return HttpResponse.error();
-        const { response, delivery } = result;
+        const { response, delivery, stream } = result;
+        if (stream !== undefined)
+          return new HttpResponse(request.method === 'HEAD' ? null : streamedBody(stream, request.signal), {
+            status: response.status,
+            headers: response.headers,
+          });
         // As the listener answers: Content-Length is the whole body's (also under a body fault), and HEAD
         // gets the GET's headers without its body.
         const answerHeaders = {
@@ -73,6 +79,49 @@ export function createHandlers(target: MswTarget): RequestHandler[] {
     ),
   ];
 }
+
+/**
+ * A body written as it comes (the admin API's events), as a stream the client reads piece by piece; it stops
+ * when the client cancels it or aborts its request. A piece is not taken while the client is behind.
+ */
+function streamedBody(body: StreamedBody, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let open = true;
+  let stop: () => void = () => undefined;
+  const leave = () => {
+    if (!open) return;
+    open = false;
+    stop();
+  };
+  return new ReadableStream(
+    {
+      start(controller) {
+        stop = body.open(
+          (piece) => {
+            if (!open || (controller.desiredSize ?? 1) <= 0) return false;
+            controller.enqueue(encoder.encode(piece));
+            return true;
+          },
+          () => {
+            if (!open) return;
+            open = false;
+            controller.close();
+          },
+        );
+        if (signal.aborted) leave();
+        else signal.addEventListener('abort', leave, { once: true });
+      },
+      cancel: leave,
+    },
+    MOST_QUEUED,
+  );
+}
+
+/** The most bytes a streamed body queues for a client that does not read them yet. */
+const MOST_QUEUED: QueuingStrategy<Uint8Array> = {
+  highWaterMark: 1024 * 1024,
+  size: (chunk) => chunk.byteLength,
+};
 
 /**
  * A body fault as msw can express it: a stream that drips, and that errors where a socket would be cut

@@ -2,7 +2,7 @@ import type { MockClock } from '../../data/clock.js';
 import type { MockStore } from '../../data/store/mock-store.js';
 import type { Throttle } from '../../data/store/quota.js';
 import { serverError } from '../http/responses.js';
-import type { MockRequest, MockResponse, RequestOutcome, Resolved } from '../http/types.js';
+import type { MockRequest, MockResponse, RequestOutcome, Resolved, StreamedBody } from '../http/types.js';
 import type { Unmatched } from '../http/unmatched.js';
 import { type BodyDelivery, faultedAnswer } from './fault-answers.js';
 import type { FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
@@ -13,8 +13,9 @@ import type { RouteTable } from './routes.js';
 import { sleep } from './sleep.js';
 
 /**
- * What an adapter must do with a request: write a response (as `delivery` says, when given), or drop the
- * connection.
+ * What an adapter must do with a request: write a response (as `delivery` says, when given: a body fault's
+ * drip or cut; or, with `stream`, its status and headers and then the body as it comes: the admin API's
+ * events), or drop the connection.
  *
  * @example
  * ```ts
@@ -23,8 +24,28 @@ import { sleep } from './sleep.js';
  * ```
  */
 export type EngineResult =
-  | { readonly response: MockResponse; readonly drop?: false; readonly delivery?: BodyDelivery | undefined }
+  | {
+      readonly response: MockResponse;
+      readonly drop?: false;
+      readonly delivery?: BodyDelivery | undefined;
+      /** A body written as it comes, in place of `response.body`. */
+      readonly stream?: StreamedBody | undefined;
+    }
   | { readonly drop: true };
+
+/**
+ * A side route's answer whose body is written as it comes: the response's status and headers, and the body.
+ *
+ * @example
+ * ```ts
+ * const answer: StreamedAnswer = { response: { status: 200, headers: {}, body: '' }, stream: ticks };
+ * ```
+ */
+export interface StreamedAnswer {
+  /** The status and headers (its `body` is not sent). */
+  readonly response: MockResponse;
+  readonly stream: StreamedBody;
+}
 
 /**
  * How an adapter tells the engine that the client gave up: the signal that aborts an injected delay. Read
@@ -64,7 +85,7 @@ export interface SideRoute {
   matches(path: string): boolean;
   /** What the request log says of its requests. */
   readonly outcome: RequestOutcome;
-  answer(request: MockRequest): MockResponse;
+  answer(request: MockRequest): MockResponse | StreamedAnswer;
 }
 
 /**
@@ -187,18 +208,18 @@ export class MockEngine {
    */
   async handle(request: MockRequest, abort?: ClientAbort): Promise<EngineResult> {
     const state = this.#state;
-    const startedAt = state.onServed === undefined ? 0 : performance.now();
+    const startedAt = state.onServed === undefined ? -1 : performance.now();
     state.beforeRequest?.();
     const atMs = state.clock.nowMs();
     const pending = this.#serve(request, abort);
     // Only an injected delay makes serving asynchronous; awaiting a plain value would cost a tick per request.
     const served = pending instanceof Promise ? await pending : pending;
-    const { status, outcome, keyName, fault, latencyMs } = served;
+    const { status, outcome, keyName, fault, latencyMs, unmatched } = served;
     if (outcome !== 'admin' && outcome !== 'openapi')
-      state.journal.add({ atMs, request, status, outcome, keyName, fault, latencyMs });
-    state.onServed?.(request, atMs, served, performance.now() - startedAt);
-    if (served.unmatched !== undefined && status !== null)
-      state.onUnmatched?.(request, atMs, status, served.unmatched);
+      state.journal.add({ atMs, request, status, outcome, keyName, fault, latencyMs, unmatched });
+    // A hook that came while the request was served (a watch page opening) has no start to count from.
+    state.onServed?.(request, atMs, served, startedAt < 0 ? 0 : performance.now() - startedAt);
+    if (unmatched !== undefined && status !== null) state.onUnmatched?.(request, atMs, status, unmatched);
     return served.result;
   }
 
@@ -285,6 +306,10 @@ export class MockEngine {
   }
 }
 
-function answered(response: MockResponse, outcome: RequestOutcome): Served {
-  return { result: { response }, status: response.status, outcome, latencyMs: 0 };
+function answered(answer: MockResponse | StreamedAnswer, outcome: RequestOutcome): Served {
+  if ('stream' in answer) {
+    const { response, stream } = answer;
+    return { result: { response, stream }, status: response.status, outcome, latencyMs: 0 };
+  }
+  return { result: { response: answer }, status: answer.status, outcome, latencyMs: 0 };
 }

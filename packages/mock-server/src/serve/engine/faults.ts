@@ -137,6 +137,21 @@ interface ArmedFault {
   remaining: number;
 }
 
+/**
+ * A fault armed for the next matching requests: as it was given to `injectFault` (its method in upper case),
+ * with how many requests it has still to fail.
+ *
+ * @example
+ * ```ts
+ * server.injectFault({ path: '/v1/calls/', status: 503, times: 2 });
+ * console.log(server.armedFaults()[0]?.remaining); // → 2
+ * ```
+ */
+export interface ArmedFaultInfo extends FaultSpec {
+  /** The matching requests it has still to fail (from `times` down to 1; gone at 0). */
+  readonly remaining: number;
+}
+
 const rule = (text: string) => ({ error: text });
 const STATUS = 'must be an HTTP status (100–599)';
 const NON_NEGATIVE = 'must be ≥ 0';
@@ -246,6 +261,11 @@ export class FaultQueue {
 
   clear(): void {
     this.#armed = [];
+  }
+
+  /** The faults still armed, in the order they match, each with the requests it has still to fail. */
+  armed(): ArmedFaultInfo[] {
+    return this.#armed.map(({ spec, remaining }) => ({ ...spec, remaining }));
   }
 
   /** The first fault matching the request, counted as used; undefined when none matches. */

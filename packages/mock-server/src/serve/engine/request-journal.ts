@@ -1,6 +1,7 @@
 import { BoundedJournal, objectStore } from '../../data/journal/bounded-journal.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../../data/journal/limits.js';
 import type { JournalOutcome, MockRequest } from '../http/types.js';
+import type { Unmatched, UnmatchedReason } from '../http/unmatched.js';
 import type { FaultAction, InjectedFault } from './faults.js';
 
 /**
@@ -51,6 +52,11 @@ export interface JournalEntry {
   readonly fault: JournalFault | null;
   /** Real milliseconds the latency profile made the answer wait (0 without one; an injected `delayMs` is in `fault`). */
   readonly latencyMs: number;
+  /**
+   * Why the mock could not match the request to an operation, or authenticate it, as `mock.unmatched()` lists
+   * it (`detail` says what would have matched, when the mock can tell); null for a request it matched.
+   */
+  readonly unmatched: { readonly reason: UnmatchedReason; readonly detail: string } | null;
 }
 
 /** What the engine records of a request; decoded into a {@link JournalEntry} only when read. */
@@ -69,6 +75,8 @@ export interface RawEntry {
   readonly fault?: InjectedFault | undefined;
   /** The latency profile's wait, in ms. */
   readonly latencyMs: number;
+  /** Why it went unmatched, when it did. */
+  readonly unmatched?: Unmatched | undefined;
 }
 
 /** The request journal: bounded, recorded cheaply and decoded only when read. */
@@ -81,11 +89,19 @@ export type RequestJournal = BoundedJournal<RawEntry, JournalEntry>;
  * @throws RangeError for another limit.
  */
 export function requestJournal(limit: number = DEFAULT_JOURNAL_LIMIT): RequestJournal {
-  return new BoundedJournal(limit, objectStore(decode));
+  return new BoundedJournal(limit, objectStore(journalEntry));
 }
 
-function decode(
-  { atMs, request, status, outcome, keyName, fault, latencyMs }: RawEntry,
+/**
+ * A request as the journal gives it to a reader, from what the engine recorded: headers with `authorization`
+ * redacted, the query and the body decoded.
+ *
+ * @param raw - what the engine recorded.
+ * @param seq - its number in the journal.
+ * @returns the entry.
+ */
+export function journalEntry(
+  { atMs, request, status, outcome, keyName, fault, latencyMs, unmatched }: RawEntry,
   seq: number,
 ): JournalEntry {
   const headers: Record<string, string> = {};
@@ -106,6 +122,7 @@ function decode(
     keyName: keyName ?? null,
     fault: fault === undefined ? null : appliedFault(fault),
     latencyMs,
+    unmatched: unmatched === undefined ? null : { reason: unmatched.reason, detail: unmatched.detail },
   };
 }
 

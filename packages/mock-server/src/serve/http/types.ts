@@ -41,6 +41,33 @@ export interface MockResponse {
 }
 
 /**
+ * A body written as it comes rather than at once: the admin API's server-sent events
+ * (`GET /__admin/events`). The way in writes the response's status and headers (without a
+ * `Content-Length`), then each piece the body hands it, until the server ends the body or the client leaves.
+ *
+ * @example
+ * ```ts
+ * const ticks: StreamedBody = {
+ *   open(write, end) {
+ *     write(': hello\n\n');
+ *     const timer = setInterval(() => write(': tick\n\n'), 1000);
+ *     return () => clearInterval(timer); // the client left (end() would finish the body from this side)
+ *   },
+ * };
+ * ```
+ */
+export interface StreamedBody {
+  /**
+   * Starts the body.
+   *
+   * @param write - sends a piece; returns false when the client is so far behind that the piece was not taken.
+   * @param end - finishes the body (the server closes).
+   * @returns what stops the body when the client leaves first (called at most once, never after `end`).
+   */
+  open(write: (piece: string) => boolean, end: () => void): () => void;
+}
+
+/**
  * What the request journal says happened to a request.
  *
  * - `served`: a data endpoint answered 200;

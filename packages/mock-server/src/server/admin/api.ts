@@ -1,25 +1,30 @@
 import { timingSafeEqual } from 'node:crypto';
 import { closestName, DATA_RESOURCES, type DataResource } from '@company-data/contract';
 import { z } from 'zod';
+import { clockReading } from '../../data/clock.js';
 import { warnDeprecated } from '../../data/deprecation.js';
 import { FixtureError } from '../../data/fixture/error.js';
 import { readOptionsFromQuery } from '../../data/journal/limits.js';
 import { RecordNotFoundError } from '../../data/record-controls/errors.js';
 import { QuotaOrNoneSchema } from '../../data/store/quota.js';
 import { VerificationError, type VerifyResult } from '../../inspect/verify/recorded-requests.js';
-import type { SideRoute } from '../../serve/engine/engine.js';
+import type { SideRoute, StreamedAnswer } from '../../serve/engine/engine.js';
 import { FAULT_ACTION_FIELDS, FAULT_TIMES, faultRateFields } from '../../serve/engine/faults.js';
 import { LatencyDistributionSchema } from '../../serve/engine/latency.js';
 import { Router, type RouterRow } from '../../serve/engine/router.js';
 import { bearerToken } from '../../serve/http/bearer.js';
 import { readJsonBody } from '../../serve/http/body.js';
+import { EVENT_STREAM_HEADERS } from '../../serve/http/event-stream.js';
 import { ADMIN_PREFIX, ADMIN_TOKEN_SEGMENT } from '../../serve/http/reserved-paths.js';
 import { errorJson, json, methodNotAllowed, notFound } from '../../serve/http/responses.js';
 import type { MockRequest, MockResponse } from '../../serve/http/types.js';
 import type { MockServer, MockSession } from '../mock-server.js';
 import { MockSizesSchema } from '../options.js';
 import { type MockSessionOptions, SessionRefusedError } from '../sessions/session-rules.js';
+import { faultRatesToJson, ruleToJson } from '../state/routes.js';
+import type { LiveFeed } from '../world/live-feed.js';
 import { describeServer } from './summary.js';
+import { UI_ROUTER } from './ui/assets.js';
 
 /**
  * The 401 of the admin API, saying where its token is printed: the CLI's banner (the Admin API line) and
@@ -28,9 +33,8 @@ import { describeServer } from './summary.js';
 const INVALID_ADMIN_TOKEN =
   'Invalid admin token. Send `Authorization: Bearer <admin token>`: company-data-mock prints it at start (the Admin API line of its banner; `adminToken` with --json), and in code it is `mock.adminToken`; random unless set with --admin-token or the adminToken option.';
 
-/** What the admin API drives: a mock server's (or a session's) controls. */
-export type AdminTarget = Pick<MockSession, 'id'> &
-  Pick<
+/** What the admin API drives: a mock server's (or a session's) controls, and its watch page's events. */
+export type AdminTarget = Pick<MockSession, 'id'> & { readonly live: LiveFeed } & Pick<
     MockServer,
     | 'baseURL'
     | 'apiRoot'
@@ -47,6 +51,9 @@ export type AdminTarget = Pick<MockSession, 'id'> &
     | 'apiKeys'
     | 'webhooks'
     | 'injectFault'
+    | 'armedFaults'
+    | 'faultRates'
+    | 'quotas'
     | 'setLatency'
     | 'setFaultRate'
     | 'injectLeadFailure'
@@ -165,13 +172,17 @@ function requireSession(target: AdminTarget, id: string) {
   return info;
 }
 
-/** An admin action: the server, the body (`{}` when none), the path's `{name}` segments decoded, and the query. */
+/**
+ * An admin action: the server, the body (`{}` when none), the path's `{name}` segments decoded, the query and
+ * the request itself; its answer, or a stream of events.
+ */
 type Action = (
   target: AdminTarget,
   body: unknown,
   params: Readonly<Record<string, string>>,
   query: URLSearchParams,
-) => MockResponse;
+  request: MockRequest,
+) => MockResponse | StreamedAnswer;
 
 /** A route of the admin API: a row of the mock's one router, as the API's operations are. */
 interface AdminRoute extends RouterRow {
@@ -220,10 +231,7 @@ function recordOptions(query: URLSearchParams): { company?: string } {
 
 const ok = (value: unknown = { ok: true }, status = 200) => json(status, value);
 const info = (target: AdminTarget) => describeServer(target, target.id);
-const clock = (target: AdminTarget) => ({
-  now: target.clock.now().toISOString(),
-  frozen: target.clock.frozen,
-});
+const clock = (target: AdminTarget) => clockReading(target.clock);
 
 /** A row of the admin API: `path` is relative to {@link ADMIN_PREFIX}, without a final slash. */
 const route = (method: string, path: string, action: Action): AdminRoute => ({
@@ -310,6 +318,17 @@ const ROUTER = new Router<AdminRoute>([
     target.injectFault(routed(parse(Bodies.fault, body)));
     return ok(undefined, 201);
   }),
+  route('GET', 'faults', (target) => ok({ data: target.armedFaults().map((fault) => ruleToJson(fault)) })),
+  route('GET', 'fault-rate', (target) => {
+    const rates = target.faultRates();
+    return ok({ data: rates === false ? false : faultRatesToJson(rates) });
+  }),
+  route('GET', 'quota', (target) => ok({ data: target.quotas() })),
+  // The watch page's events: a stream that stays open (HEAD gets its head alone).
+  route('GET', 'events', (target, _body, _params, _query, request) => {
+    const response = { status: 200, headers: EVENT_STREAM_HEADERS, body: '' };
+    return request.method === 'HEAD' ? response : { response, stream: target.live.body() };
+  }),
   route('POST', 'latency', (target, body) => {
     const latency = parse(Bodies.latency, body);
     target.setLatency(Array.isArray(latency) ? latency.map(routed) : latency);
@@ -372,7 +391,12 @@ const ROUTER = new Router<AdminRoute>([
   ),
   route('GET', 'sessions', (target) => ok({ data: target.sessions.list() })),
   route('GET', 'state', (target) => ok(target.saveState())),
-  route('GET', 'sessions/{id}', (target, _body, { id = '' }) => ok({ data: requireSession(target, id) })),
+  // With its admin token, which the server's admin token may read (as `sessions.get(id).adminToken` in code):
+  // the watch page reaches a session with it.
+  route('GET', 'sessions/{id}', (target, _body, { id = '' }) => {
+    const data = requireSession(target, id);
+    return ok({ data: { ...data, adminToken: target.sessions.get(id)?.adminToken } });
+  }),
   route('DELETE', 'sessions/{id}', (target, _body, { id = '' }) => {
     requireSession(target, id);
     target.sessions.end(id);
@@ -419,7 +443,7 @@ export function adminRoute(target: AdminTarget, maxBodyBytes: number): SideRoute
 export function createAdminApi(
   target: AdminTarget,
   maxBodyBytes: number,
-): (request: MockRequest) => MockResponse {
+): (request: MockRequest) => MockResponse | StreamedAnswer {
   const expected = Buffer.from(target.adminToken);
   // The token is read as every API key is (any letter case of `Bearer`), then compared in constant time.
   const authorized = (header: string | undefined) => {
@@ -440,11 +464,16 @@ export function createAdminApi(
     }
   };
 
-  function answer(request: MockRequest): MockResponse {
-    if (!authorized(request.headers.authorization)) return errorJson(401, INVALID_ADMIN_TOKEN);
+  function answer(request: MockRequest): MockResponse | StreamedAnswer {
     // The admin API answers its paths with or without a final slash (its root always has one).
     const path =
       request.path.endsWith('/') && request.path !== ADMIN_PREFIX ? request.path.slice(0, -1) : request.path;
+    // The watch page's files are static and hold nothing of the world: no token to load them (their every
+    // request for data bears the token).
+    const page = UI_ROUTER.find(request.method, path);
+    if (page.kind === 'match') return page.row.response;
+    if (page.kind === 'method') return methodNotAllowed('nested', request.method, page.allow).response;
+    if (!authorized(request.headers.authorization)) return errorJson(401, INVALID_ADMIN_TOKEN);
     const found = ROUTER.find(request.method, path);
     if (found.kind === 'none') return notFound('nested').response;
     if (found.kind === 'method') return methodNotAllowed('nested', request.method, found.allow).response;
@@ -455,6 +484,16 @@ export function createAdminApi(
       if (!read.ok) return errorJson(read.status, read.message);
       body = read.value;
     }
-    return found.row.action(target, body ?? {}, found.params, new URLSearchParams(request.search));
+    const answered = found.row.action(
+      target,
+      body ?? {},
+      found.params,
+      new URLSearchParams(request.search),
+      request,
+    );
+    // A change made over HTTP (by the page, or a test in another language) tells the watch pages to look again.
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      target.live.changed(`${request.method} ${found.row.template.slice(ADMIN_PREFIX.length)}`);
+    return answered;
   }
 }

@@ -4,6 +4,7 @@ import { ADMIN_PREFIX } from '../../serve/http/reserved-paths.js';
 import { OPENAPI_PATH } from '../../serve/openapi.js';
 import type { MockServer } from '../mock-server.js';
 import { DEFAULT_SESSION_ID } from '../sessions/session-rules.js';
+import { UI_PATH } from './ui/ui-path.js';
 
 /**
  * The memory of the process the mock runs in, in bytes (Node's `process.memoryUsage()`): a long run watches
@@ -53,6 +54,8 @@ export interface ServerSummary {
   readonly openapiURL: string;
   /** Where the admin API answers. */
   readonly adminURL: string;
+  /** Where the watch page is served (`/__admin/ui`): open it in a browser, and give it the admin token. */
+  readonly uiURL: string;
   /** The well-known API keys. */
   readonly keys: MockServer['keys'];
   /** The primary company's well-known webhook tokens. */
@@ -78,7 +81,7 @@ export interface ServerSummary {
  *
  * @param server - the server, or a session.
  * @param id - the session's id; the server's own world is `default`.
- * @returns its id, addresses, keys, tokens, clock, activity, webhooks, records, journals and memory.
+ * @returns its id, addresses (the watch page's too), keys, tokens, clock, activity, webhooks, records, journals and memory.
  */
 export function describeServer(
   server: Pick<
@@ -102,6 +105,7 @@ export function describeServer(
     apiRoot: server.apiRoot,
     openapiURL: `${server.apiRoot}${OPENAPI_PATH}`,
     adminURL: `${server.apiRoot}${ADMIN_PREFIX}`,
+    uiURL: `${server.apiRoot}${UI_PATH}`,
     keys: server.keys,
     tokens: server.tokens,
     now: server.clock.now().toISOString(),

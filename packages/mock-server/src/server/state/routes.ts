@@ -12,8 +12,13 @@ interface RouteJson {
 
 type Json<Rule extends RouteMatch> = Omit<Rule, 'path'> & RouteJson;
 
-/** A rule with its RegExp path written as `pathPattern` (and `pathFlags`, when it has flags). */
-function toJson<Rule extends RouteMatch>(rule: Rule): Json<Rule> {
+/**
+ * A rule with its RegExp path written as `pathPattern` (and `pathFlags`, when it has flags): an armed fault,
+ * a fault rate's or a latency profile's rule.
+ *
+ * @param rule - the rule.
+ */
+export function ruleToJson<Rule extends RouteMatch>(rule: Rule): Json<Rule> {
   const { path, ...rest } = rule;
   if (path === undefined) return rest;
   if (typeof path === 'string') return { ...rest, path };
@@ -33,7 +38,7 @@ function fromJson<Rule extends RouteMatch>(rule: Json<Rule>): Rule {
  * @param profile - the profile (a distribution, or rules whose path may be a RegExp).
  */
 export function latencyToJson(profile: LatencyProfile): unknown {
-  return Array.isArray(profile) ? profile.map((rule: LatencyRule) => toJson(rule)) : profile;
+  return Array.isArray(profile) ? profile.map((rule: LatencyRule) => ruleToJson(rule)) : profile;
 }
 
 /**
@@ -54,8 +59,8 @@ export function latencyFromJson(json: unknown): LatencyProfile {
  */
 export function faultRatesToJson(rates: FaultRates): unknown {
   return Array.isArray(rates)
-    ? rates.map((rule: FaultRateSpec) => toJson(rule))
-    : toJson(rates as FaultRateSpec);
+    ? rates.map((rule: FaultRateSpec) => ruleToJson(rule))
+    : ruleToJson(rates as FaultRateSpec);
 }
 
 /**

@@ -2,7 +2,15 @@ import type { MockClock } from '../../data/clock.js';
 import { warnDeprecated } from '../../data/deprecation.js';
 import type { MockKeys } from '../../data/fake/seeded-store.js';
 import type { KeyOptions, MockStore } from '../../data/store/mock-store.js';
-import { checkQuota, DEFAULT_QUOTA, type Quota, type QuotaInput, Throttle } from '../../data/store/quota.js';
+import {
+  checkQuota,
+  DEFAULT_QUOTA,
+  type Quota,
+  type QuotaInput,
+  type QuotaReadout,
+  type QuotaWindowInfo,
+  Throttle,
+} from '../../data/store/quota.js';
 import { type ApiKeyInfo, listApiKeys } from '../../inspect/keys-and-webhooks.js';
 import type { KeyDirectory } from '../../inspect/verify/pattern.js';
 import type { MockServerOptions } from '../options.js';
@@ -66,6 +74,35 @@ export class KeyControls {
 
   apiKeys(): readonly ApiKeyInfo[] {
     return listApiKeys(this.#world.store());
+  }
+
+  /** The default quota, and the windows open now on the clock (a window past its end counts nothing). */
+  quotas(): QuotaReadout {
+    const nowMs = this.#world.clock.nowMs();
+    const keys = new Map(
+      this.#world
+        .store()
+        .keys.all()
+        .map((key) => [key.id, key]),
+    );
+    const fallback = this.throttle.defaultQuota;
+    const windows: QuotaWindowInfo[] = [];
+    for (const { key: keyId, startMs, count } of this.throttle.windows()) {
+      const key = keys.get(keyId);
+      const quota = key?.quota ?? fallback;
+      if (key === undefined || quota === false) continue;
+      const closesMs = startMs + quota.perSeconds * 1000;
+      if (nowMs < startMs || nowMs >= closesMs) continue;
+      windows.push({
+        keyId,
+        keyName: key.name,
+        quota,
+        requests: count,
+        openedAt: new Date(startMs).toISOString(),
+        closesAt: new Date(closesMs).toISOString(),
+      });
+    }
+    return { default: fallback, windows };
   }
 
   /**

@@ -230,6 +230,7 @@ describe('runMockCli', () => {
         apiRoot: server.apiRoot,
         openapiURL: `${server.apiRoot}/openapi.json`,
         adminURL: `${server.apiRoot}/__admin/`,
+        uiURL: `${server.apiRoot}/__admin/ui`,
         keys: server.keys,
         tokens: server.tokens,
         now: expect.stringMatching(/^2026-06-01T12:00:0\d\.\d{3}Z$/),

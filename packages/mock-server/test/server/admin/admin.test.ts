@@ -72,6 +72,7 @@ describe('admin HTTP API', () => {
       apiRoot: server.apiRoot,
       openapiURL: `${server.apiRoot}/openapi.json`,
       adminURL: `${server.apiRoot}/__admin/`,
+      uiURL: `${server.apiRoot}/__admin/ui`,
       keys: server.keys,
       tokens: server.tokens,
       now: '2026-06-01T12:00:00.000Z',
