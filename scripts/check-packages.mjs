@@ -375,9 +375,11 @@ async function checkOtherNodes(projectDir, databaseUrl) {
         return `SKIPPED: ${missing}`;
       }
       lines = await checkOnNode(node, { projectDir, singleFile, databaseUrl });
-      const which =
-        node.version === ENGINES_FLOOR ? "the packages' engines floor" : `node ${node.major}'s newest`;
-      return `${which}: the SDK's smoke script against the mock's single-file build, company-data export and sync into PostgreSQL against its installed command, and the project's vitest folders (below)`;
+      const [which, last] =
+        node.version === ENGINES_FLOOR
+          ? ["the packages' engines floor", 'the CommonJS builds by require() (vitest does not run on it)']
+          : [`node ${node.major}'s newest`, "the project's vitest folders"];
+      return `${which}: the SDK's smoke script against the mock's single-file build, company-data export and sync into PostgreSQL against its installed command, and ${last} (below)`;
     });
     for (const line of lines) console.log(`      ${line}`);
   }
