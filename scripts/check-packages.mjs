@@ -15,7 +15,11 @@
 // a test file of the mock server's vitest matchers run by the project's vitest (a passing and a failing
 // expectation, and vitest printing the near-miss report) and type-checked by its tsc, a folder of two test files
 // run by `npx vitest run` at once under the one-line global setup, each in its own session of the run's one
-// mock (scripts/pack-consumer/sessions/), a check that importing the SDK loads no schemas, and a smoke script under Bun and Deno; the changesets release
+// mock (scripts/pack-consumer/sessions/) and the same in a CommonJS project (sessions-cjs/), a check that
+// importing the SDK loads no schemas, a smoke script under Bun and Deno, and on each Node.js that
+// scripts/packaging/tools pins (the engines floor, the newest 22, 24 and 26) the smoke script against the
+// mock's single-file build, export and sync into the guides' PostgreSQL, and the vitest folders
+// (scripts/packaging/node-matrix.mjs); the changesets release
 // flow works (status, and a version run in a throwaway copy); and install by name, rehearsed: the packages
 // published through changesets into a throwaway local registry (Verdaccio on loopback, no uplink), then
 // installed by name in a fresh project with the README's and Getting started's commands, and Getting
@@ -34,6 +38,8 @@ import { readerEnv, runGuides } from './packaging/guide-runner.mjs';
 import { inReadmeOrder, readmeQuickStarts, snippetPlan } from './packaging/guide-snippets.mjs';
 import { attwProblems, publintProblems } from './packaging/lint-packages.mjs';
 import { HOST_LOOPBACK, isolatedNetworkOrSkip } from './packaging/network-namespace.mjs';
+import { checkOnNode } from './packaging/node-matrix.mjs';
+import { ENGINES_FLOOR, installedNodes, missingNode } from './packaging/node-versions.mjs';
 import { packWorkspaces } from './packaging/pack.mjs';
 import { cleanEnv } from './packaging/process.mjs';
 import { installRecipe } from './packaging/recipe.mjs';
@@ -45,6 +51,7 @@ import { packagingTools } from './packaging/tools.mjs';
 import { checkWithout, WITHOUT_CHECKS } from './packaging/without-optional.mjs';
 import { assertBuilt, publishablePackages, ROOT } from './packaging/workspace.mjs';
 import { buildMockBinary } from './sea/build.mjs';
+import { bundleCli } from './sea/bundle.mjs';
 import { mockBinaryPlan, runMockBinaryBlocks } from './sea/guide-blocks.mjs';
 import { checkAlone, copyAlone } from './sea/run-alone.mjs';
 import { programOrSkip } from './system-packages.mjs';
@@ -168,7 +175,8 @@ if (failed.length > 0) {
 /** Where the pinned tools came from, in one line. */
 function toolsSummary(/** @type {import('./packaging/tools.mjs').PackagingTools} */ { dir, installedIn }) {
   const how = installedIn === undefined ? 'cached' : `installed in ${(installedIn / 1000).toFixed(1)} s`;
-  return `attw, Bun, Deno and Verdaccio as scripts/packaging/tools pins them: ${how} (${dir})`;
+  const nodes = installedNodes(dir).map((node) => node.version);
+  return `attw, Bun, Deno, Verdaccio and node ${nodes.join(', ')} as scripts/packaging/tools pins them: ${how} (${dir})`;
 }
 
 /**
@@ -223,8 +231,30 @@ async function checkContents(packed) {
  * @param {readonly Guide[]} guides
  */
 async function checkConsumer(packed, guides) {
+  /** @type {import('./lib/postgres-server.mjs').PostgresServer | undefined} */
+  let database;
+  try {
+    await checkConsumerWith(packed, guides, (started) => {
+      database = started;
+    });
+  } finally {
+    await database?.stop();
+  }
+}
+
+/**
+ * The guides, then the checks in the project they made. The guides' PostgreSQL stays up for the checks on the
+ * other Nodes; `keep` hands it to {@link checkConsumer}, which stops it.
+ *
+ * @param {readonly Packed[]} packed
+ * @param {readonly Guide[]} guides
+ * @param {(database: import('./lib/postgres-server.mjs').PostgresServer) => void} keep
+ */
+async function checkConsumerWith(packed, guides, keep) {
   /** @type {string | undefined} */
   let projectDir;
+  /** @type {string | undefined} */
+  let databaseUrl;
   /** @type {string[]} */
   let guideLines = [];
   await step('guides in one shell', async () => {
@@ -236,25 +266,22 @@ async function checkConsumer(packed, guides) {
     // step under CI; elsewhere it is skipped loudly, and DATABASE_URL stays unset.
     const postgres = postgresOrSkip({ log: console.log });
     const database = postgres === undefined ? undefined : await startPostgres({ postgres });
+    if (database) keep(database);
+    databaseUrl = database?.url;
     // Ports of their own, so a reader's mock left on 4010 does not fail npm test.
     const network = isolatedNetworkOrSkip({ log: console.log });
-    let result;
-    try {
-      result = await runGuides({
-        plan,
-        home,
-        cloneDir: ROOT,
-        env: await readerEnv(home, cleanEnv(), {
-          // From inside their network, the machine's loopback has another address.
-          databaseUrl: network ? database?.url.replace('@127.0.0.1:', `@${HOST_LOOPBACK}:`) : database?.url,
-          keptMock: path.join(tempRoot, 'kept-mock.json'),
-        }),
-        sessionDir: path.join(tempRoot, 'shell'),
-        network,
-      });
-    } finally {
-      await database?.stop();
-    }
+    const result = await runGuides({
+      plan,
+      home,
+      cloneDir: ROOT,
+      env: await readerEnv(home, cleanEnv(), {
+        // From inside their network, the machine's loopback has another address.
+        databaseUrl: network ? database?.url.replace('@127.0.0.1:', `@${HOST_LOOPBACK}:`) : database?.url,
+        keptMock: path.join(tempRoot, 'kept-mock.json'),
+      }),
+      sessionDir: path.join(tempRoot, 'shell'),
+      network,
+    });
     projectDir = result.projectDir;
     guideLines = result.lines;
     const steps = plan.guides.flatMap((guide) => guide.steps);
@@ -264,7 +291,7 @@ async function checkConsumer(packed, guides) {
       ? `in ${network.how}`
       : "SKIPPED their own network (they used the machine's ports)";
     const databaseLine = database
-      ? `DATABASE_URL a PostgreSQL of their own (${database.url}), stopped after them`
+      ? `DATABASE_URL a PostgreSQL of their own (${database.url}), kept for the checks on other Nodes`
       : 'SKIPPED their database (no PostgreSQL: DATABASE_URL unset)';
     return `${guides.length} guides in the README's order and ${readmes.length} package READMEs' quick starts, followed as written in one shell and one project: ${commands} commands, ${plan.files.size} files, ${promised} promised output lines checked; ${networkLine}; ${databaseLine}`;
   });
@@ -298,7 +325,7 @@ async function checkConsumer(packed, guides) {
   let sessionLines = [];
   await step('mock server vitest sessions', async () => {
     sessionLines = await runSharedMock(project);
-    return "the one-line globalSetup and useMockSession(): two test files at once, each in its own session of the run's one mock, run by npx vitest run in the project and type-checked by its tsc";
+    return "the one-line globalSetup and useMockSession(): two test files at once, each in its own session of the run's one mock, and a CommonJS project's global setup and test file, run by npx vitest run in the project and type-checked by its tsc";
   });
   for (const line of sessionLines) console.log(`      ${line}`);
   /** @type {string[]} */
@@ -318,6 +345,44 @@ async function checkConsumer(packed, guides) {
       : 'list with prefetch, retrieve, NotFoundError, both webhooks and close, under each, against the installed mock CLI';
   });
   for (const line of runtimeLines) console.log(`      ${line}`);
+  await checkOtherNodes(project, databaseUrl);
+}
+
+/**
+ * The packages on each Node.js that scripts/packaging/tools pins (scripts/packaging/node-matrix.mjs): the
+ * smoke script against the mock's single-file build, export and sync into PostgreSQL against the installed
+ * mock, and the vitest folders. A Node with no package for this platform is SKIPPED in capitals, and fails
+ * under CI.
+ *
+ * @param {string} projectDir - the project the guides made.
+ * @param {string | undefined} databaseUrl - the guides' PostgreSQL, seen from this machine.
+ */
+async function checkOtherNodes(projectDir, databaseUrl) {
+  const tools = await packagingTools();
+  const singleFile = path.join(tempRoot, 'single-file', 'company-data-mock.cjs');
+  const bundled = await step('mock single file', async () => {
+    const { bytes } = await bundleCli(ROOT, singleFile);
+    return `the mock's command in one CommonJS script, as npm run build:mock-binary bundles it: ${kB(bytes)}`;
+  });
+  if (!bundled) return;
+  for (const node of installedNodes(tools.dir)) {
+    /** @type {string[]} */
+    let lines = [];
+    await step(`on node ${node.version}`, async () => {
+      const missing = missingNode(node);
+      if (missing !== undefined) {
+        if (process.env.CI === 'true') throw new Error(missing);
+        return `SKIPPED: ${missing}`;
+      }
+      lines = await checkOnNode(node, { projectDir, singleFile, databaseUrl });
+      const [which, last] =
+        node.version === ENGINES_FLOOR
+          ? ["the packages' engines floor", 'the CommonJS builds by require() (vitest does not run on it)']
+          : [`node ${node.major}'s newest`, "the project's vitest folders"];
+      return `${which}: the SDK's smoke script against the mock's single-file build, company-data export and sync into PostgreSQL against its installed command, and ${last} (below)`;
+    });
+    for (const line of lines) console.log(`      ${line}`);
+  }
 }
 
 /**

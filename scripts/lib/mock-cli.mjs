@@ -164,8 +164,9 @@ export async function startMockCli({
  *
  * @param {string} projectDir - the project it is installed in; also its working directory.
  * @param {NodeJS.ProcessEnv} env
+ * @param {string} [node] - the Node that runs it (default: this one).
  */
-export function startInstalledMockCli(projectDir, env) {
+export function startInstalledMockCli(projectDir, env, node = process.execPath) {
   const bin = path.join(
     projectDir,
     'node_modules',
@@ -175,7 +176,7 @@ export function startInstalledMockCli(projectDir, env) {
     'company-data-mock.mjs',
   );
   return startMockCli({
-    command: [process.execPath, bin],
+    command: [node, bin],
     args: ['--exit-on-stdin-close'],
     cwd: projectDir,
     env,

@@ -2,8 +2,9 @@
 // installed by Getting started's commands, as written), runs a plain ESM and a plain CJS script that
 // use the packages by name, a script that runs the installed company-data-mock command over a real socket,
 // one that runs the installed company-data command, a vitest test file that uses the mock server's
-// matchers (run by the project's vitest, type-checked by its TypeScript), and a folder of two test files
-// that share one mock through the one-line global setup, each in a session of its own.
+// matchers (run by the project's vitest, type-checked by its TypeScript), a folder of two test files
+// that share one mock through the one-line global setup, each in a session of its own, and a CommonJS
+// project's folder with a global setup of its own.
 import { existsSync } from 'node:fs';
 import { copyFile, cp } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +19,8 @@ const SHARED = ['checks.cjs'];
 const MATCHERS_SPEC = 'matchers.spec.ts';
 /** The folder of the one-line global setup and its two test files, run by {@link runSharedMock}. */
 const SESSIONS_DIR = 'sessions';
+/** A CommonJS project's folder: its own global setup, and a test file that requires the SDK. */
+const SESSIONS_CJS_DIR = 'sessions-cjs';
 /**
  * Checks the project the guides made (scripts/packaging/guide-runner.mjs, Getting started's commands as
  * written) and copies the consumer scripts into it: each package installed from its tarball, once, with its
@@ -30,7 +33,8 @@ const SESSIONS_DIR = 'sessions';
 export async function checkConsumerProject(projectDir, packed) {
   for (const file of [...SCRIPTS, ...SHARED, MATCHERS_SPEC])
     await copyFile(path.join(FIXTURES, file), path.join(projectDir, file));
-  await cp(path.join(FIXTURES, SESSIONS_DIR), path.join(projectDir, SESSIONS_DIR), { recursive: true });
+  for (const dir of [SESSIONS_DIR, SESSIONS_CJS_DIR])
+    await cp(path.join(FIXTURES, dir), path.join(projectDir, dir), { recursive: true });
   assertDependencyKinds(projectDir, packed);
   return packed.map(({ pkg }) => assertInstalledFromTarball(projectDir, pkg));
 }
@@ -177,36 +181,77 @@ async function typeCheckStrict(projectDir, files, options) {
   await run(process.execPath, [tsc, ...flags, '--types', 'node', ...files], options);
 }
 
-/** The files of the sessions folder: its vitest config, its two test files and what they share. */
-const SESSION_FILES = ['vitest.config.ts', 'change.spec.ts', 'look.spec.ts', 'rendezvous.ts'];
+/** The files of the sessions folders that TypeScript checks: their vitest config, test files and what they share. */
+const SESSION_FILES = [
+  ...['vitest.config.ts', 'change.spec.ts', 'look.spec.ts', 'rendezvous.ts'].map(
+    (file) => `${SESSIONS_DIR}/${file}`,
+  ),
+  `${SESSIONS_CJS_DIR}/sdk.spec.ts`,
+];
 
 /**
- * Runs the sessions folder as a user runs a suite (`npx vitest run` where its vitest.config.ts is): the
- * config's one line, `globalSetup: ['@company-data/mock-server/vitest/global-setup']`, starts one mock for
- * the run; its two test files run at once in two workers, each in a session of its own (`useMockSession()`),
- * one deleting a call and moving its clock while the other finds neither in its session (they wait for each
- * other: run one after the other, both fail). Then type-checks the folder with the project's TypeScript, so
- * the helper and `inject('companyDataMock')` are typed.
+ * The two folders vitest runs: the one-line global setup in an ES module project, whose two test files run
+ * at once in two workers, each in a session of its own (`useMockSession()`), one deleting a call and moving
+ * its clock while the other finds neither in its session (they wait for each other: run one after the
+ * other, both fail); and a CommonJS project's folder (its own `package.json` says so), whose config and
+ * global setup are CommonJS files (the global setup requires the CommonJS build of the mock server's), and
+ * whose test file requires the SDK's CommonJS build.
+ */
+const SESSION_RUNS = [
+  { dir: SESSIONS_DIR, files: ['change.spec.ts', 'look.spec.ts'], counts: '2 passed (2)' },
+  { dir: SESSIONS_CJS_DIR, files: ['sdk.spec.ts'], counts: '1 passed (1)' },
+];
+
+/**
+ * Runs vitest in each folder of {@link SESSION_RUNS}, as a user runs a suite: `vitest run` where its config is.
+ *
+ * @param {string} projectDir
+ * @param {readonly string[]} vitest - the program and arguments that start vitest: `['npx', 'vitest']` as a
+ *   user types it, or another Node and the project's vitest script.
+ * @param {NodeJS.ProcessEnv} [env] - vitest's environment.
+ * @returns {Promise<string[]>} one line per folder: its tests' counts and how long the run took.
+ * @throws {Error} when a run fails or a test file did not pass, with vitest's output.
+ */
+export async function runSessionFolders(
+  projectDir,
+  vitest,
+  env = cleanEnv({ NODE_OPTIONS: '', NO_COLOR: '1' }),
+) {
+  const [program = 'npx', ...args] = vitest;
+  /** @type {string[]} */
+  const lines = [];
+  for (const { dir, files, counts: expected } of SESSION_RUNS) {
+    const started = performance.now();
+    const options = { cwd: path.join(projectDir, dir), env, timeoutMs: 120_000 };
+    const { stdout } = await run(program, [...args, 'run'], options);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const counts = /Tests\s+(.*)$/m.exec(stdout)?.[1]?.trim();
+    const passed = files.filter((file) => stdout.includes(`✓ ${file}`));
+    if (counts !== expected || passed.length !== files.length)
+      throw new Error(
+        `vitest run in ${dir}/: expected ${files.join(' and ')} to pass (${expected}), got ${counts}\n${stdout}`,
+      );
+    lines.push(`${dir}/ ${counts} (${seconds} s)`);
+  }
+  return lines;
+}
+
+/**
+ * Runs the sessions folders as a user runs a suite (`npx vitest run` where the config is): the one-line
+ * global setup, `globalSetup: ['@company-data/mock-server/vitest/global-setup']`, starts one mock for the
+ * run, and the CommonJS project's global setup another (see {@link SESSION_RUNS}). Then type-checks both
+ * folders with the project's TypeScript, so the helper and `inject('companyDataMock')` are typed, and the
+ * CommonJS file's `require()` of the SDK too.
  *
  * @param {string} projectDir
  * @returns {Promise<string[]>} what was shown.
  */
 export async function runSharedMock(projectDir) {
-  const dir = path.join(projectDir, SESSIONS_DIR);
-  const env = cleanEnv({ NODE_OPTIONS: '', NO_COLOR: '1' });
-  const options = { cwd: dir, env, timeoutMs: 120_000 };
-  const started = performance.now();
-  const { stdout } = await run('npx', ['vitest', 'run'], options);
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const counts = /Tests\s+(.*)$/m.exec(stdout)?.[1]?.trim();
-  const files = ['change.spec.ts', 'look.spec.ts'].filter((file) => new RegExp(`✓ ${file}`).test(stdout));
-  if (counts !== '2 passed (2)' || files.length !== 2)
-    throw new Error(
-      `npx vitest run in ${SESSIONS_DIR}/: expected both files' tests to pass, got ${counts}\n${stdout}`,
-    );
-  await typeCheckStrict(projectDir, SESSION_FILES, options);
+  const [esm, cjs] = await runSessionFolders(projectDir, ['npx', 'vitest']);
+  await typeCheckStrict(projectDir, SESSION_FILES, { cwd: projectDir, env: cleanEnv(), timeoutMs: 120_000 });
   return [
-    `npx vitest run in ${SESSIONS_DIR}/ (${seconds} s): ${counts}: one mock for the run from the one-line globalSetup; change.spec.ts and look.spec.ts at once, each in its own session: a deleted call and a clock a day ahead in one, neither in the other; the key routed the other's request`,
-    `tsc --strict --module nodenext ${SESSIONS_DIR}/*.ts: useMockSession and inject('companyDataMock') are typed`,
+    `npx vitest run in ${esm}: one mock for the run from the one-line globalSetup; change.spec.ts and look.spec.ts at once, each in its own session: a deleted call and a clock a day ahead in one, neither in the other; the key routed the other's request`,
+    `npx vitest run in ${cjs}: a CommonJS project, its config and global setup CommonJS files (the global setup requires the mock server's CommonJS build), its test file requiring the SDK's CommonJS build against a session of that mock`,
+    `tsc --strict --module nodenext ${SESSIONS_DIR}/*.ts ${SESSIONS_CJS_DIR}/*.ts: useMockSession and inject('companyDataMock') are typed, and the require() of the SDK`,
   ];
 }

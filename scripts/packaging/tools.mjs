@@ -1,6 +1,7 @@
-// The tools only check:packages runs: Bun and Deno (the runtime smoke), Verdaccio (install by name) and Are
-// the Types Wrong? (attw). Together they weigh about 280 MB; as root dev dependencies every `npm ci` fetched
-// them for this one step. They are pinned instead, their whole dependency tree included, in
+// The tools only check:packages runs: Bun and Deno (the runtime smoke), Verdaccio (install by name), Are the
+// Types Wrong? (attw), and the Node.js versions the packages run on besides the one running the check
+// (node-versions.mjs). Together they weigh about 1 GB (280 MB without the Nodes); as root dev dependencies
+// every `npm ci` would fetch them for this one step. They are pinned instead, their whole dependency tree included, in
 // scripts/packaging/tools/package.json and its package-lock.json, and this step installs them from the npm
 // registry with `npm ci` into a cache folder of their own in the user's cache folder (`$XDG_CACHE_HOME`, or
 // `~/.cache`: not the temporary folder, which `npm test` gives each run afresh). The folder is named by a
