@@ -141,14 +141,16 @@ try {
     const tools = needsPacks && needsTools ? packagingTools() : undefined;
     tools?.catch(() => {}); // reported by the step below, once the packing is done
     const packed = needsPacks && recipe ? await packAll(recipe, packages) : [];
-    if (tools) await step('packaging tools', async () => toolsSummary(await tools));
     const allPacked = packed.length === packages.length;
     // The guides, one command after another, are the longest part: everything that does not need the
-    // project they make runs beside them, one after another, in its own folders and on its own ports.
+    // project they make runs beside them, one after another, in its own folders and on its own ports. The
+    // guides need none of the tools, whose first install (a gigabyte, four Node.js builds among it) takes a
+    // minute on a fresh machine: they start at once, and what needs the tools waits for them.
     const followGuides = async () => {
       if (options.groups.has('consumer') && allPacked) await checkConsumer(packed, guides);
     };
     const checkTheRest = async () => {
+      if (tools) await step('packaging tools', async () => toolsSummary(await tools));
       if (options.groups.has('lint')) await lint(allPacked ? packed : []);
       if (options.groups.has('contents')) await checkContents(allPacked ? packed : []);
       if (options.groups.has('release')) await checkReleaseFlow(packages);
