@@ -282,7 +282,7 @@ export function describeConformance(adapter: Adapter): void {
       /** How many streams the server's watch page has open: its events stop being built at 0. */
       const watchers = () => (h.server as unknown as { live: { watchers: number } }).live.watchers;
 
-      it('writes the head without a length, then each event as it comes; stops when the client leaves', async () => {
+      it('writes the head without a length, then each event as it comes; stops when the client leaves (where the way in says so)', async () => {
         const stream = await h.stream('/__admin/events', admin());
         expect(stream.status).toBe(200);
         expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
@@ -296,7 +296,10 @@ export function describeConformance(adapter: Adapter): void {
           'event: request\ndata: {"seq":1,"at":"2026-06-01T12:00:00.000Z","method":"GET","path":"/v1/teams/"',
         );
         expect(watchers()).toBe(1);
-        await stream.cancel();
+        const cancelled = stream.cancel();
+        // Through msw the cancel completes later (see seesClientLeave); the server's close ends the body.
+        if (!adapter.seesClientLeave) return void cancelled.catch(() => {});
+        await cancelled;
         await expect.poll(watchers).toBe(0);
       });
 
