@@ -17,8 +17,9 @@ export interface Adapter {
   takeFailures?(): unknown[];
   /**
    * Whether a client that stops reading a streamed body (the admin API's events) reaches the server at once.
-   * msw does not pass a cancelled read on to a mocked body at once (here 13 to 19 s later, whatever the
-   * server wrote meanwhile), so a watcher through msw is let go late.
+   * msw's fetch interceptor tees each mocked response for its response events, and a tee's source is
+   * cancelled only when both branches are: the branch nobody reads lets go when it is collected (here 13 to
+   * 19 s later), so a watcher through msw is let go late.
    */
   readonly seesClientLeave: boolean;
 }
