@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { run } from './process.mjs';
@@ -31,8 +32,9 @@ export async function publintProblems(tarball) {
  * Are the Types Wrong? on the tarball, with the strict profile: every entry point must resolve to correct
  * types under node10, node16 from CJS, node16 from ESM and bundler resolution. The analysis is attw's own
  * (`checkPackage` of `@arethetypeswrong/core`, which its command runs, with no option: the strict profile
- * ignores nothing), in this process: one start of attw and its TypeScript for every package, not one each
- * (4.3 CPU-seconds for the five packages against 11.8 through the command).
+ * ignores nothing), in one worker thread for every package (attw-worker.mjs): one start of attw and its
+ * TypeScript, not one each (4.3 CPU-seconds for the five packages against 11.8 through the command), and
+ * none of it on the main thread, which drives the guides meanwhile.
  *
  * @returns {Promise<string[]>} empty when every resolution is green; otherwise one entry: the problem kinds,
  *   then attw's table of entry points by resolution (from its command, run only then).
@@ -41,16 +43,9 @@ export async function publintProblems(tarball) {
  */
 export async function attwProblems(root, tarball) {
   const tools = await packagingTools();
-  /** @type {{ createPackageFromTarballData: (data: Uint8Array) => unknown, checkPackage: (pkg: unknown) => Promise<{ types: unknown, problems?: { kind: string }[] }> }} */
-  const core = await import(
-    pathToFileURL(path.join(tools.dir, 'node_modules', '@arethetypeswrong', 'core', 'dist', 'index.js')).href
-  );
-  const analysis = await core.checkPackage(
-    core.createPackageFromTarballData(new Uint8Array(await readFile(tarball))),
-  );
-  // A package without types has nothing to resolve: attw's command passes it too.
-  const problems = analysis.types ? (analysis.problems ?? []) : [];
-  if (problems.length === 0) return [];
+  analyst ??= startAnalyst(tools.dir);
+  const kinds = await analyst.analyse(tarball);
+  if (kinds.length === 0) return [];
   // The analysis names only the kinds; attw's own table shows which entry point fails under which resolution.
   const attw = tools.script('@arethetypeswrong/cli', 'attw');
   const { stdout: table } = await run(
@@ -61,5 +56,48 @@ export async function attwProblems(root, tarball) {
       allowFailure: true,
     },
   );
-  return [`${[...new Set(problems.map((problem) => problem.kind))].join(', ')}\n${table.trim()}`];
+  return [`${kinds.join(', ')}\n${table.trim()}`];
+}
+
+/** @type {{ analyse: (tarball: string) => Promise<string[]> } | undefined} */
+let analyst;
+
+/**
+ * The worker thread that runs attw's analysis, one tarball at a time. It keeps the process alive only while
+ * an analysis is pending.
+ *
+ * @param {string} toolsDir - where the packaging tools are installed.
+ */
+function startAnalyst(toolsDir) {
+  const coreUrl = pathToFileURL(
+    path.join(toolsDir, 'node_modules', '@arethetypeswrong', 'core', 'dist', 'index.js'),
+  ).href;
+  const worker = new Worker(new URL('./attw-worker.mjs', import.meta.url), { workerData: { coreUrl } });
+  worker.unref();
+  /** @type {Map<number, { resolve: (kinds: string[]) => void, reject: (error: Error) => void }>} */
+  const pending = new Map();
+  let next = 0;
+  const failAll = (/** @type {Error} */ error) => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+    analyst = undefined;
+  };
+  worker.on('message', (/** @type {{ id: number, kinds?: string[], error?: string }} */ message) => {
+    const waiting = pending.get(message.id);
+    pending.delete(message.id);
+    if (pending.size === 0) worker.unref();
+    if (message.error !== undefined) waiting?.reject(new Error(`attw's analysis failed: ${message.error}`));
+    else waiting?.resolve(message.kinds ?? []);
+  });
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`attw's worker thread exited (${code})`)));
+  return {
+    /** @param {string} tarball */
+    analyse(tarball) {
+      const id = next++;
+      worker.ref();
+      worker.postMessage({ id, tarball });
+      return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+    },
+  };
 }

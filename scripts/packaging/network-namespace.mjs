@@ -19,7 +19,8 @@ import { findProgram, isCI, programOrSkip } from '../system-packages.mjs';
 export const HOST_LOOPBACK = '10.0.2.2';
 /** slirp4netns' resolver, which forwards to the machine's. */
 const SLIRP_RESOLVER = '10.0.2.3';
-const READY_TIMEOUT_MS = 10_000;
+/** How long slirp4netns and unshare may take to start: a bound for a failure, far above their milliseconds. */
+const READY_TIMEOUT_MS = 30_000;
 
 /**
  * How the guides' shell gets a network of its own.
@@ -104,7 +105,13 @@ export function isolatedNetworkOrSkip({
           String(pid),
           'tap0',
         ],
-        { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+        {
+          stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+          // Every packet of the guides passes through it (their npm installs too): a session of its own is,
+          // on Linux, a scheduler autogroup of its own at normal priority, as the guides' shell has, rather
+          // than a share of the check's lowered one.
+          detached: true,
+        },
       );
       let errors = '';
       child.stderr?.setEncoding('utf8').on('data', (text) => {
@@ -122,8 +129,17 @@ export function isolatedNetworkOrSkip({
             throw new Error(`slirp4netns exited (${code}) before it connected: ${errors.trim()}`);
           }),
           new Promise((_, reject) => {
+            // Fails only after one more turn of the event loop: should the loop have been held up past the
+            // bound, the ready signal that arrived meanwhile is read first.
             timer = setTimeout(
-              () => reject(new Error(`slirp4netns did not connect within ${READY_TIMEOUT_MS / 1000} s`)),
+              () =>
+                setImmediate(() =>
+                  reject(
+                    new Error(
+                      `slirp4netns did not connect within ${READY_TIMEOUT_MS / 1000} s${errors.trim() ? `: ${errors.trim()}` : ''}`,
+                    ),
+                  ),
+                ),
               READY_TIMEOUT_MS,
             );
           }),
