@@ -1,7 +1,7 @@
 // What the two test files of this folder share: a page of calls read with a session's key, and a rendezvous
 // through files, so that one file looks while the other's changes stand (and a run that does not put both
 // files in workers at once fails, rather than passing without ever having run them side by side).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
@@ -29,7 +29,10 @@ function folder(): string {
 
 /** Tells the other file that `name` happened, with what it needs to know. */
 export function signal(name: string, value: unknown): void {
-  writeFileSync(path.join(folder(), `${name}.json`), JSON.stringify(value));
+  // Written aside, then renamed: the other file, which waits for the name, never reads it half-written.
+  const file = path.join(folder(), `${name}.json`);
+  writeFileSync(`${file}.partial`, JSON.stringify(value));
+  renameSync(`${file}.partial`, file);
 }
 
 /** Waits until the other file signals `name` (at most 30 s), and answers what it sent. */
