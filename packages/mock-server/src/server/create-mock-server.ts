@@ -7,6 +7,7 @@ import { RecordEditor } from '../data/record-controls/editor.js';
 import { requestEvent } from '../inspect/request-log.js';
 import { DEFAULT_HOST, listenErrorMessage } from '../serve/adapters/listen-address.js';
 import { MockEngine } from '../serve/engine/engine.js';
+import type { EndedSecrets } from '../serve/engine/resolve-request.js';
 import { RouteTable } from '../serve/engine/routes.js';
 import type { MockRequest } from '../serve/http/types.js';
 import { openApiRoute } from '../serve/openapi.js';
@@ -133,15 +134,18 @@ function makeWorld(
   const { server } = place;
   const parts = partsOf(options, place);
   const restored = state === undefined ? undefined : restore(parts, state, place);
-  // A server's own world answers the keys no session holds: it says when a key's session ended.
+  // A server's own world answers the keys and tokens no session holds: it says when their session ended.
   let front: SessionFront<MockWorld> | undefined;
-  const endedKey = server === undefined ? (key: string) => front?.endedKeyDetail(key) : undefined;
+  const ended: EndedSecrets | undefined =
+    server === undefined
+      ? { key: (key) => front?.endedKeyDetail(key), token: (token) => front?.endedTokenDetail(token) }
+      : undefined;
   const world = new MockWorld({
     ...parts,
     id: place.id,
     session: server !== undefined,
     origin: origin === undefined ? undefined : checkOrigin(origin),
-    engineOf: (self) => engineOf(self, parts, endedKey),
+    engineOf: (self) => engineOf(self, parts, ended),
     sessionsOf: (self) => {
       front = server ?? serverSessions(self, options);
       return front;
@@ -229,14 +233,10 @@ function restore(parts: Parts, state: MockState, place: WorldPlace): MadeSession
 /**
  * A world's engine, handed the routes compiled once for every server: on each request it reads the world's
  * store, clock, quota and chaos, journals the request, and hands the admin API and the OpenAPI document to
- * their side routes (the admin API drives this world); a server's own world says when the session of a key it
- * does not know ended (`endedKey`).
+ * their side routes (the admin API drives this world); a server's own world says when the session of a key or
+ * webhook token it does not know ended (`ended`).
  */
-function engineOf(
-  world: MockWorld,
-  parts: Parts,
-  endedKey: ((key: string) => string | undefined) | undefined,
-): MockEngine {
+function engineOf(world: MockWorld, parts: Parts, ended: EndedSecrets | undefined): MockEngine {
   const { data, clock, keys, chaos, journals, maxBodyBytes, catchUp, live } = parts;
   return new MockEngine(ROUTES, {
     get store() {
@@ -261,7 +261,7 @@ function engineOf(
       return live.onServed;
     },
     onUnmatched: journals.noteUnmatched,
-    endedKey,
+    ended,
   });
 }
 

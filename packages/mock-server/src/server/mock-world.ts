@@ -335,9 +335,6 @@ export class MockWorld implements MockServer, MockSession, FrontWorld {
   ownsKeyHash(hash: string): boolean {
     return this.#parts.data.ownsKeyHash(hash);
   }
-  keyHashes(): readonly string[] {
-    return this.#parts.data.keyHashes();
-  }
 
   ownsToken(token: string): boolean {
     return this.#parts.data.ownsToken(token);

@@ -98,6 +98,18 @@ export class SessionFront<World extends FrontWorld> implements RequestAnswerer {
     return this.#root.ownsKeyHash(hash) ? undefined : registry.endedKeyDetail(hash);
   }
 
+  /**
+   * When and how the ended session that held a webhook `token` ended, for the journal's reason of a webhook
+   * request the server's own world finds no audience or lead source for; undefined for any other token.
+   *
+   * @param token - the webhook token in a request's path.
+   */
+  endedTokenDetail(token: string): string | undefined {
+    const registry = this.#registry;
+    if (registry === undefined || this.#root.ownsToken(token)) return undefined;
+    return registry.endedTokenDetail(token);
+  }
+
   /** Journals a request its client abandoned, in its session's journal. */
   abandoned(request: MockRequest): void {
     this.#engineFor(request).abandoned(request);

@@ -8,7 +8,7 @@ import { type BodyDelivery, faultedAnswer } from './fault-answers.js';
 import type { FaultQueue, FaultRateTable, InjectedFault } from './faults.js';
 import type { LatencyTable } from './latency.js';
 import type { RequestJournal } from './request-journal.js';
-import { type ResolveWorld, resolveRequest } from './resolve-request.js';
+import { type EndedSecrets, type ResolveWorld, resolveRequest } from './resolve-request.js';
 import type { RouteTable } from './routes.js';
 import { sleep } from './sleep.js';
 
@@ -130,8 +130,8 @@ export interface EngineState {
   readonly sideRoutes?: readonly SideRoute[] | undefined;
   readonly onServed?: ServedHook | undefined;
   readonly onUnmatched?: UnmatchedHook | undefined;
-  /** Why a key of an ended session reaches nothing (see `ResolveWorld.endedKey`). */
-  readonly endedKey?: ((key: string) => string | undefined) | undefined;
+  /** Why a key or webhook token of an ended session reaches nothing (see `ResolveWorld.ended`). */
+  readonly ended?: EndedSecrets | undefined;
 }
 
 /** How a request was served, before it is journaled and reported. */
@@ -194,7 +194,7 @@ export class MockEngine {
         maxBodyBytes: state.maxBodyBytes,
         takeLeadFailure: () => state.takeLeadFailure(),
       },
-      endedKey: state.endedKey,
+      ended: state.ended,
     };
   }
 

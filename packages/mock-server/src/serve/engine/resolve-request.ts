@@ -17,11 +17,19 @@ export interface ResolveWorld {
   readonly throttle: Throttle;
   /** What a webhook's resolver is given. */
   readonly context: ResolveContext;
-  /**
-   * Why a key the store does not know reaches nothing, when it was a key of a session that has ended: what
-   * its 401 says instead of the API's words for an unknown key. Undefined for any other key.
-   */
-  readonly endedKey?: ((key: string) => string | undefined) | undefined;
+  /** Why a key or webhook token the store does not know was an ended session's (a server's own world). */
+  readonly ended?: EndedSecrets | undefined;
+}
+
+/**
+ * When and how the session that held a key or webhook token ended, for one that no open world holds now;
+ * each answers undefined for anything else.
+ */
+export interface EndedSecrets {
+  /** What the key's 401 says instead of the API's words for an unknown key. */
+  key(key: string): string | undefined;
+  /** Why the token reached nothing, in the journal; its answer stays the API's 404. */
+  token(token: string): string | undefined;
 }
 
 /**
@@ -50,8 +58,15 @@ export function resolveRequest(routes: RouteTable, world: ResolveWorld, request:
     );
   const { row: route, params } = found;
   const { handler } = route;
-  if (handler.auth === 'pathToken')
-    return handler.resolve(world.context, request, params.webhook_token ?? '', route.endpoint.errorShape);
+  if (handler.auth === 'pathToken') {
+    const token = params.webhook_token ?? '';
+    const resolved = handler.resolve(world.context, request, token, route.endpoint.errorShape);
+    const why = resolved.unmatched;
+    const ended = why?.reason === 'unknown_webhook_token' ? world.ended?.token(token) : undefined;
+    return why === undefined || ended === undefined
+      ? resolved
+      : unmatched(resolved, { ...why, detail: ended });
+  }
   return resolveData(world, request, route, handler, params);
 }
 
@@ -72,7 +87,7 @@ function resolveData(
   const nowMs = world.clock.nowMs();
   const key = world.store.keys.authenticate(token, nowMs);
   if (key === 'invalid') {
-    const ended = world.endedKey?.(token);
+    const ended = world.ended?.key(token);
     return ended === undefined ? handler.invalidKey : endedKeyAnswer(route.endpoint.errorShape, ended);
   }
   if (key === 'expired') return handler.expiredKey;

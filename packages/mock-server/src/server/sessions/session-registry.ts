@@ -13,8 +13,8 @@ export interface SessionWorld {
   readonly adminToken: string;
   /** Whether one of its keys has this hash (of `hashKey`). */
   ownsKeyHash(hash: string): boolean;
-  /** The hashes of every key it holds now (revoked and expired ones too). */
-  keyHashes(): readonly string[];
+  /** What routes to it: the hashes of every key it holds now (revoked and expired ones too), its webhook tokens. */
+  claims(): RoutingSecrets;
   /** Whether one of its audiences or lead sources has this webhook token. */
   ownsToken(token: string): boolean;
   /** Lets go of what it holds (its dispatcher): it has ended. */
@@ -26,10 +26,9 @@ export interface WorldClaims extends RoutingSecrets {
   readonly adminToken?: string | undefined;
 }
 
-/** How a session ended, in words (`Session s1 was ended at …`), and the keys it held then. */
-interface Ending {
+/** How a session ended, in words (`Session s1 was ended at …`), and the keys and webhook tokens it held then. */
+interface Ending extends RoutingSecrets {
   readonly text: string;
-  readonly keyHashes: readonly string[];
 }
 
 interface Entry<World> {
@@ -72,6 +71,8 @@ export class SessionRegistry<World extends SessionWorld> {
   readonly #endings = new Map<string, Ending>();
   /** Ended sessions' key hashes, and how the session that held each ended. */
   readonly #endedKeys = new Map<string, Ending>();
+  /** Ended sessions' webhook tokens, and how the session that held each ended. */
+  readonly #endedTokens = new Map<string, Ending>();
   readonly #options: RegistryOptions;
   readonly #wallNow: () => number;
   #made = 0;
@@ -191,10 +192,11 @@ export class SessionRegistry<World extends SessionWorld> {
     this.#byAdminToken.delete(entry.world.adminToken);
     const ending: Ending = {
       text: `Session ${id} ${why} at ${new Date(this.#wallNow()).toISOString()}`,
-      keyHashes: entry.world.keyHashes(),
+      ...entry.world.claims(),
     };
     this.#endings.set(entry.world.adminToken, ending);
     for (const hash of ending.keyHashes) this.#endedKeys.set(hash, ending);
+    for (const token of ending.tokens) this.#endedTokens.set(token, ending);
     if (this.#endings.size > REMEMBERED_ENDINGS) this.#forgetOldestEnding();
     forget(this.#keyRoutes, entry);
     forget(this.#tokenRoutes, entry);
@@ -270,12 +272,28 @@ export class SessionRegistry<World extends SessionWorld> {
     return `${ending.text}: this API key was one of its keys and reaches nothing now. Make a new session with POST ${ADMIN_PREFIX}sessions (the server's admin token) and use its keys.`;
   }
 
-  /** Forgets the oldest ending remembered, and the keys whose latest ending it is. */
+  /**
+   * Why a webhook request found no audience or lead source, when its token was one of an ended session's (and
+   * no open world holds it now): when and how that session ended. Its answer stays the API's 404; these words
+   * go to the journal's reason for it, where near misses are read.
+   *
+   * @param token - the webhook token in the request's path.
+   * @returns the reason, or undefined for a token no remembered session held.
+   */
+  endedTokenDetail(token: string): string | undefined {
+    const ending = this.#endedTokens.get(token);
+    if (ending === undefined) return undefined;
+    return `${ending.text}: this webhook token was one of its audiences' or lead sources' and reaches nothing now. Use a webhook token of an open session (GET ${ADMIN_PREFIX} with its admin token lists them).`;
+  }
+
+  /** Forgets the oldest ending remembered, and the keys and tokens whose latest ending it is. */
   #forgetOldestEnding(): void {
     const [adminToken, ending] = this.#endings.entries().next().value as [string, Ending];
     this.#endings.delete(adminToken);
     for (const hash of ending.keyHashes)
       if (this.#endedKeys.get(hash) === ending) this.#endedKeys.delete(hash);
+    for (const token of ending.tokens)
+      if (this.#endedTokens.get(token) === ending) this.#endedTokens.delete(token);
   }
 
   #byKey(hash: string): Entry<World> | undefined {

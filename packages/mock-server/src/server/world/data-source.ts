@@ -124,11 +124,6 @@ export class WorldData {
     return this.store.keys.hasHash(hash);
   }
 
-  /** The hashes of every key it holds now (revoked and expired ones too). */
-  keyHashes(): readonly string[] {
-    return this.store.keys.all().map((key) => key.hash);
-  }
-
   /** Whether one of its audiences or lead sources has this webhook token. */
   ownsToken(token: string): boolean {
     return this.store.audiences.get(token) !== undefined || this.store.leadSources.get(token) !== undefined;

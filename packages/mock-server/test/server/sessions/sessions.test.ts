@@ -190,13 +190,13 @@ describe('sessions in process', () => {
     expect(server.sessions.end('s9')).toBe(false);
   });
 
-  it('remembers the keys of the last 1,000 ended sessions', async () => {
+  it('remembers the keys and webhook tokens of the last 1,000 ended sessions', async () => {
     const server = createMockServer({ maxSessions: 1 });
     const small = { sizes: { users: 0, teams: 0, recordings: 0, calls: 0 } };
-    const keys = Array.from({ length: 1001 }, () => {
+    const ended = Array.from({ length: 1001 }, () => {
       const session = server.sessions.create(small);
       session.end();
-      return session.keys.valid;
+      return { key: session.keys.valid, token: session.tokens.lead };
     });
     const detail = async (key: string) => {
       const result = await server.handle({
@@ -207,9 +207,26 @@ describe('sessions in process', () => {
       });
       return result.drop ? '' : JSON.parse(result.response.body).error.detail;
     };
-    expect(await detail(keys[0] as string)).toBe('Invalid API key.');
-    expect(await detail(keys[1] as string)).toMatch(/^Session s2 was ended at /);
-    expect(await detail(keys[1000] as string)).toMatch(/^Session s1001 was ended at /);
+    const tokenReason = async (token: string) => {
+      await server.handle({
+        method: 'POST',
+        path: `/messaging-agent/webhook/${token}/`,
+        search: '',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from('{"phone_number":"+14155550100"}'),
+      });
+      return server.unmatched().at(-1)?.detail;
+    };
+    type Secrets = { key: string; token: string };
+    const [oldest, second, newest] = [ended[0], ended[1], ended[1000]] as [Secrets, Secrets, Secrets];
+    expect(await detail(oldest.key)).toBe('Invalid API key.');
+    expect(await detail(second.key)).toMatch(/^Session s2 was ended at /);
+    expect(await detail(newest.key)).toMatch(/^Session s1001 was ended at /);
+    expect(await tokenReason(oldest.token)).toBe(
+      'No live lead source has this webhook token (unknown, or deleted).',
+    );
+    expect(await tokenReason(second.token)).toMatch(/^Session s2 was ended at .*this webhook token/);
+    expect(await tokenReason(newest.token)).toMatch(/^Session s1001 was ended at .*this webhook token/);
     await server.close();
   });
 
@@ -393,6 +410,38 @@ describe('sessions over HTTP', () => {
       expect((await call(`${server.baseURL}/users/`, mine)).json).toEqual({
         error: { detail: 'Invalid API key.' },
       });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("answers an ended session's webhook tokens with the API's 404, and journals when the session ended", async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-01T09:30:00Z') });
+    try {
+      const { json: made } = await admin('sessions', ADMIN, { method: 'POST', body: {} });
+      const audience = `${server.baseURL}/outbound-campaigns/webhook/${made.tokens.audience}/`;
+      const lead = `${server.apiRoot}/messaging-agent/webhook/${made.tokens.lead}/`;
+      const member = { phone: '+14155550100' };
+      expect((await call(audience, 'unused', { method: 'POST', body: member })).status).toBe(201);
+      expect((await admin(`sessions/${made.id}`, ADMIN, { method: 'DELETE' })).status).toBe(200);
+      // The answers are the API's own for a token it does not know, as for a token never seen.
+      const never = '00000000-0000-4000-8000-000000000000';
+      for (const url of [audience, audience.replace(made.tokens.audience, never)])
+        expect((await call(url, 'unused', { method: 'POST', body: member })).status).toBe(404);
+      for (const url of [lead, lead.replace(made.tokens.lead, never)])
+        expect(await call(url, 'unused', { method: 'POST', body: member })).toEqual({
+          status: 404,
+          json: { error: 'Not found' },
+        });
+      // The journal, where near misses are read, says which were an ended session's.
+      const ended =
+        "Session s1 was ended at 2026-11-01T09:30:00.000Z: this webhook token was one of its audiences' or lead sources' and reaches nothing now. Use a webhook token of an open session (GET /__admin/ with its admin token lists them).";
+      expect(server.unmatched().map(({ reason, detail }) => [reason, detail])).toEqual([
+        ['unknown_webhook_token', ended],
+        ['unknown_webhook_token', 'No audience has this webhook token.'],
+        ['unknown_webhook_token', ended],
+        ['unknown_webhook_token', 'No live lead source has this webhook token (unknown, or deleted).'],
+      ]);
     } finally {
       vi.useRealTimers();
     }
