@@ -35,6 +35,12 @@ const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 const SCRATCH_MARK = '.installing-';
 // --prefer-offline: tarballs already in npm's cache are not fetched again.
 const INSTALL_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline'];
+/**
+ * A bound for an install that hangs, not a target. The tools are about 1 GB; on an empty npm cache, beside
+ * the rest of `npm test` and at check:packages' lowered priority, their install took 131 s, 210 s with two
+ * busy loops beside it, and over 300 s (the bound before) with a third load.
+ */
+const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
 
 /**
  * @typedef {object} PackagingTools
@@ -77,7 +83,7 @@ async function install() {
     try {
       for (const file of MANIFEST_FILES)
         await cp(path.join(TOOLS_MANIFEST_DIR, file), path.join(scratch, file));
-      await run('npm', ['ci', ...INSTALL_FLAGS], { cwd: scratch, timeoutMs: 300_000 });
+      await run('npm', ['ci', ...INSTALL_FLAGS], { cwd: scratch, timeoutMs: INSTALL_TIMEOUT_MS });
       await rename(scratch, dir).catch((error) => {
         // Another run installed the same tools meanwhile: use theirs.
         if (!existsSync(dir)) throw error;
