@@ -28,6 +28,12 @@ const PAGE_DELAY_MS = 150;
 /** The same for the orphan's test: about 6 s left to copy after its wrapper is killed. */
 const ORPHAN_PAGE_DELAY_MS = 600;
 const RUN_TIMEOUT_MS = 40_000;
+/**
+ * A test's bound, for one that runs the command twice, one run after the other: each run is bounded by
+ * RUN_TIMEOUT_MS already. The default 20 s cut the killed-holder test short on a loaded machine (two starts
+ * of the command, at test:unit's lowered priority).
+ */
+const TWO_RUNS = { timeout: 2 * RUN_TIMEOUT_MS };
 
 let mock: MockServer;
 let dir: string;
@@ -108,45 +114,53 @@ const destinations: { name: string; make: () => TestDestination | undefined }[] 
 ];
 
 describe.each(destinations)('overlapping runs on $name', ({ make }) => {
-  it.each([2, 3])('%i runs started together: one copies, the others exit 75 naming it', async (count) => {
-    const destination = make();
-    if (!destination) return; // no PostgreSQL here (said loudly when the file started)
-    const runs = Array.from({ length: count }, () => run(['export', 'calls', ...destination.flags]));
-    const finished = await Promise.all(runs.map((started) => started.done));
-    const codes = finished.map((result) => result.code);
-    expect([...codes].sort(), finished.map((result) => result.stderr).join('\n---\n')).toEqual([
-      0,
-      ...Array(count - 1).fill(75),
-    ]);
-    const winner = runs[codes.indexOf(0)] as (typeof runs)[number];
-    for (const refused of finished.filter((result) => result.code === 75)) {
-      expect(namedHolder(refused.stderr)).toBe(winner.child.pid);
-      expect(refused.stdout).toBe('');
-    }
-    expect((finished[codes.indexOf(0)] as Run).stdout).toBe(
-      `Exported ${CALLS} calls to ${destination.name}.\n`,
-    );
-    await expectExactCopy(destination);
-  });
-
-  it('a holder killed mid-copy is taken over by the next run, which finishes the copy', async () => {
-    const destination = make();
-    if (!destination) return;
-    const first = run(['export', 'calls', ...destination.flags], (stderr, child) => {
-      if (copiedSoFar(stderr) >= 300) child.kill('SIGKILL');
-    });
-    const killed = await first.done;
-    expect(killed.signal, killed.stderr).toBe('SIGKILL');
-    const next = await run(['export', 'calls', ...destination.flags]).done;
-    expect(next.code, next.stderr).toBe(0);
-    if (destination.kind === 'file')
-      // The file's lock outlives its holder until it goes stale: the next run says whose it was.
-      expect(next.stderr).toMatch(
-        new RegExp(`the run that held .* \\(pid ${first.child.pid} on .*\\) is gone; taking its copy over`),
+  it.each([2, 3])(
+    '%i runs started together: one copies, the others exit 75 naming it',
+    TWO_RUNS,
+    async (count) => {
+      const destination = make();
+      if (!destination) return; // no PostgreSQL here (said loudly when the file started)
+      const runs = Array.from({ length: count }, () => run(['export', 'calls', ...destination.flags]));
+      const finished = await Promise.all(runs.map((started) => started.done));
+      const codes = finished.map((result) => result.code);
+      expect([...codes].sort(), finished.map((result) => result.stderr).join('\n---\n')).toEqual([
+        0,
+        ...Array(count - 1).fill(75),
+      ]);
+      const winner = runs[codes.indexOf(0)] as (typeof runs)[number];
+      for (const refused of finished.filter((result) => result.code === 75)) {
+        expect(namedHolder(refused.stderr)).toBe(winner.child.pid);
+        expect(refused.stdout).toBe('');
+      }
+      expect((finished[codes.indexOf(0)] as Run).stdout).toBe(
+        `Exported ${CALLS} calls to ${destination.name}.\n`,
       );
-    expect(next.stderr).toMatch(/resuming an interrupted run: \d+ calls already in /);
-    await expectExactCopy(destination);
-  });
+      await expectExactCopy(destination);
+    },
+  );
+
+  it(
+    'a holder killed mid-copy is taken over by the next run, which finishes the copy',
+    TWO_RUNS,
+    async () => {
+      const destination = make();
+      if (!destination) return;
+      const first = run(['export', 'calls', ...destination.flags], (stderr, child) => {
+        if (copiedSoFar(stderr) >= 300) child.kill('SIGKILL');
+      });
+      const killed = await first.done;
+      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      const next = await run(['export', 'calls', ...destination.flags]).done;
+      expect(next.code, next.stderr).toBe(0);
+      if (destination.kind === 'file')
+        // The file's lock outlives its holder until it goes stale: the next run says whose it was.
+        expect(next.stderr).toMatch(
+          new RegExp(`the run that held .* \\(pid ${first.child.pid} on .*\\) is gone; taking its copy over`),
+        );
+      expect(next.stderr).toMatch(/resuming an interrupted run: \d+ calls already in /);
+      await expectExactCopy(destination);
+    },
+  );
 
   it('an orphan (only its npx wrapper killed) finishes alone; a run meanwhile exits 75 naming it', async () => {
     const destination = make();
