@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, cp } from 'node:fs/promises';
 import path from 'node:path';
-import { binScript, CommandError, cleanEnv, run } from './process.mjs';
+import { binScript, CommandError, cleanEnv, run, SCRIPT_TIMEOUT_MS } from './process.mjs';
 import { ROOT, readJson } from './workspace.mjs';
 
 const FIXTURES = path.join(ROOT, 'scripts', 'pack-consumer');
@@ -111,7 +111,11 @@ export async function runConsumers(projectDir) {
   const results = [];
   for (const script of SCRIPTS) {
     try {
-      const { stdout } = await run(process.execPath, [script], { cwd: projectDir, env, timeoutMs: 60_000 });
+      const { stdout } = await run(process.execPath, [script], {
+        cwd: projectDir,
+        env,
+        timeoutMs: SCRIPT_TIMEOUT_MS,
+      });
       results.push({ script, lines: stdout.trim().split('\n').filter(Boolean) });
     } catch (error) {
       const finished = error instanceof CommandError && /: done$/m.test(error.stdout);

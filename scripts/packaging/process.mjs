@@ -8,6 +8,13 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const SHELL = process.platform === 'win32';
 
 /**
+ * The bound of one script the check runs in a project (the consumer scripts, the project without an optional
+ * peer, Bun's and Deno's smoke script): a guard against a hang. They take seconds alone, and over a minute at
+ * check:packages' lowered priority on a loaded machine (a consumer script passed 60 s there).
+ */
+export const SCRIPT_TIMEOUT_MS = 180_000;
+
+/**
  * The environment for commands run outside the workspace. `npm run` exports the workspace's own prefix and
  * package fields; a nested `npm install` in a temporary project must not see them, or it may act on the
  * workspace instead.

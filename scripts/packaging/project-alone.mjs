@@ -2,7 +2,7 @@
 // does not) when installed without the others.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanEnv, run } from './process.mjs';
+import { cleanEnv, run, SCRIPT_TIMEOUT_MS } from './process.mjs';
 
 /**
  * Creates `<parentDir>/<name>` with `check.mjs`, installs the tarballs of the `wanted` packages into it, and
@@ -35,6 +35,7 @@ export async function installAlone(parentDir, name, packed, wanted, script) {
     cwd: projectDir,
     env,
   });
-  const runCheck = () => run(process.execPath, ['check.mjs'], { cwd: projectDir, env, timeoutMs: 60_000 });
+  const runCheck = () =>
+    run(process.execPath, ['check.mjs'], { cwd: projectDir, env, timeoutMs: SCRIPT_TIMEOUT_MS });
   return { tree, runCheck };
 }

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mockEnv, startInstalledMockCli } from '../lib/mock-cli.mjs';
-import { cleanEnv, run } from './process.mjs';
+import { cleanEnv, run, SCRIPT_TIMEOUT_MS } from './process.mjs';
 import { packagingTools } from './tools.mjs';
 import { ROOT } from './workspace.mjs';
 
@@ -62,7 +62,11 @@ export async function checkRuntimes(projectDir) {
         lines.push(`SKIPPED ${runtime.name}: ${message}`);
         continue;
       }
-      const { stdout } = await run(binary, runtime.args, { cwd: projectDir, env, timeoutMs: 60_000 });
+      const { stdout } = await run(binary, runtime.args, {
+        cwd: projectDir,
+        env,
+        timeoutMs: SCRIPT_TIMEOUT_MS,
+      });
       lines.push(...checkLines(stdout));
     }
     return lines;
